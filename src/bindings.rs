@@ -1,0 +1,20 @@
+//! TypeScript bindings for the types that cross to the UI, generated with ts-rs into
+//! `ui/src/bindings/`. The test `bindings::generated_files_are_current` fails when the committed
+//! files are stale; run it with `FORCEBENCH_UPDATE_BINDINGS=1` to rewrite them. To expose a new
+//! type to the UI, derive `TS` on it and add it to [`export_all_to`].
+
+use std::path::Path;
+use ts_rs::{ExportError, TS};
+
+/// Writes every UI-facing type (and the types they use) as `<Name>.ts` files into `dir`.
+pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
+    crate::error::ErrorPayload::export_all_to(dir)?;
+    crate::project::ProjectInfo::export_all_to(dir)?;
+    crate::candidate::CandidateSummary::export_all_to(dir)?;
+    crate::candidate::CandidateDetail::export_all_to(dir)?;
+    crate::status::StatusReport::export_all_to(dir)?;
+    crate::import::ImportReport::export_all_to(dir)?;
+    crate::vocab::Decision::export_all_to(dir)?;
+    crate::vocab::BoundaryType::export_all_to(dir)?;
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Candidate rows: the unit of the benchmark (one cited passage, a calibrated claim and a raised
+//! claim), their canonical content hash, and read access to the pool.
+//!
+//! Imported suggestion fields (span, repair, rationale, axis, severity) are pre-annotation drafts;
+//! final values come only from adjudication.
+
+use rusqlite::{OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use ts_rs::TS;
+
+use crate::error::{Error, Result};
+use crate::project::Project;
+use crate::vocab::{Axis, WorkflowState};
+
+/// The candidate fields, in canonical order (the order of the CSV header and of the hash input).
+pub const FIELDS: &[&str] = &[
+    "id",
+    "group_id",
+    "source_dataset",
+    "source_id",
+    "context",
+    "passage",
+    "evidence_span",
+    "calibrated_claim",
+    "raised_claim",
+    "repair",
+    "rationale",
+    "axis",
+    "severity",
+];
+
+/// Fields an import must fill (non-blank); the others may be empty.
+pub const REQUIRED: &[&str] =
+    &["id", "group_id", "source_dataset", "context", "passage", "calibrated_claim", "raised_claim"];
+
+/// One candidate row as imported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Candidate {
+    pub id: String,
+    pub group_id: String,
+    pub source_dataset: String,
+    /// Empty when the source gave none.
+    pub source_id: String,
+    pub context: String,
+    pub passage: String,
+    pub evidence_span: Option<String>,
+    pub calibrated_claim: String,
+    pub raised_claim: String,
+    pub repair: Option<String>,
+    pub rationale: Option<String>,
+    pub axis: Option<Axis>,
+    pub severity: Option<u8>,
+}
+
+impl Candidate {
+    /// sha256 (hex) of the canonical fields: the UTF-8 bytes of the compact JSON array of the
+    /// thirteen fields in [`FIELDS`] order, absent values as `null`, severity as a number. The
+    /// same bytes come from Python's `json.dumps(values, ensure_ascii=False, separators=(",", ":"))`.
+    pub fn content_hash(&self) -> String {
+        let values = serde_json::json!([
+            self.id,
+            self.group_id,
+            self.source_dataset,
+            self.source_id,
+            self.context,
+            self.passage,
+            self.evidence_span,
+            self.calibrated_claim,
+            self.raised_claim,
+            self.repair,
+            self.rationale,
+            self.axis.map(Axis::as_str),
+            self.severity,
+        ]);
+        hex::encode(Sha256::digest(values.to_string().as_bytes()))
+    }
+
+    /// Names of the fields whose values differ between two versions of a row.
+    pub fn differing_fields(&self, other: &Candidate) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut check = |name: &'static str, same: bool| {
+            if !same {
+                out.push(name)
+            }
+        };
+        check("group_id", self.group_id == other.group_id);
+        check("source_dataset", self.source_dataset == other.source_dataset);
+        check("source_id", self.source_id == other.source_id);
+        check("context", self.context == other.context);
+        check("passage", self.passage == other.passage);
+        check("evidence_span", self.evidence_span == other.evidence_span);
+        check("calibrated_claim", self.calibrated_claim == other.calibrated_claim);
+        check("raised_claim", self.raised_claim == other.raised_claim);
+        check("repair", self.repair == other.repair);
+        check("rationale", self.rationale == other.rationale);
+        check("axis", self.axis == other.axis);
+        check("severity", self.severity == other.severity);
+        out
+    }
+}
+
+/// A row of the candidate list: what the list view and `candidates list` show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct CandidateSummary {
+    pub id: String,
+    pub group_id: String,
+    pub source_dataset: String,
+    pub state: WorkflowState,
+    pub axis: Option<Axis>,
+    pub severity: Option<u8>,
+    pub context: String,
+    pub calibrated_claim: String,
+    pub raised_claim: String,
+}
+
+/// One row in full, as `candidates show` and the detail pane show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct CandidateDetail {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub candidate: Candidate,
+    pub state: WorkflowState,
+    pub content_sha256: String,
+    /// Import order, from 1.
+    #[ts(type = "number")]
+    pub seq: i64,
+    pub imported_from: String,
+    pub imported_at: String,
+}
+
+const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id, c.context, \
+     c.passage, c.evidence_span, c.calibrated_claim, c.raised_claim, c.repair, c.rationale, \
+     c.axis, c.severity";
+
+fn parse_enum<T: std::str::FromStr<Err = String>>(idx: usize, s: String) -> rusqlite::Result<T> {
+    s.parse().map_err(|e: String| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into())
+    })
+}
+
+/// Reads a [`Candidate`] from a row selected with `CANDIDATE_COLUMNS` first.
+fn candidate_from_row(r: &Row) -> rusqlite::Result<Candidate> {
+    Ok(Candidate {
+        id: r.get(0)?,
+        group_id: r.get(1)?,
+        source_dataset: r.get(2)?,
+        source_id: r.get(3)?,
+        context: r.get(4)?,
+        passage: r.get(5)?,
+        evidence_span: r.get(6)?,
+        calibrated_claim: r.get(7)?,
+        raised_claim: r.get(8)?,
+        repair: r.get(9)?,
+        rationale: r.get(10)?,
+        axis: r.get::<_, Option<String>>(11)?.map(|s| parse_enum(11, s)).transpose()?,
+        severity: r.get(12)?,
+    })
+}
+
+/// Every candidate in import order with its workflow state.
+pub fn list(project: &Project) -> Result<Vec<CandidateSummary>> {
+    let mut stmt = project.conn().prepare(
+        "SELECT c.id, c.group_id, c.source_dataset, s.state, c.axis, c.severity, c.context, \
+                c.calibrated_claim, c.raised_claim
+         FROM candidates c JOIN candidate_states s ON s.candidate_id = c.id
+         ORDER BY c.seq",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(CandidateSummary {
+            id: r.get(0)?,
+            group_id: r.get(1)?,
+            source_dataset: r.get(2)?,
+            state: parse_enum(3, r.get(3)?)?,
+            axis: r.get::<_, Option<String>>(4)?.map(|s| parse_enum(4, s)).transpose()?,
+            severity: r.get(5)?,
+            context: r.get(6)?,
+            calibrated_claim: r.get(7)?,
+            raised_claim: r.get(8)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// One candidate in full; `Error::CandidateNotFound` if the id is unknown.
+pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
+    let sql = format!(
+        "SELECT {CANDIDATE_COLUMNS}, s.state, c.content_sha256, c.seq, i.file_name, i.imported_at
+         FROM candidates c
+         JOIN candidate_states s ON s.candidate_id = c.id
+         JOIN imports i ON i.id = c.import_id
+         WHERE c.id = ?1"
+    );
+    project
+        .conn()
+        .query_row(&sql, [id], |r| {
+            Ok(CandidateDetail {
+                candidate: candidate_from_row(r)?,
+                state: parse_enum(13, r.get(13)?)?,
+                content_sha256: r.get(14)?,
+                seq: r.get(15)?,
+                imported_from: r.get(16)?,
+                imported_at: r.get(17)?,
+            })
+        })
+        .optional()?
+        .ok_or_else(|| Error::CandidateNotFound(id.to_string()))
+}
+
+/// The stored version of a row, if its id exists (used to explain import conflicts).
+pub(crate) fn find(project: &Project, id: &str) -> Result<Option<Candidate>> {
+    let sql = format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1");
+    Ok(project.conn().query_row(&sql, [id], candidate_from_row).optional()?)
+}

@@ -1,0 +1,259 @@
+//! The `forcebench` command-line interface (clap). Each subcommand parses its arguments, calls
+//! the core, and prints either text for people or, with `--json`, the documented stable JSON.
+//! Errors go to stderr with exit code 1 (2 for usage errors, from clap).
+//!
+//! To add a command: a variant in [`Command`], a `run_*` function here (or a submodule when it
+//! grows), and a line in the README's CLI reference.
+
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::error::{Error, Result};
+use crate::project::{default_project_path, Project, PROJECT_ENV};
+use crate::vocab::WorkflowState;
+use crate::{candidate, import, sample, status};
+
+#[derive(Debug, Parser)]
+#[command(name = "forcebench", version, about = "Build contrastive citation-warrant benchmarks (ForceBench protocol)")]
+pub struct Cli {
+    /// Project file to use [default: `default.forcebench` in the user's data directory]
+    #[arg(long, global = true, env = PROJECT_ENV, value_name = "PATH")]
+    pub project: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a new, empty project file
+    Init {
+        /// Project name [default: the file name]
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Import candidate rows from a .csv or .jsonl file (all or nothing)
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the project and how many rows are in each workflow state
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// List or show candidate rows
+    #[command(subcommand)]
+    Candidates(CandidatesCommand),
+    /// Sample and synthetic data
+    #[command(subcommand)]
+    Sample(SampleCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CandidatesCommand {
+    /// List every candidate with its workflow state
+    List {
+        /// Only rows in this state
+        #[arg(long)]
+        state: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one candidate in full
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SampleCommand {
+    /// Write N synthetic candidate rows (for benchmarks and tests) to a .csv or .jsonl file
+    Generate(GenerateArgs),
+    /// Import the bundled hand-written sample candidates into the project
+    Load,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long)]
+    rows: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Init { name } => {
+            let path = match cli.project {
+                Some(p) => p,
+                None => default_project_path()?,
+            };
+            let name = name.unwrap_or_else(|| {
+                path.file_stem().and_then(|s| s.to_str()).unwrap_or("ForceBench project").to_string()
+            });
+            let project = Project::create(&path, &name)?;
+            println!("created project `{}` ({}) at {}", project.info().name, project.info().id, project.info().path);
+            Ok(())
+        }
+        Command::Import { file, json } => {
+            let mut project = open(cli.project.as_deref())?;
+            let report = with_progress(&file, |progress| import::import_file(&mut project, &file, progress))?;
+            if json {
+                print_json(&report)
+            } else {
+                println!("{}", report.summary());
+                Ok(())
+            }
+        }
+        Command::Status { json } => {
+            let project = open(cli.project.as_deref())?;
+            let report = status::status(&project)?;
+            if json {
+                return print_json(&report);
+            }
+            println!("project  {} ({})", report.project.name, report.project.path);
+            println!("rows     {} in {} groups", report.candidates, report.groups);
+            for (state, n) in &report.states {
+                println!("  {:<18} {n}", state.as_str());
+            }
+            if !report.by_source.is_empty() {
+                println!("sources");
+                for (source, n) in &report.by_source {
+                    println!("  {source:<18} {n}");
+                }
+            }
+            Ok(())
+        }
+        Command::Candidates(CandidatesCommand::List { state, json }) => {
+            let project = open(cli.project.as_deref())?;
+            let filter = state
+                .map(|s| s.parse::<WorkflowState>().map_err(|e| Error::InvalidArgument(format!("--state: {e}"))))
+                .transpose()?;
+            let rows: Vec<_> =
+                candidate::list(&project)?.into_iter().filter(|r| filter.is_none_or(|s| r.state == s)).collect();
+            if json {
+                return print_json(&rows);
+            }
+            let mut out = std::io::stdout().lock();
+            for r in &rows {
+                let axis = r.axis.map_or("-", |a| a.as_str());
+                let severity = r.severity.map_or("-".to_string(), |s| s.to_string());
+                let line = writeln!(
+                    out,
+                    "{:<14} {:<17} {:<9} {} {:<14} {}",
+                    r.id,
+                    r.state.as_str(),
+                    axis,
+                    severity,
+                    r.source_dataset,
+                    shorten(&r.raised_claim, 70)
+                );
+                if line.is_err() {
+                    break; // stdout closed (e.g. piped into `head`)
+                }
+            }
+            Ok(())
+        }
+        Command::Candidates(CandidatesCommand::Show { id, json }) => {
+            let project = open(cli.project.as_deref())?;
+            let row = candidate::get(&project, &id)?;
+            if json {
+                return print_json(&row);
+            }
+            let c = &row.candidate;
+            let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+            println!("id               {}", c.id);
+            println!("state            {}", row.state);
+            println!("group            {}", c.group_id);
+            println!("source           {} {}", c.source_dataset, c.source_id);
+            println!("axis / severity  {} / {}", c.axis.map_or("-", |a| a.as_str()), c.severity.map_or("-".into(), |s| s.to_string()));
+            println!("context          {}", c.context);
+            println!("passage          {}", c.passage);
+            println!("span             {}", opt(&c.evidence_span));
+            println!("calibrated       {}", c.calibrated_claim);
+            println!("raised           {}", c.raised_claim);
+            println!("repair           {}", opt(&c.repair));
+            println!("rationale        {}", opt(&c.rationale));
+            println!("content sha256   {}", row.content_sha256);
+            println!("imported         {} from {}", row.imported_at, row.imported_from);
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Generate(args)) => {
+            let rows = sample::generate(args.rows, args.seed);
+            sample::write_candidates(&args.out, &rows)?;
+            println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Load) => {
+            let mut project = open(cli.project.as_deref())?;
+            println!("{}", sample::load_sample(&mut project)?.summary());
+            Ok(())
+        }
+    }
+}
+
+/// Opens the named project (which must exist), or the default one (created on first use).
+fn open(explicit: Option<&Path>) -> Result<Project> {
+    match explicit {
+        Some(path) => Project::open(path),
+        None => {
+            let path = default_project_path()?;
+            let (project, created) = Project::open_or_create(&path)?;
+            if created {
+                eprintln!("created the default project at {}", path.display());
+            }
+            Ok(project)
+        }
+    }
+}
+
+/// Runs `work` with a progress bar on stderr (drawn only when stderr is a terminal).
+fn with_progress<T>(file: &Path, work: impl FnOnce(import::Progress) -> Result<T>) -> Result<T> {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} ({eta})")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("reading {}", file.display()));
+    let result = work(&mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    result
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(max - 1).collect::<String>())
+    }
+}

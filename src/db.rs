@@ -1,0 +1,110 @@
+//! Storage: opening project files, connection pragmas and schema migrations.
+//!
+//! Migrations are the SQL files in `schema/`, embedded at build time and versioned through
+//! SQLite's `user_version` (rusqlite_migration); each runs in one transaction. To change the
+//! schema, add `schema/000N_*.sql` and append it to [`migrations`]; never edit a released file.
+//! The SQLite `application_id` header field marks a file as a ForceBench project, which lets a
+//! foreign file be refused by reading its header, before SQLite ever writes to it.
+
+use rusqlite::Connection;
+use rusqlite_migration::{Migrations, M};
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// "FBNC" in ASCII: the `application_id` of every ForceBench project file.
+pub const APPLICATION_ID: i32 = 0x4642_4E43;
+
+/// How long a connection waits for another writer before giving up.
+pub const BUSY_TIMEOUT_MS: u32 = 5_000;
+
+const MIGRATION_SQL: &[&str] = &[include_str!("../schema/0001_init.sql")];
+
+pub fn migrations() -> Migrations<'static> {
+    Migrations::new(MIGRATION_SQL.iter().map(|sql| M::up(sql)).collect())
+}
+
+/// The schema version this build writes (the number of migrations).
+pub fn latest_version() -> i64 {
+    MIGRATION_SQL.len() as i64
+}
+
+/// Sets the pragmas every connection uses: WAL, enforced foreign keys, fully synchronous commits
+/// (a label acknowledged as saved survives a crash or power loss), and a busy timeout.
+pub fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
+        return Err(Error::InvalidArgument(format!("could not enable WAL journal (got {mode})")));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(())
+}
+
+/// Reads a file's first 100 bytes (the SQLite header) and refuses anything that is not a
+/// ForceBench project, without opening it through SQLite (so nothing is written to it).
+pub fn check_header(path: &Path) -> Result<()> {
+    let not_project = |why: &str| Error::NotAProject { path: path.to_path_buf(), why: why.to_string() };
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut header = [0u8; 100];
+    let mut read = 0;
+    while read < header.len() {
+        match file.read(&mut header[read..]).map_err(|e| Error::io(path, e))? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    if read == 0 {
+        return Err(not_project("the file is empty"));
+    }
+    if read < 100 || &header[..16] != b"SQLite format 3\0" {
+        return Err(not_project("it is not an SQLite database"));
+    }
+    let app_id = i32::from_be_bytes([header[68], header[69], header[70], header[71]]);
+    if app_id != APPLICATION_ID {
+        return Err(not_project("it is an SQLite database of another application"));
+    }
+    Ok(())
+}
+
+/// Opens an existing project database: header check, version check, pragmas, pending migrations.
+pub fn open_existing(path: &Path) -> Result<Connection> {
+    check_header(path)?;
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
+    // Compare versions before anything writes (journal mode or migrations).
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > latest_version() {
+        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    }
+    configure(&conn)?;
+    migrations().to_latest(&mut conn)?;
+    Ok(conn)
+}
+
+/// Creates a new project database at `path` (which must not exist) with the latest schema.
+pub fn create_new(path: &Path) -> Result<Connection> {
+    if path.exists() {
+        return Err(Error::AlreadyExists { path: path.to_path_buf() });
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let mut conn = Connection::open(path)?;
+    // application_id first, in rollback-journal mode, so it lands in the main file's header.
+    conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+    configure(&conn)?;
+    migrations().to_latest(&mut conn)?;
+    Ok(conn)
+}
+
+/// An in-memory database with the latest schema, for tests and scratch work.
+pub fn in_memory() -> Result<Connection> {
+    let mut conn = Connection::open_in_memory()?;
+    conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+    configure(&conn)?;
+    migrations().to_latest(&mut conn)?;
+    Ok(conn)
+}

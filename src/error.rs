@@ -1,0 +1,123 @@
+//! The core's error type. Every error has a stable machine `code` (the UI and scripts branch on
+//! it) and a message for people that names the file, line, row and field involved.
+
+use serde::Serialize;
+use std::path::PathBuf;
+use ts_rs::TS;
+
+use crate::import::{ImportConflict, InputProblem};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: not a ForceBench project ({why}); nothing was changed")]
+    NotAProject { path: PathBuf, why: String },
+
+    #[error(
+        "{path} was written by a newer ForceBench (schema version {found}, this build knows up to \
+         {known}); update ForceBench to open it. Nothing was changed"
+    )]
+    NewerVersion { path: PathBuf, found: i64, known: i64 },
+
+    #[error("no project at {path}; create one with `forcebench --project {path} init`")]
+    NoProject { path: PathBuf },
+
+    #[error("{path} already exists; choose another path or open it instead")]
+    AlreadyExists { path: PathBuf },
+
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+
+    #[error("{}", format_problems(.file, .problems))]
+    InvalidInput { file: String, problems: Vec<InputProblem> },
+
+    #[error("{}", format_conflicts(.file, .conflicts))]
+    ImportConflict { file: String, conflicts: Vec<ImportConflict> },
+
+    #[error("no candidate with id `{0}`")]
+    CandidateNotFound(String),
+
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+
+    #[error("schema migration failed: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+}
+
+impl Error {
+    /// Stable identifier for the kind of error; documented in the README.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::NotAProject { .. } => "not_a_project",
+            Error::NewerVersion { .. } => "newer_version",
+            Error::NoProject { .. } => "no_project",
+            Error::AlreadyExists { .. } => "already_exists",
+            Error::Io { .. } => "io",
+            Error::InvalidInput { .. } => "invalid_input",
+            Error::ImportConflict { .. } => "import_conflict",
+            Error::CandidateNotFound(_) => "not_found",
+            Error::InvalidArgument(_) => "invalid_argument",
+            Error::Sqlite(_) => "database",
+            Error::Migration(_) => "migration",
+        }
+    }
+
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+
+    pub fn payload(&self) -> ErrorPayload {
+        ErrorPayload { code: self.code().to_string(), message: self.to_string() }
+    }
+}
+
+/// How an error crosses to the UI or to `--json` consumers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ErrorPayload {
+    pub code: String,
+    pub message: String,
+}
+
+/// Most problems are shown; a file with thousands of bad rows is cut short after this many.
+pub const MAX_REPORTED_PROBLEMS: usize = 50;
+
+fn format_problems(file: &str, problems: &[InputProblem]) -> String {
+    let mut out = format!(
+        "{file}: {} problem{} found; nothing was imported",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for p in problems.iter().take(MAX_REPORTED_PROBLEMS) {
+        out.push_str("\n  ");
+        out.push_str(&p.to_string());
+    }
+    if problems.len() > MAX_REPORTED_PROBLEMS {
+        out.push_str(&format!("\n  ... and {} more", problems.len() - MAX_REPORTED_PROBLEMS));
+    }
+    out
+}
+
+fn format_conflicts(file: &str, conflicts: &[ImportConflict]) -> String {
+    let mut out = format!(
+        "{file}: {} row{} already in the project with different content; nothing was imported \
+         (existing rows are never overwritten; give changed rows new ids)",
+        conflicts.len(),
+        if conflicts.len() == 1 { "" } else { "s" }
+    );
+    for c in conflicts.iter().take(MAX_REPORTED_PROBLEMS) {
+        out.push_str(&format!(
+            "\n  {file}:{}: id `{}` differs in {}",
+            c.line,
+            c.id,
+            c.fields.join(", ")
+        ));
+    }
+    if conflicts.len() > MAX_REPORTED_PROBLEMS {
+        out.push_str(&format!("\n  ... and {} more", conflicts.len() - MAX_REPORTED_PROBLEMS));
+    }
+    out
+}

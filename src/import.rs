@@ -1,0 +1,564 @@
+//! Candidate import from CSV and JSONL (`schema/candidate.schema.json`).
+//!
+//! Import is all-or-nothing: the file is read and every row validated first, and only a file with
+//! no problem at all is written, in one transaction. Each problem names the file, the line and the
+//! field. Rows already in the project with identical content are skipped (re-importing a file is
+//! a no-op); a row whose id exists with different content makes the whole import fail, listing the
+//! rows and the fields that differ: stored rows are never overwritten.
+//!
+//! Both formats are first turned into [`RawRow`]s (line number plus field values as text), so
+//! validation is written once. A new format needs only a reader producing `RawRow`s.
+
+use rusqlite::params;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use ts_rs::TS;
+
+use crate::candidate::{self, Candidate, FIELDS, REQUIRED};
+use crate::error::{Error, Result};
+use crate::project::{now, Project};
+use crate::vocab::{Axis, SEVERITIES};
+
+/// One thing wrong with an input file, located as precisely as the file allows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct InputProblem {
+    pub file: String,
+    /// 1-based line where the row starts (`None` for problems with the file as a whole).
+    #[ts(type = "number | null")]
+    pub line: Option<u64>,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field `{field}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A row whose id is already in the project with different content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ImportConflict {
+    pub id: String,
+    #[ts(type = "number")]
+    pub line: u64,
+    pub fields: Vec<String>,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ImportReport {
+    pub file: String,
+    pub format: InputFormat,
+    pub file_sha256: String,
+    #[ts(type = "number")]
+    pub rows_read: u64,
+    #[ts(type = "number")]
+    pub inserted: u64,
+    #[ts(type = "number")]
+    pub unchanged: u64,
+}
+
+impl ImportReport {
+    pub fn summary(&self) -> String {
+        if self.inserted == 0 {
+            format!(
+                "{}: all {} rows are already in the project; nothing changed",
+                self.file, self.rows_read
+            )
+        } else if self.unchanged == 0 {
+            format!("{}: imported {} new rows", self.file, self.inserted)
+        } else {
+            format!(
+                "{}: imported {} new rows; {} were already in the project unchanged",
+                self.file, self.inserted, self.unchanged
+            )
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum InputFormat {
+    Csv,
+    Jsonl,
+}
+
+impl InputFormat {
+    /// The format named by a file's extension: `.csv`, or `.jsonl` / `.ndjson`.
+    pub fn from_path(path: &Path) -> std::result::Result<Self, String> {
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("csv") => Ok(InputFormat::Csv),
+            Some("jsonl") | Some("ndjson") => Ok(InputFormat::Jsonl),
+            Some(other) => Err(format!(
+                "unknown extension `.{other}`; candidate files must end in .csv or .jsonl"
+            )),
+            None => Err("the file has no extension; candidate files must end in .csv or .jsonl".into()),
+        }
+    }
+}
+
+/// Progress of a long import, reported while reading: bytes parsed so far out of the total.
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// One row as read from a file, before validation: field name to text (`None` = null or absent).
+struct RawRow {
+    line: u64,
+    values: HashMap<&'static str, Option<String>>,
+}
+
+/// Collects problems against one file.
+struct Problems {
+    file: String,
+    list: Vec<InputProblem>,
+}
+
+impl Problems {
+    fn add(&mut self, line: Option<u64>, field: Option<&str>, message: impl Into<String>) {
+        self.list.push(InputProblem {
+            file: self.file.clone(),
+            line,
+            field: field.map(str::to_string),
+            message: message.into(),
+        });
+    }
+}
+
+/// Imports the candidate file at `path` into the project.
+pub fn import_file(project: &mut Project, path: &Path, progress: Progress) -> Result<ImportReport> {
+    let file = path.display().to_string();
+    let format = InputFormat::from_path(path).map_err(|message| Error::InvalidInput {
+        file: file.clone(),
+        problems: vec![InputProblem { file: file.clone(), line: None, field: None, message }],
+    })?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    import_bytes(project, &file, format, &bytes, progress)
+}
+
+/// Imports candidates held in memory; `file` names them in messages and in the import log.
+pub fn import_bytes(
+    project: &mut Project,
+    file: &str,
+    format: InputFormat,
+    bytes: &[u8],
+    progress: Progress,
+) -> Result<ImportReport> {
+    let mut problems = Problems { file: file.to_string(), list: Vec::new() };
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        problems.add(None, None, "the file is empty");
+        return Err(invalid(problems));
+    }
+    let raw = match format {
+        InputFormat::Csv => read_csv(bytes, &mut problems, progress),
+        InputFormat::Jsonl => read_jsonl(bytes, &mut problems, progress),
+    };
+    if raw.is_empty() && problems.list.is_empty() {
+        problems.add(None, None, "the file has no data rows");
+    }
+    let rows = validate_all(raw, &mut problems);
+    if !problems.list.is_empty() {
+        return Err(invalid(problems));
+    }
+    let report = ImportReport {
+        file: file.to_string(),
+        format,
+        file_sha256: hex::encode(Sha256::digest(bytes)),
+        rows_read: rows.len() as u64,
+        inserted: 0,
+        unchanged: 0,
+    };
+    write_rows(project, rows, report)
+}
+
+fn invalid(problems: Problems) -> Error {
+    Error::InvalidInput { file: problems.file, problems: problems.list }
+}
+
+/// Reports progress every this many bytes (and at the end).
+const PROGRESS_STEP: u64 = 256 * 1024;
+
+fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
+    let total = bytes.len() as u64;
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(bytes);
+    let headers = match reader.byte_headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            problems.add(Some(1), None, format!("cannot read the header row: {e}"));
+            return Vec::new();
+        }
+    };
+    // Map each column to a known field; unknown and repeated columns are errors (a typo in a
+    // header would otherwise silently drop a whole column).
+    let mut columns: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+    for (i, name) in headers.iter().enumerate() {
+        let Ok(name) = std::str::from_utf8(name) else {
+            problems.add(Some(1), None, format!("column {} has a name that is not valid UTF-8", i + 1));
+            columns.push(None);
+            continue;
+        };
+        let name = name.trim();
+        match FIELDS.iter().find(|f| **f == name) {
+            Some(f) if columns.contains(&Some(*f)) => {
+                problems.add(Some(1), Some(f), "this column appears twice in the header");
+                columns.push(None);
+            }
+            Some(f) => columns.push(Some(f)),
+            None => {
+                problems.add(
+                    Some(1),
+                    Some(name),
+                    format!("unknown column; the columns are {}", FIELDS.join(", ")),
+                );
+                columns.push(None);
+            }
+        }
+    }
+    for required in REQUIRED {
+        if !columns.contains(&Some(*required)) {
+            problems.add(Some(1), Some(required), "required column is missing from the header");
+        }
+    }
+    if !problems.list.is_empty() {
+        return Vec::new();
+    }
+
+    let mut rows = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    let mut next_report = PROGRESS_STEP;
+    loop {
+        let line = reader.position().line();
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                match e.kind() {
+                    csv::ErrorKind::UnequalLengths { pos, expected_len, len } => problems.add(
+                        Some(pos.as_ref().map_or(line, |p| p.line())),
+                        None,
+                        format!("this row has {len} fields but the header has {expected_len}"),
+                    ),
+                    _ => {
+                        problems.add(Some(line), None, format!("cannot read this row: {e}"));
+                        if matches!(e.kind(), csv::ErrorKind::Io(_)) {
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
+        }
+        let line = record.position().map_or(line, |p| p.line());
+        let mut values = HashMap::with_capacity(FIELDS.len());
+        for (field, value) in columns.iter().zip(record.iter()) {
+            let field = field.expect("unknown columns were rejected above");
+            match std::str::from_utf8(value) {
+                Ok(text) => {
+                    values.insert(field, Some(text.to_string()));
+                }
+                Err(e) => problems.add(
+                    Some(line),
+                    Some(field),
+                    format!("invalid UTF-8 at byte {} of the field", e.valid_up_to()),
+                ),
+            }
+        }
+        rows.push(RawRow { line, values });
+        let done = reader.position().byte();
+        if done >= next_report {
+            progress(done, total);
+            next_report = done + PROGRESS_STEP;
+        }
+    }
+    progress(total, total);
+    rows
+}
+
+fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
+    let total = bytes.len() as u64;
+    let mut rows = Vec::new();
+    let mut offset = 0u64;
+    let mut next_report = PROGRESS_STEP;
+    for (index, raw_line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = index as u64 + 1;
+        offset += raw_line.len() as u64 + 1;
+        if offset >= next_report {
+            progress(offset.min(total), total);
+            next_report = offset + PROGRESS_STEP;
+        }
+        let raw_line = raw_line.strip_suffix(b"\r").unwrap_or(raw_line);
+        if raw_line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let text = match std::str::from_utf8(raw_line) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.add(Some(line), None, format!("invalid UTF-8 at byte {} of the line", e.valid_up_to()));
+                continue;
+            }
+        };
+        let object = match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(map)) => map,
+            Ok(_) => {
+                problems.add(Some(line), None, "each line must be one JSON object");
+                continue;
+            }
+            Err(e) => {
+                problems.add(Some(line), None, format!("not valid JSON: {e}"));
+                continue;
+            }
+        };
+        let mut values = HashMap::with_capacity(FIELDS.len());
+        for (key, value) in object {
+            let Some(field) = FIELDS.iter().find(|f| **f == key) else {
+                problems.add(
+                    Some(line),
+                    Some(&key),
+                    format!("unknown field; the fields are {}", FIELDS.join(", ")),
+                );
+                continue;
+            };
+            let text = match value {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(s) => Some(s),
+                serde_json::Value::Number(n) if *field == "severity" => Some(n.to_string()),
+                other => {
+                    let expected = if *field == "severity" { "a whole number 1-3" } else { "a string" };
+                    problems.add(
+                        Some(line),
+                        Some(field),
+                        format!("expected {expected}, found {}", json_kind(&other)),
+                    );
+                    continue;
+                }
+            };
+            values.insert(*field, text);
+        }
+        rows.push(RawRow { line, values });
+    }
+    progress(total, total);
+    rows
+}
+
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Validates every row; returns the valid candidates with their lines, and records problems.
+fn validate_all(raw: Vec<RawRow>, problems: &mut Problems) -> Vec<(u64, Candidate)> {
+    let mut first_line_of: HashMap<String, u64> = HashMap::with_capacity(raw.len());
+    let mut rows = Vec::with_capacity(raw.len());
+    for row in raw {
+        let line = row.line;
+        if let Some(candidate) = validate(row, problems) {
+            if let Some(first) = first_line_of.get(&candidate.id) {
+                problems.add(
+                    Some(line),
+                    Some("id"),
+                    format!("duplicate id `{}` (first used on line {first})", candidate.id),
+                );
+                continue;
+            }
+            first_line_of.insert(candidate.id.clone(), line);
+            rows.push((line, candidate));
+        }
+    }
+    rows
+}
+
+/// Validates one row. Identifier-like fields are trimmed; text fields are kept exactly as given
+/// (but a value of only white space counts as empty).
+fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
+    let line = Some(row.line);
+    let before = problems.list.len();
+    let mut take = |name: &'static str, trim: bool| -> Option<String> {
+        let value = row.values.remove(name).flatten()?;
+        if value.trim().is_empty() {
+            None
+        } else if trim {
+            Some(value.trim().to_string())
+        } else {
+            Some(value)
+        }
+    };
+    let id = take("id", true);
+    let group_id = take("group_id", true);
+    let source_dataset = take("source_dataset", true);
+    let source_id = take("source_id", true);
+    let context = take("context", false);
+    let passage = take("passage", false);
+    let evidence_span = take("evidence_span", false);
+    let calibrated_claim = take("calibrated_claim", false);
+    let raised_claim = take("raised_claim", false);
+    let repair = take("repair", false);
+    let rationale = take("rationale", false);
+    let axis = take("axis", true);
+    let severity = take("severity", true);
+
+    let mut required = |name: &str, value: Option<String>| -> String {
+        if value.is_none() {
+            problems.add(line, Some(name), "required field is missing or empty");
+        }
+        value.unwrap_or_default()
+    };
+    let id = required("id", id);
+    let group_id = required("group_id", group_id);
+    let source_dataset = required("source_dataset", source_dataset);
+    let context = required("context", context);
+    let passage = required("passage", passage);
+    let calibrated_claim = required("calibrated_claim", calibrated_claim);
+    let raised_claim = required("raised_claim", raised_claim);
+
+    let axis = axis.and_then(|a| match a.parse::<Axis>() {
+        Ok(axis) => Some(axis),
+        Err(_) => {
+            problems.add(line, Some("axis"), format!("unknown axis `{a}`; expected {}", Axis::expected()));
+            None
+        }
+    });
+    let severity = severity.and_then(|s| match s.parse::<i64>() {
+        Ok(n) if SEVERITIES.contains(&n) => Some(n as u8),
+        Ok(n) => {
+            problems.add(line, Some("severity"), format!("severity {n} is outside 1-3"));
+            None
+        }
+        Err(_) => {
+            problems.add(line, Some("severity"), format!("severity `{s}` is not a whole number 1-3"));
+            None
+        }
+    });
+    if let Some(span) = &evidence_span {
+        if !passage.is_empty() && !passage.contains(span.as_str()) {
+            problems.add(line, Some("evidence_span"), span_mismatch(span, &passage));
+        }
+    }
+    if problems.list.len() > before {
+        return None;
+    }
+    Some(Candidate {
+        id,
+        group_id,
+        source_dataset,
+        source_id: source_id.unwrap_or_default(),
+        context,
+        passage,
+        evidence_span,
+        calibrated_claim,
+        raised_claim,
+        repair,
+        rationale,
+        axis,
+        severity,
+    })
+}
+
+/// Explains a span that is not in the passage, with a hint when it nearly is.
+fn span_mismatch(span: &str, passage: &str) -> String {
+    let base = "suggested span is not a verbatim substring of the passage";
+    let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    if fold(passage).contains(&fold(span)) {
+        format!("{base} (it matches only if case and spacing are ignored; copy it exactly)")
+    } else {
+        base.to_string()
+    }
+}
+
+/// Writes the validated rows in one transaction, or nothing if any id conflicts.
+fn write_rows(
+    project: &mut Project,
+    rows: Vec<(u64, Candidate)>,
+    mut report: ImportReport,
+) -> Result<ImportReport> {
+    let mut conflicts = Vec::new();
+    let mut new_rows = Vec::with_capacity(rows.len());
+    {
+        let mut existing = project.conn().prepare("SELECT content_sha256 FROM candidates WHERE id = ?1")?;
+        for (line, row) in rows {
+            let hash = row.content_hash();
+            let stored: Option<String> =
+                existing.query_row([&row.id], |r| r.get(0)).map(Some).or_else(|e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                    e => Err(e),
+                })?;
+            match stored {
+                None => new_rows.push((row, hash)),
+                Some(s) if s == hash => report.unchanged += 1,
+                Some(_) => {
+                    let old = candidate::find(project, &row.id)?.expect("row with this id exists");
+                    let fields = old.differing_fields(&row).into_iter().map(String::from).collect();
+                    conflicts.push(ImportConflict { id: row.id, line, fields });
+                }
+            }
+        }
+    }
+    if !conflicts.is_empty() {
+        return Err(Error::ImportConflict { file: report.file, conflicts });
+    }
+    if new_rows.is_empty() {
+        return Ok(report);
+    }
+    let tx = project.conn_mut().transaction()?;
+    tx.execute(
+        "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            report.file,
+            report.file_sha256,
+            now(),
+            report.rows_read as i64,
+            new_rows.len() as i64,
+            report.unchanged as i64
+        ],
+    )?;
+    let import_id = tx.last_insert_rowid();
+    let first_seq: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM candidates", [], |r| r.get(0))?;
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage,
+                 evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity,
+                 content_sha256, import_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        )?;
+        for (offset, (c, hash)) in new_rows.iter().enumerate() {
+            insert.execute(params![
+                c.id,
+                first_seq + offset as i64,
+                c.group_id,
+                c.source_dataset,
+                c.source_id,
+                c.context,
+                c.passage,
+                c.evidence_span,
+                c.calibrated_claim,
+                c.raised_claim,
+                c.repair,
+                c.rationale,
+                c.axis.map(Axis::as_str),
+                c.severity,
+                hash,
+                import_id,
+            ])?;
+        }
+    }
+    tx.commit()?;
+    report.inserted = new_rows.len() as u64;
+    Ok(report)
+}

@@ -1,0 +1,18 @@
+//! ForceBench core: everything the protocol does, with no window attached.
+//!
+//! Modules are named after workflow steps. The desktop shell (`src-tauri`) and the `forcebench`
+//! command line are thin fronts over this crate; neither holds domain logic.
+
+pub mod bindings;
+pub mod candidate;
+pub mod cli;
+pub mod db;
+pub mod error;
+pub mod import;
+pub mod project;
+pub mod sample;
+pub mod status;
+pub mod vocab;
+
+pub use error::{Error, ErrorPayload, Result};
+pub use project::Project;

@@ -1,0 +1,151 @@
+//! The sample project and synthetic candidate generation.
+//!
+//! The hand-written sample (`sample-data/candidates.csv`) is embedded so the app can fill a new
+//! project with it offline. [`generate`] makes large synthetic pools for benchmarks and tests:
+//! deterministic for a seed on every machine (SplitMix64, no platform-dependent randomness), and
+//! marked synthetic in `source_dataset` and `context`.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::candidate::{Candidate, FIELDS};
+use crate::error::{Error, Result};
+use crate::import::{self, ImportReport, InputFormat};
+use crate::project::Project;
+use crate::vocab::Axis;
+
+/// The sample candidates, as shipped in `sample-data/candidates.csv`.
+pub const SAMPLE_CSV: &[u8] = include_bytes!("../sample-data/candidates.csv");
+
+/// Imports the embedded sample candidates into `project` (a no-op if they are already there).
+pub fn load_sample(project: &mut Project) -> Result<ImportReport> {
+    import::import_bytes(project, "sample-data/candidates.csv", InputFormat::Csv, SAMPLE_CSV, &mut |_, _| {})
+}
+
+/// SplitMix64: a tiny, well-known generator whose output is fixed by its seed on any platform.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const SUBJECTS: &[&str] = &[
+    "the drug", "the tutoring program", "the new zoning rule", "the vaccine", "the firmware update",
+    "the diet", "the tax credit", "the irrigation scheme", "the reading app", "the bridge retrofit",
+];
+const OUTCOMES: &[&str] = &[
+    "lower readmission rates", "higher test scores", "fewer outages", "reduced symptoms",
+    "faster recovery", "more small-business openings", "lower crop losses", "fewer falls",
+];
+const POPULATIONS: &[&str] = &[
+    "adults over 65", "schools in rural districts", "patients in one hospital network",
+    "households in the pilot city", "devices running version 4.2", "farms in the northern region",
+];
+const SOURCES: &[&str] = &["synthetic-expertqa", "synthetic-attributedqa", "synthetic-garage", "synthetic-lfqa"];
+
+/// Makes `rows` synthetic candidates. About one row in four shares its group with the row before.
+pub fn generate(rows: usize, seed: u64) -> Vec<Candidate> {
+    let mut rng = SplitMix64(seed);
+    let mut out = Vec::with_capacity(rows);
+    let mut group = 0usize;
+    for i in 0..rows {
+        if i == 0 || rng.below(4) != 0 {
+            group += 1;
+        }
+        let subject = rng.pick(SUBJECTS);
+        let outcome = rng.pick(OUTCOMES);
+        let population = rng.pick(POPULATIONS);
+        let low = 5 + rng.below(30);
+        let high = low + 3 + rng.below(15);
+        let year = 2005 + rng.below(18);
+        let axis = Axis::ALL[rng.below(5) as usize];
+        let (span, calibrated, raised) = match axis {
+            Axis::Relation => (
+                format!("{subject} was associated with {outcome}"),
+                format!("In the study, {subject} was associated with {outcome}."),
+                format!("In the study, {subject} caused {outcome}."),
+            ),
+            Axis::Modality => (
+                format!("{subject} may lead to {outcome}"),
+                format!("Early results suggest {subject} may lead to {outcome}."),
+                format!("{subject} leads to {outcome}."),
+            ),
+            Axis::Scope => (
+                format!("among {population}"),
+                format!("Among {population}, {subject} was followed by {outcome}."),
+                format!("{subject} was followed by {outcome} everywhere it was tried."),
+            ),
+            Axis::Temporal => (
+                format!("As of {year}"),
+                format!("As of {year}, {subject} was followed by {outcome}."),
+                format!("{subject} is currently followed by {outcome}."),
+            ),
+            Axis::Numeric => (
+                format!("between {low} and {high} percent"),
+                format!("{subject} changed the outcome by between {low} and {high} percent."),
+                format!("{subject} changed the outcome by exactly {high} percent."),
+            ),
+        };
+        let passage = format!(
+            "This is a synthetic passage generated for testing (row {i}). As of {year}, a report on \
+             {population} found that {subject} was associated with {outcome}; the authors wrote that \
+             {subject} may lead to {outcome}, with effects between {low} and {high} percent among \
+             {population}."
+        );
+        let span = passage.contains(&span).then_some(span);
+        out.push(Candidate {
+            id: format!("syn-{seed}-{i:07}"),
+            group_id: format!("syn-{seed}-g{group:07}"),
+            source_dataset: rng.pick(SOURCES).to_string(),
+            source_id: format!("syn-src-{}", rng.below(1_000_000)),
+            context: format!("Synthetic question {i}: what did the report find about {subject}?"),
+            passage,
+            evidence_span: span,
+            calibrated_claim: calibrated,
+            raised_claim: raised,
+            repair: Some("Restore the qualifier the passage states.".into()),
+            rationale: Some("Synthetic row: the raised claim drops a limit the passage states.".into()),
+            axis: Some(axis),
+            severity: Some(1 + rng.below(3) as u8),
+        });
+    }
+    out
+}
+
+/// Writes candidates as CSV or JSONL, chosen by the extension of `path`.
+pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
+    let format = InputFormat::from_path(path).map_err(Error::InvalidArgument)?;
+    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    let io = |e: std::io::Error| Error::io(path, e);
+    match format {
+        InputFormat::Csv => {
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut out);
+            let csv_err = |e: csv::Error| Error::io(path, std::io::Error::other(e));
+            w.write_record(FIELDS).map_err(csv_err)?;
+            for c in rows {
+                w.serialize(c).map_err(csv_err)?;
+            }
+            w.flush().map_err(io)?;
+        }
+        InputFormat::Jsonl => {
+            for c in rows {
+                serde_json::to_writer(&mut out, c).map_err(|e| io(e.into()))?;
+                out.write_all(b"\n").map_err(io)?;
+            }
+        }
+    }
+    out.flush().map_err(io)
+}
