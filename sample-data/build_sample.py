@@ -999,7 +999,7 @@ row(LFQA, "lfqa-2048",
     "modality", 1)
 
 row(AQA, "",
-    "When did the Lanthorn Library close on weekdays?",
+    "What time does the Lanthorn Library close on weekdays?",
     "The 2019 visitor guide lists the Lanthorn Library as open until 8 p.m. on weekdays and until "
     "5 p.m. on Saturdays, with Sunday opening limited to the reading room.",
     "The 2019 visitor guide",
