@@ -71,18 +71,14 @@ pub struct ImportReport {
 
 impl ImportReport {
     pub fn summary(&self) -> String {
-        if self.inserted == 0 {
-            format!(
-                "{}: all {} rows are already in the project; nothing changed",
-                self.file, self.rows_read
-            )
-        } else if self.unchanged == 0 {
-            format!("{}: imported {} new rows", self.file, self.inserted)
+        let s = |n: u64| if n == 1 { "" } else { "s" };
+        let (new, same) = (self.inserted, self.unchanged);
+        if new == 0 {
+            format!("{}: all {} row{} already in the project; nothing changed", self.file, same, s(same))
+        } else if same == 0 {
+            format!("{}: imported {new} new row{}", self.file, s(new))
         } else {
-            format!(
-                "{}: imported {} new rows; {} were already in the project unchanged",
-                self.file, self.inserted, self.unchanged
-            )
+            format!("{}: imported {new} new row{}; {same} already in the project unchanged", self.file, s(new))
         }
     }
 }

@@ -1,0 +1,119 @@
+//! The `forcebench` command line: exit codes, stderr, and the documented `--json` outputs.
+
+use crate::common::*;
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// `forcebench` with a clean environment: no inherited project, data dir inside `home`.
+fn forcebench(home: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("forcebench").unwrap();
+    cmd.env_remove("FORCEBENCH_PROJECT").env("XDG_DATA_HOME", home.join("data")).env("HOME", home);
+    cmd
+}
+
+fn json(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out)))
+}
+
+#[test]
+fn init_import_status_list_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.forcebench");
+    let p = p.to_str().unwrap();
+    forcebench(dir.path()).args(["--project", p, "init", "--name", "Trial"]).assert().success()
+        .stdout(predicate::str::contains("created project `Trial`"));
+    let file = write(dir.path(), "c.csv", csv_file(&[csv_row("a"), csv_row("b")]));
+    forcebench(dir.path()).args(["--project", p, "import"]).arg(&file).assert().success()
+        .stdout(predicate::str::contains("imported 2 new rows"));
+    forcebench(dir.path()).args(["--project", p, "import"]).arg(&file).assert().success()
+        .stdout(predicate::str::contains("nothing changed"));
+
+    let status = json(forcebench(dir.path()).args(["--project", p, "status", "--json"]));
+    assert_eq!(status["project"]["name"], "Trial");
+    assert_eq!(status["candidates"], 2);
+    assert_eq!(status["groups"], 2);
+    let states: Vec<&str> = status["states"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        states,
+        ["imported", "assigned", "annotating", "double_annotated", "adjudicated", "accepted", "rejected", "locality_removed"]
+    );
+    assert_eq!(status["states"]["imported"], 2);
+    assert_eq!(status["by_source"]["ExpertQA"], 2);
+    assert_eq!(status["by_suggested_axis"]["modality"], 2);
+
+    let list = json(forcebench(dir.path()).args(["--project", p, "candidates", "list", "--json"]));
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["id"], "a");
+    assert_eq!(list[0]["state"], "imported");
+    assert_eq!(list[0]["axis"], "modality");
+    assert_eq!(list[0]["severity"], 2);
+
+    let show = json(forcebench(dir.path()).args(["--project", p, "candidates", "show", "b", "--json"]));
+    assert_eq!(show["id"], "b");
+    assert_eq!(show["passage"], "In a trial of adults, the drug may reduce pain, the authors said.");
+    assert_eq!(show["content_sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(show["seq"], 2);
+
+    forcebench(dir.path()).args(["--project", p, "candidates", "list", "--state", "accepted", "--json"]).assert()
+        .success().stdout(predicate::str::diff("[]\n"));
+}
+
+#[test]
+fn errors_go_to_stderr_with_nonzero_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.forcebench");
+    let p = p.to_str().unwrap();
+    forcebench(dir.path()).args(["--project", p, "status"]).assert().failure()
+        .stdout("").stderr(predicate::str::contains("no project at").and(predicate::str::contains("init")));
+    forcebench(dir.path()).args(["--project", p, "init"]).assert().success();
+    forcebench(dir.path()).args(["--project", p, "init"]).assert().failure().stderr(predicate::str::contains("already exists"));
+    let bad = write(dir.path(), "bad.csv", csv_file(&[csv_row("a").replace(",modality,", ",vibes,")]));
+    forcebench(dir.path()).args(["--project", p, "import"]).arg(&bad).assert().failure().stdout("")
+        .stderr(predicate::str::contains("bad.csv:2: field `axis`: unknown axis `vibes`"));
+    forcebench(dir.path()).args(["--project", p, "candidates", "show", "zzz"]).assert().failure()
+        .stderr(predicate::str::contains("no candidate with id `zzz`"));
+    forcebench(dir.path()).args(["--project", p, "candidates", "list", "--state", "done"]).assert().failure()
+        .stderr(predicate::str::contains("--state: `done` is not one of imported"));
+    let text = write(dir.path(), "notes.txt", "hello there, not a db ".repeat(8));
+    forcebench(dir.path()).args(["--project"]).arg(&text).arg("status").assert().failure()
+        .stderr(predicate::str::contains("not a ForceBench project"));
+}
+
+#[test]
+fn default_project_is_created_in_the_data_directory_on_first_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = json(forcebench(dir.path()).args(["status", "--json"]));
+    let expected = dir.path().join("data/forcebench/default.forcebench");
+    assert!(expected.exists());
+    assert_eq!(status["project"]["path"], expected.to_str().unwrap());
+    assert_eq!(status["candidates"], 0);
+    // The same project is found again.
+    let again = json(forcebench(dir.path()).args(["status", "--json"]));
+    assert_eq!(again["project"]["id"], status["project"]["id"]);
+}
+
+#[test]
+fn environment_variable_names_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("env.forcebench");
+    forcebench(dir.path()).arg("--project").arg(&p).arg("init").assert().success();
+    let status = json(forcebench(dir.path()).env("FORCEBENCH_PROJECT", &p).args(["status", "--json"]));
+    assert_eq!(status["project"]["name"], "env");
+    assert!(!dir.path().join("data/forcebench/default.forcebench").exists());
+}
+
+#[test]
+fn sample_generate_and_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("syn.jsonl");
+    forcebench(dir.path()).args(["sample", "generate", "--rows", "50", "--seed", "9", "--out"]).arg(&out).assert()
+        .success().stdout(predicate::str::contains("wrote 50 synthetic rows"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 50);
+    let p = dir.path().join("p.forcebench");
+    forcebench(dir.path()).arg("--project").arg(&p).arg("init").assert().success();
+    forcebench(dir.path()).arg("--project").arg(&p).args(["sample", "load"]).assert().success()
+        .stdout(predicate::str::contains("imported"));
+}

@@ -1,0 +1,178 @@
+//! Project files: migrations, pragmas, refusal of foreign and newer files.
+
+use crate::common::*;
+use forcebench::{db, Error, Project};
+
+fn schema_dump(conn: &rusqlite::Connection) -> String {
+    let mut stmt = conn
+        .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok(format!("-- {} {}\n{};\n", r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
+        .unwrap();
+    rows.map(Result::unwrap).collect()
+}
+
+#[test]
+fn migrated_schema_matches_snapshot() {
+    let conn = db::in_memory().unwrap();
+    insta::assert_snapshot!("schema", schema_dump(&conn));
+}
+
+#[test]
+fn second_migration_run_applies_nothing() {
+    let (_dir, path, project) = temp_project();
+    let version: i64 = project.conn().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, db::latest_version());
+    let before = schema_dump(project.conn());
+    drop(project);
+    let mut conn = rusqlite::Connection::open(&path).unwrap();
+    db::migrations().to_latest(&mut conn).unwrap();
+    assert_eq!(schema_dump(&conn), before);
+    let after: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(after, version);
+    // Reopening through the normal path also leaves the schema alone.
+    drop(conn);
+    let reopened = Project::open(&path).unwrap();
+    assert_eq!(schema_dump(reopened.conn()), before);
+}
+
+#[test]
+fn migrations_are_valid() {
+    db::migrations().validate().unwrap();
+}
+
+#[test]
+fn connection_pragmas_are_set() {
+    let (_dir, path, project) = temp_project();
+    drop(project);
+    let project = Project::open(&path).unwrap();
+    let conn = project.conn();
+    let get = |p: &str| -> String {
+        conn.query_row(&format!("PRAGMA {p}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
+            .map(|v| match v {
+                rusqlite::types::Value::Integer(i) => i.to_string(),
+                rusqlite::types::Value::Text(t) => t,
+                other => format!("{other:?}"),
+            })
+            .unwrap()
+    };
+    assert_eq!(get("journal_mode"), "wal");
+    assert_eq!(get("foreign_keys"), "1");
+    assert_eq!(get("synchronous"), "2", "FULL");
+    assert_eq!(get("busy_timeout"), db::BUSY_TIMEOUT_MS.to_string());
+    assert_eq!(get("application_id"), db::APPLICATION_ID.to_string());
+}
+
+#[test]
+fn project_identity_is_kept_across_opens() {
+    let (_dir, path, project) = temp_project();
+    let info = project.info().clone();
+    assert_eq!(uuid::Uuid::parse_str(&info.id).unwrap().get_version_num(), 4);
+    assert!(chrono::DateTime::parse_from_rfc3339(&info.created_at).unwrap().offset().local_minus_utc() == 0);
+    drop(project);
+    let again = Project::open(&path).unwrap();
+    assert_eq!((again.info().id.as_str(), again.info().name.as_str()), (info.id.as_str(), "test"));
+}
+
+fn assert_refused_unchanged(path: &std::path::Path, code: &str, needle: &str) {
+    let before = std::fs::read(path).unwrap();
+    let err = Project::open(path).err().expect("open should fail");
+    assert_eq!(err.code(), code, "{err}");
+    assert!(err.to_string().contains(needle), "{err}");
+    assert_eq!(std::fs::read(path).unwrap(), before, "refusing a file must not change it");
+    let dir = path.parent().unwrap();
+    let name = path.file_name().unwrap().to_string_lossy();
+    for suffix in ["-wal", "-shm", "-journal"] {
+        assert!(!dir.join(format!("{name}{suffix}")).exists(), "refusal left a {suffix} file");
+    }
+}
+
+#[test]
+fn text_file_is_not_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "notes.forcebench", "these are my notes, not a database\n".repeat(10));
+    assert_refused_unchanged(&path, "not_a_project", "not an SQLite database");
+}
+
+#[test]
+fn empty_file_is_not_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "empty.forcebench", "");
+    assert_refused_unchanged(&path, "not_a_project", "the file is empty");
+}
+
+#[test]
+fn other_sqlite_database_is_not_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);").unwrap();
+    }
+    assert_refused_unchanged(&path, "not_a_project", "another application");
+}
+
+#[test]
+fn project_from_a_newer_version_is_refused() {
+    let (_dir, path, project) = temp_project();
+    drop(project);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", db::latest_version() + 1).unwrap();
+        conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let err = Project::open(&path).err().unwrap();
+    assert!(matches!(err, Error::NewerVersion { found, known, .. } if found == known + 1));
+    assert!(err.to_string().contains("written by a newer ForceBench"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn create_refuses_an_existing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "x.forcebench", "keep me");
+    let err = Project::create(&path, "x").err().unwrap();
+    assert_eq!(err.code(), "already_exists");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+}
+
+#[test]
+fn opening_a_missing_file_says_how_to_create_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Project::open(&dir.path().join("nope.forcebench")).err().unwrap();
+    assert_eq!(err.code(), "no_project");
+    assert!(err.to_string().contains("forcebench --project"), "{err}");
+}
+
+#[test]
+fn open_or_create_creates_parent_directories_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a/b/default.forcebench");
+    let (p, created) = Project::open_or_create(&path).unwrap();
+    assert!(created);
+    let id = p.info().id.clone();
+    drop(p);
+    let (p, created) = Project::open_or_create(&path).unwrap();
+    assert!(!created);
+    assert_eq!(p.info().id, id);
+}
+
+#[test]
+fn append_only_tables_refuse_updates() {
+    let project = Project::in_memory("t").unwrap();
+    let conn = project.conn();
+    conn.execute_batch(
+        "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged) VALUES ('f','h','t',1,1,0);
+         INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, calibrated_claim, raised_claim, content_sha256, import_id)
+             VALUES ('c', 1, 'g', 's', '', 'ctx', 'p', 'a', 'b', 'h', 1);
+         INSERT INTO annotators (name, role, created_at) VALUES ('ann', 'annotator', 't');
+         INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin) VALUES ('c', 1, 'decision', 'accept_force_gap', 't', 'app');",
+    )
+    .unwrap();
+    let err = conn.execute("UPDATE annotation_events SET new_value = 'x'", []).unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+    let err = conn.execute("DELETE FROM annotation_events", []).unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+}
