@@ -19,7 +19,10 @@ pub const APPLICATION_ID: i32 = 0x4642_4E43;
 /// How long a connection waits for another writer before giving up.
 pub const BUSY_TIMEOUT_MS: u32 = 5_000;
 
-const MIGRATION_SQL: &[&str] = &[include_str!("../schema/0001_init.sql")];
+const MIGRATION_SQL: &[&str] = &[
+    include_str!("../schema/0001_init.sql"),
+    include_str!("../schema/0002_workspaces.sql"),
+];
 
 pub fn migrations() -> Migrations<'static> {
     Migrations::new(MIGRATION_SQL.iter().map(|sql| M::up(sql)).collect())

@@ -4,12 +4,15 @@
 //! command line are thin fronts over this crate; neither holds domain logic.
 
 pub mod bindings;
+pub mod annotate;
+pub mod assign;
 pub mod candidate;
 pub mod cli;
 pub mod db;
 pub mod error;
 pub mod import;
 pub mod project;
+pub mod roster;
 pub mod sample;
 pub mod status;
 pub mod vocab;

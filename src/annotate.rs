@@ -1,0 +1,564 @@
+//! Annotation: one annotator's independent judgment of one row, kept as append-only events.
+//!
+//! Every change is an event (annotator, time, field, old value, new value) in
+//! `annotation_events`; the current annotation is the fold of the row's suggestions (what the
+//! annotator saw pre-filled) and those events, cached in `annotations` in the same transaction
+//! as each event. Undo is a new event restoring the old value, so it survives restarts. A change
+//! is acknowledged only after its transaction commits with `synchronous=FULL`.
+//!
+//! To add an annotation field: a variant in [`Field`], a column in `annotations`, and its rule in
+//! [`Annotation::problems`].
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::candidate::{self, Candidate};
+use crate::error::{Error, Result};
+use crate::project::{now, Project};
+use crate::roster;
+use crate::vocab::{Axis, BoundaryType, Decision, SEVERITIES};
+
+/// The fields an annotator writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    Decision,
+    EvidenceSpan,
+    CalibratedClaim,
+    RaisedClaim,
+    Axis,
+    Severity,
+    BoundaryType,
+    Repair,
+    Notes,
+}
+
+impl Field {
+    pub const ALL: &'static [Field] = &[
+        Field::Decision,
+        Field::EvidenceSpan,
+        Field::CalibratedClaim,
+        Field::RaisedClaim,
+        Field::Axis,
+        Field::Severity,
+        Field::BoundaryType,
+        Field::Repair,
+        Field::Notes,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Decision => "decision",
+            Field::EvidenceSpan => "evidence_span",
+            Field::CalibratedClaim => "calibrated_claim",
+            Field::RaisedClaim => "raised_claim",
+            Field::Axis => "axis",
+            Field::Severity => "severity",
+            Field::BoundaryType => "boundary_type",
+            Field::Repair => "repair",
+            Field::Notes => "notes",
+        }
+    }
+}
+
+impl std::str::FromStr for Field {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Field::ALL.iter().copied().find(|f| f.as_str() == s).ok_or_else(|| {
+            let names: Vec<_> = Field::ALL.iter().map(|f| f.as_str()).collect();
+            format!("`{s}` is not an annotation field ({})", names.join(", "))
+        })
+    }
+}
+
+/// A span of the passage: the verbatim text and its byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Span {
+    pub text: String,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    /// The span for `text` at its first occurrence in `passage`.
+    pub fn find(passage: &str, text: &str) -> Option<Span> {
+        passage.find(text).map(|start| Span { text: text.to_string(), start: start as u32, end: (start + text.len()) as u32 })
+    }
+
+    /// Checks that the span is non-empty and that `passage[start..end]` is exactly its text.
+    pub fn check(&self, passage: &str) -> std::result::Result<(), String> {
+        if self.text.trim().is_empty() {
+            return Err("the evidence span is empty".into());
+        }
+        match passage.get(self.start as usize..self.end as usize) {
+            Some(found) if found == self.text => Ok(()),
+            _ if passage.contains(&self.text) => Err(format!(
+                "the evidence span's offsets {}..{} do not point at its text in the passage",
+                self.start, self.end
+            )),
+            _ => Err("the evidence span is not a verbatim substring of the passage".into()),
+        }
+    }
+}
+
+/// One annotator's current annotation of one row.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Annotation {
+    pub candidate_id: String,
+    pub annotator: String,
+    pub decision: Option<Decision>,
+    pub evidence_span: Option<Span>,
+    pub calibrated_claim: Option<String>,
+    pub raised_claim: Option<String>,
+    pub axis: Option<Axis>,
+    pub severity: Option<u8>,
+    pub boundary_type: Option<BoundaryType>,
+    pub repair: Option<String>,
+    pub notes: Option<String>,
+    /// The decision is set and every field it needs is valid.
+    pub finished: bool,
+    /// What stops the annotation from being finished, for people.
+    pub problems: Vec<String>,
+    pub seconds_spent: f64,
+    /// Number of events behind this annotation.
+    #[ts(type = "number")]
+    pub events: i64,
+    /// Whether there is a change that `undo` would revert.
+    pub can_undo: bool,
+}
+
+impl Annotation {
+    /// The starting point: the suggestions the annotator sees pre-filled.
+    fn prefilled(c: &Candidate, annotator: &str, show_axis_severity: bool) -> Annotation {
+        let mut a = Annotation::empty(c, annotator);
+        a.evidence_span = c.evidence_span.as_deref().and_then(|t| Span::find(&c.passage, t));
+        a.calibrated_claim = Some(c.calibrated_claim.clone());
+        a.raised_claim = Some(c.raised_claim.clone());
+        a.axis = if show_axis_severity { c.axis } else { None };
+        a.severity = if show_axis_severity { c.severity } else { None };
+        a.repair = c.repair.clone();
+        a.refresh(&c.passage);
+        a
+    }
+
+    fn empty(c: &Candidate, annotator: &str) -> Annotation {
+        Annotation {
+            candidate_id: c.id.clone(),
+            annotator: annotator.to_string(),
+            decision: None,
+            evidence_span: None,
+            calibrated_claim: None,
+            raised_claim: None,
+            axis: None,
+            severity: None,
+            boundary_type: None,
+            repair: None,
+            notes: None,
+            finished: false,
+            problems: Vec::new(),
+            seconds_spent: 0.0,
+            events: 0,
+            can_undo: false,
+        }
+    }
+
+    /// Applies one stored value (already validated) to a field.
+    fn apply(&mut self, field: Field, value: Option<&str>) -> std::result::Result<(), String> {
+        let text = value.map(str::to_string);
+        match field {
+            Field::Decision => self.decision = value.map(str::parse).transpose()?,
+            Field::EvidenceSpan => {
+                self.evidence_span = value.map(serde_json::from_str).transpose().map_err(|e| e.to_string())?
+            }
+            Field::CalibratedClaim => self.calibrated_claim = text,
+            Field::RaisedClaim => self.raised_claim = text,
+            Field::Axis => self.axis = value.map(str::parse).transpose()?,
+            Field::Severity => self.severity = value.map(parse_severity).transpose()?,
+            Field::BoundaryType => self.boundary_type = value.map(str::parse).transpose()?,
+            Field::Repair => self.repair = text,
+            Field::Notes => self.notes = text,
+        }
+        Ok(())
+    }
+
+    /// The stored (event) form of a field's current value.
+    fn stored(&self, field: Field) -> Option<String> {
+        match field {
+            Field::Decision => self.decision.map(|d| d.as_str().to_string()),
+            Field::EvidenceSpan => self.evidence_span.as_ref().map(|s| serde_json::to_string(s).expect("span serialises")),
+            Field::CalibratedClaim => self.calibrated_claim.clone(),
+            Field::RaisedClaim => self.raised_claim.clone(),
+            Field::Axis => self.axis.map(|a| a.as_str().to_string()),
+            Field::Severity => self.severity.map(|s| s.to_string()),
+            Field::BoundaryType => self.boundary_type.map(|b| b.as_str().to_string()),
+            Field::Repair => self.repair.clone(),
+            Field::Notes => self.notes.clone(),
+        }
+    }
+
+    /// Recomputes `problems` and `finished` against the passage.
+    fn refresh(&mut self, passage: &str) {
+        self.problems = self.problems(passage);
+        self.finished = self.decision.is_some() && self.problems.is_empty();
+    }
+
+    /// The validation rules: an accept needs span, both claims, axis, severity and repair; a
+    /// reject needs a boundary type; a span must be verbatim in the passage.
+    pub fn problems(&self, passage: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let blank = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        if let Some(span) = &self.evidence_span {
+            if let Err(e) = span.check(passage) {
+                out.push(e);
+            }
+        }
+        match self.decision {
+            None => out.push("no decision yet".into()),
+            Some(Decision::AcceptForceGap) => {
+                if self.evidence_span.is_none() {
+                    out.push("an accept needs an evidence span".into());
+                }
+                if blank(&self.calibrated_claim) {
+                    out.push("an accept needs the calibrated claim".into());
+                }
+                if blank(&self.raised_claim) {
+                    out.push("an accept needs the raised claim".into());
+                }
+                if self.axis.is_none() {
+                    out.push("an accept needs a primary axis".into());
+                }
+                if self.severity.is_none() {
+                    out.push("an accept needs a severity".into());
+                }
+                if blank(&self.repair) {
+                    out.push("an accept needs a repair".into());
+                }
+                if !blank(&self.calibrated_claim) && self.calibrated_claim == self.raised_claim {
+                    out.push("the calibrated and raised claims are identical".into());
+                }
+            }
+            Some(Decision::RejectNotForceGap) => {
+                if self.boundary_type.is_none() {
+                    out.push("a reject needs a boundary type".into());
+                }
+            }
+            Some(Decision::NeedsDiscussion) => {}
+        }
+        out
+    }
+}
+
+fn parse_severity(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if SEVERITIES.contains(&n) => Ok(n as u8),
+        _ => Err(format!("severity `{s}` is not 1, 2 or 3")),
+    }
+}
+
+/// Validates a new value for a field against the row and returns its stored form.
+pub fn normalise(field: Field, value: Option<&str>, passage: &str) -> std::result::Result<Option<String>, String> {
+    let Some(value) = value else { return Ok(None) };
+    Ok(Some(match field {
+        Field::Decision => value.parse::<Decision>()?.as_str().to_string(),
+        Field::Axis => value.parse::<Axis>()?.as_str().to_string(),
+        Field::BoundaryType => value.parse::<BoundaryType>()?.as_str().to_string(),
+        Field::Severity => parse_severity(value)?.to_string(),
+        Field::EvidenceSpan => {
+            // Either a JSON span {text,start,end} or plain text (first occurrence).
+            let span = match serde_json::from_str::<Span>(value) {
+                Ok(span) => span,
+                Err(_) => Span::find(passage, value)
+                    .ok_or_else(|| "the evidence span is not a verbatim substring of the passage".to_string())?,
+            };
+            span.check(passage)?;
+            serde_json::to_string(&span).expect("span serialises")
+        }
+        Field::CalibratedClaim | Field::RaisedClaim | Field::Repair | Field::Notes => {
+            if value.trim().is_empty() {
+                return Ok(None);
+            }
+            value.to_string()
+        }
+    }))
+}
+
+/// Where a change came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    App,
+    Import,
+    Packet(i64),
+}
+
+impl Origin {
+    fn name(self) -> &'static str {
+        match self {
+            Origin::App => "app",
+            Origin::Import => "import",
+            Origin::Packet(_) => "packet",
+        }
+    }
+    fn packet_return(self) -> Option<i64> {
+        match self {
+            Origin::Packet(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// Whether suggested axis and severity are shown (and so pre-filled) to annotators in this
+/// project: false in a workspace opened from a strictly blinded packet.
+fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
+    Ok(tx
+        .query_row("SELECT blinding FROM workspace WHERE singleton = 1", [], |r| r.get::<_, String>(0))
+        .optional()?
+        .is_none_or(|b| b != "strict"))
+}
+
+/// Loads the current annotation from the events (the authoritative fold).
+fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
+    let mut a = Annotation::empty(c, annotator);
+    let mut stmt = tx.prepare_cached(
+        "SELECT field, new_value FROM annotation_events WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![c.id, annotator_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))?;
+    for row in rows {
+        let (field, value) = row?;
+        let field: Field = field.parse().map_err(Error::InvalidArgument)?;
+        a.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
+        a.events += 1;
+    }
+    a.seconds_spent = tx
+        .query_row(
+            "SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2",
+            params![c.id, annotator_id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(0.0);
+    if a.events == 0 {
+        // Not started: show the suggestions pre-filled (they are recorded on the first change).
+        let mut shown = Annotation::prefilled(c, annotator, shows_axis_severity(tx)?);
+        shown.seconds_spent = a.seconds_spent;
+        return Ok(shown);
+    }
+    a.can_undo = undo_target(tx, &c.id, annotator_id)?.is_some();
+    a.refresh(&c.passage);
+    Ok(a)
+}
+
+/// The latest change not yet undone (undo events themselves are not undone; there is no redo).
+fn undo_target(tx: &rusqlite::Connection, candidate_id: &str, annotator_id: i64) -> Result<Option<(i64, String, Option<String>)>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT e.id, e.field, e.old_value FROM annotation_events e
+             WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 AND e.undoes IS NULL AND e.origin <> 'prefill'
+               AND NOT EXISTS (SELECT 1 FROM annotation_events u WHERE u.undoes = e.id)
+             ORDER BY e.id DESC LIMIT 1",
+        )?
+        .query_row(params![candidate_id, annotator_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn insert_event(
+    tx: &rusqlite::Connection,
+    candidate_id: &str,
+    annotator_id: i64,
+    field: Field,
+    old: Option<&str>,
+    new: Option<&str>,
+    origin: &str,
+    packet_return: Option<i64>,
+) -> Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Rewrites the cache row from an annotation.
+fn store(tx: &rusqlite::Connection, a: &Annotation, annotator_id: i64, last_event: Option<i64>) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
+             calibrated_claim, raised_claim, axis, severity, boundary_type, repair, notes, finished,
+             seconds_spent, last_event_id, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+         ON CONFLICT (candidate_id, annotator_id) DO UPDATE SET
+             decision = excluded.decision, evidence_span = excluded.evidence_span,
+             span_start = excluded.span_start, span_end = excluded.span_end,
+             calibrated_claim = excluded.calibrated_claim, raised_claim = excluded.raised_claim,
+             axis = excluded.axis, severity = excluded.severity, boundary_type = excluded.boundary_type,
+             repair = excluded.repair, notes = excluded.notes, finished = excluded.finished,
+             last_event_id = coalesce(excluded.last_event_id, annotations.last_event_id),
+             updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        a.candidate_id,
+        annotator_id,
+        a.decision.map(Decision::as_str),
+        a.evidence_span.as_ref().map(|s| s.text.clone()),
+        a.evidence_span.as_ref().map(|s| s.start),
+        a.evidence_span.as_ref().map(|s| s.end),
+        a.calibrated_claim,
+        a.raised_claim,
+        a.axis.map(Axis::as_str),
+        a.severity,
+        a.boundary_type.map(BoundaryType::as_str),
+        a.repair,
+        a.notes,
+        a.finished,
+        a.seconds_spent,
+        last_event,
+        now(),
+    ])?;
+    Ok(())
+}
+
+/// Looks up an assigned annotator of a row: their id, or an error naming who is assigned.
+fn assigned_annotator(tx: &rusqlite::Connection, candidate_id: &str, annotator: &str) -> Result<i64> {
+    let id: Option<i64> = tx
+        .query_row(
+            "SELECT a.id FROM annotators a JOIN assignments s ON s.annotator_id = a.id
+             WHERE s.candidate_id = ?1 AND a.name = ?2",
+            params![candidate_id, annotator.trim()],
+            |r| r.get(0),
+        )
+        .optional()?;
+    id.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", annotator.trim())))
+}
+
+/// Sets one field inside an open transaction; returns the new annotation (unchanged values write
+/// no event).
+pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Field, value: Option<&str>, origin: Origin) -> Result<Annotation> {
+    let annotator_id = assigned_annotator(tx, &c.id, annotator)?;
+    let value = normalise(field, value, &c.passage)
+        .map_err(|e| Error::InvalidArgument(format!("row `{}`, field `{}`: {e}", c.id, field.as_str())))?;
+    let mut current = fold(tx, c, annotator_id, annotator)?;
+    let old = current.stored(field);
+    if old == value {
+        return Ok(current);
+    }
+    if current.events == 0 {
+        // First change: record what the annotator saw pre-filled, so the annotation is the fold
+        // of its events alone (and a packet's blinding travels with them).
+        let prefilled = current.clone();
+        current = Annotation::empty(c, annotator);
+        for f in Field::ALL {
+            if let Some(v) = prefilled.stored(*f) {
+                insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None)?;
+                current.apply(*f, Some(&v)).map_err(Error::InvalidArgument)?;
+                current.events += 1;
+            }
+        }
+    }
+    let event = insert_event(tx, &c.id, annotator_id, field, old.as_deref(), value.as_deref(), origin.name(), origin.packet_return())?;
+    current.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
+    current.events += 1;
+    current.can_undo = true;
+    current.refresh(&c.passage);
+    store(tx, &current, annotator_id, Some(event))?;
+    Ok(current)
+}
+
+/// Sets one field of one annotator's annotation, durably (returns after the commit).
+pub fn set_field(project: &mut Project, candidate_id: &str, annotator: &str, field: Field, value: Option<&str>) -> Result<Annotation> {
+    let c = candidate::get(project, candidate_id)?.candidate;
+    let tx = project.conn_mut().transaction()?;
+    let a = set_in(&tx, &c, annotator, field, value, Origin::App)?;
+    tx.commit()?;
+    Ok(a)
+}
+
+/// Reverts the annotator's latest change on this row that is not yet undone, as a new event.
+/// Returns the annotation after the undo (unchanged when there is nothing to undo).
+pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let c = candidate::get(project, candidate_id)?.candidate;
+    let tx = project.conn_mut().transaction()?;
+    let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
+    let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
+        return fold(&tx, &c, annotator_id, annotator);
+    };
+    let mut current = fold(&tx, &c, annotator_id, annotator)?;
+    let field: Field = field.parse().map_err(Error::InvalidArgument)?;
+    tx.execute(
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7)",
+        params![candidate_id, annotator_id, field.as_str(), current.stored(field), old, now(), target],
+    )?;
+    let event = tx.last_insert_rowid();
+    current.apply(field, old.as_deref()).map_err(Error::InvalidArgument)?;
+    current.events += 1;
+    current.can_undo = undo_target(&tx, candidate_id, annotator_id)?.is_some();
+    current.refresh(&c.passage);
+    store(&tx, &current, annotator_id, Some(event))?;
+    tx.commit()?;
+    Ok(current)
+}
+
+/// Adds time spent on a row (seconds, from the view's focus timer).
+pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seconds: f64) -> Result<()> {
+    if !(0.0..=86_400.0).contains(&seconds) {
+        return Err(Error::InvalidArgument(format!("time spent {seconds} s is out of range")));
+    }
+    let c = candidate::get(project, candidate_id)?.candidate;
+    let tx = project.conn_mut().transaction()?;
+    let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
+    let current = fold(&tx, &c, annotator_id, annotator)?;
+    store(&tx, &current, annotator_id, None)?;
+    tx.execute(
+        "UPDATE annotations SET seconds_spent = seconds_spent + ?1 WHERE candidate_id = ?2 AND annotator_id = ?3",
+        params![seconds, candidate_id, annotator_id],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// The annotator's current annotation of a row (the suggestions if they have not started).
+pub fn get(project: &Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let c = candidate::get(project, candidate_id)?.candidate;
+    let annotator_id = assigned_annotator(project.conn(), candidate_id, annotator)?;
+    fold(project.conn(), &c, annotator_id, annotator)
+}
+
+/// One change as stored, for history views and exports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AnnotationEvent {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub candidate_id: String,
+    pub annotator: String,
+    pub field: String,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub at: String,
+    pub origin: String,
+    #[ts(type = "number | null")]
+    pub undoes: Option<i64>,
+}
+
+/// Every change one annotator made to one row, oldest first.
+pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result<Vec<AnnotationEvent>> {
+    let who = roster::require(project, annotator)?;
+    let mut stmt = project.conn().prepare(
+        "SELECT id, candidate_id, field, old_value, new_value, at, origin, undoes FROM annotation_events
+         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![candidate_id, who.id], |r| {
+        Ok(AnnotationEvent {
+            id: r.get(0)?,
+            candidate_id: r.get(1)?,
+            annotator: who.name.clone(),
+            field: r.get(2)?,
+            old_value: r.get(3)?,
+            new_value: r.get(4)?,
+            at: r.get(5)?,
+            origin: r.get(6)?,
+            undoes: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

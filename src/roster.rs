@@ -1,0 +1,107 @@
+//! The roster: people on the project and their roles (annotator, adjudicator, lead).
+//! Only people with the `annotator` role receive assignments.
+
+use rusqlite::OptionalExtension;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{Error, Result};
+use crate::project::{now, Project};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Annotator,
+    Adjudicator,
+    Lead,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Annotator => "annotator",
+            Role::Adjudicator => "adjudicator",
+            Role::Lead => "lead",
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "annotator" => Ok(Role::Annotator),
+            "adjudicator" => Ok(Role::Adjudicator),
+            "lead" => Ok(Role::Lead),
+            other => Err(format!("`{other}` is not a role; expected annotator, adjudicator or lead")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Annotator {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+    pub created_at: String,
+    /// Rows assigned to this person.
+    #[ts(type = "number")]
+    pub assigned: i64,
+}
+
+/// Adds a person to the roster. Names are unique (compared exactly after trimming).
+pub fn add(project: &Project, name: &str, role: Role) -> Result<Annotator> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::InvalidArgument("an annotator needs a non-empty name".into()));
+    }
+    if find(project, name)?.is_some() {
+        return Err(Error::InvalidArgument(format!("`{name}` is already on the roster")));
+    }
+    project.conn().execute(
+        "INSERT INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)",
+        (name, role.as_str(), now()),
+    )?;
+    Ok(find(project, name)?.expect("just inserted"))
+}
+
+/// Everyone on the roster, in the order they were added.
+pub fn list(project: &Project) -> Result<Vec<Annotator>> {
+    let mut stmt = project.conn().prepare(&format!("{SELECT} ORDER BY a.id"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn find(project: &Project, name: &str) -> Result<Option<Annotator>> {
+    Ok(project.conn().query_row(&format!("{SELECT} WHERE a.name = ?1"), [name.trim()], from_row).optional()?)
+}
+
+/// The named person, or an error saying who is on the roster.
+pub fn require(project: &Project, name: &str) -> Result<Annotator> {
+    find(project, name)?.ok_or_else(|| {
+        let names: Vec<String> = list(project).map(|l| l.into_iter().map(|a| a.name).collect()).unwrap_or_default();
+        Error::InvalidArgument(format!(
+            "no one named `{}` is on the roster{}",
+            name.trim(),
+            if names.is_empty() { " (it is empty; add people with `forcebench annotators add`)".to_string() } else { format!(" ({})", names.join(", ")) }
+        ))
+    })
+}
+
+const SELECT: &str = "SELECT a.id, a.name, a.role, a.created_at,
+        (SELECT count(*) FROM assignments s WHERE s.annotator_id = a.id)
+     FROM annotators a";
+
+fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Annotator> {
+    let role: String = r.get(2)?;
+    Ok(Annotator {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        role: role.parse().map_err(|e: String| {
+            rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into())
+        })?,
+        created_at: r.get(3)?,
+        assigned: r.get(4)?,
+    })
+}
