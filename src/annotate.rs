@@ -17,7 +17,9 @@ use crate::candidate::{self, Candidate};
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
 use crate::roster;
+use crate::import::InputProblem;
 use crate::vocab::{Axis, BoundaryType, Decision, SEVERITIES};
+use std::path::Path;
 
 /// The fields an annotator writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -130,7 +132,7 @@ pub struct Annotation {
 
 impl Annotation {
     /// The starting point: the suggestions the annotator sees pre-filled.
-    fn prefilled(c: &Candidate, annotator: &str, show_axis_severity: bool) -> Annotation {
+    pub(crate) fn prefilled(c: &Candidate, annotator: &str, show_axis_severity: bool) -> Annotation {
         let mut a = Annotation::empty(c, annotator);
         a.evidence_span = c.evidence_span.as_deref().and_then(|t| Span::find(&c.passage, t));
         a.calibrated_claim = Some(c.calibrated_claim.clone());
@@ -317,7 +319,7 @@ fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
 }
 
 /// Loads the current annotation from the events (the authoritative fold).
-fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
+pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
     let mut a = Annotation::empty(c, annotator);
     let mut stmt = tx.prepare_cached(
         "SELECT field, new_value FROM annotation_events WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
@@ -381,7 +383,7 @@ fn insert_event(
 }
 
 /// Rewrites the cache row from an annotation.
-fn store(tx: &rusqlite::Connection, a: &Annotation, annotator_id: i64, last_event: Option<i64>) -> Result<()> {
+pub(crate) fn store(tx: &rusqlite::Connection, a: &Annotation, annotator_id: i64, last_event: Option<i64>) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
              calibrated_claim, raised_claim, axis, severity, boundary_type, repair, notes, finished,
@@ -561,4 +563,193 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A row in an annotator's queue, in the order they see rows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct QueueRow {
+    pub id: String,
+    /// 1-based position in the annotator's order.
+    #[ts(type = "number")]
+    pub position: u32,
+    pub decision: Option<Decision>,
+    pub finished: bool,
+    pub started: bool,
+}
+
+/// The annotator's rows in their own seeded shuffle (independent of provenance and import order).
+pub fn queue(project: &Project, annotator: &str) -> Result<Vec<QueueRow>> {
+    let who = roster::require(project, annotator)?;
+    let mut rows: Vec<(String, Option<String>, bool, bool)> = {
+        let mut stmt = project.conn().prepare(
+            "SELECT s.candidate_id, n.decision, coalesce(n.finished, 0), n.candidate_id IS NOT NULL
+             FROM assignments s
+             LEFT JOIN annotations n ON n.candidate_id = s.candidate_id AND n.annotator_id = s.annotator_id
+             WHERE s.annotator_id = ?1",
+        )?;
+        let rows = stmt.query_map([who.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let key = match crate::workspace::packet_of(project)? {
+        // A workspace keeps the packet's order (already the annotator's shuffle).
+        Some(_) => None,
+        None => Some(project.info().id.clone()),
+    };
+    match key {
+        Some(project_id) => {
+            let mut ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+            crate::packets::annotator_order(&project_id, &who.name, &mut ids);
+            let pos: std::collections::HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+            rows.sort_by_key(|r| pos[r.0.as_str()]);
+        }
+        None => {
+            let seq: std::collections::HashMap<String, i64> = {
+                let mut stmt = project.conn().prepare("SELECT id, seq FROM candidates")?;
+                let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            rows.sort_by_key(|r| seq[&r.0]);
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, decision, finished, started))| QueueRow {
+            id,
+            position: i as u32 + 1,
+            decision: decision.and_then(|d| d.parse().ok()),
+            finished,
+            started,
+        })
+        .collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AnnotationImportReport {
+    pub file: String,
+    pub annotator: String,
+    #[ts(type = "number")]
+    pub rows: u64,
+    #[ts(type = "number")]
+    pub changed_fields: u64,
+}
+
+/// Sets annotations from a JSONL file (`schema/annotation.schema.json`), one object per row, for
+/// one annotator. Keys left out keep their current (or pre-filled) value; `null` clears. Every
+/// row must end up finished (valid for its decision). All or nothing.
+pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut problems = Vec::new();
+    let mut problem = |line: u64, field: Option<&str>, message: String| {
+        problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
+    };
+    let who = roster::require(project, annotator)?;
+    let mut parsed: Vec<(u64, String, Vec<(Field, Option<String>)>)> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = i as u64 + 1;
+        let Ok(text) = std::str::from_utf8(raw) else {
+            problem(line, None, "invalid UTF-8".into());
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let map = match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => m,
+            Ok(_) => {
+                problem(line, None, "each line must be one JSON object".into());
+                continue;
+            }
+            Err(e) => {
+                problem(line, None, format!("not valid JSON: {e}"));
+                continue;
+            }
+        };
+        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
+            problem(line, Some("id"), "required field is missing or not a string".into());
+            continue;
+        };
+        if let Some(first) = seen.insert(id.clone(), line) {
+            problem(line, Some("id"), format!("duplicate id `{id}` (first used on line {first})"));
+            continue;
+        }
+        let mut fields = Vec::new();
+        for (key, value) in map {
+            if key == "id" {
+                continue;
+            }
+            let field: Field = match key.parse() {
+                Ok(f) => f,
+                Err(e) => {
+                    problem(line, Some(&key), e);
+                    continue;
+                }
+            };
+            let value = match value {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(s) => Some(s),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                obj @ serde_json::Value::Object(_) if field == Field::EvidenceSpan => Some(obj.to_string()),
+                other => {
+                    problem(line, Some(&key), format!("unexpected value {other}"));
+                    continue;
+                }
+            };
+            fields.push((field, value));
+        }
+        parsed.push((line, id, fields));
+    }
+    if !problems.is_empty() {
+        return Err(Error::InvalidInput { file, problems });
+    }
+    let tx = project.conn_mut().transaction()?;
+    let mut changed = 0u64;
+    let mut rows_problems = Vec::new();
+    for (line, id, fields) in &parsed {
+        let Some(c) = candidate::find_in(&tx, id)? else {
+            rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: Some("id".into()), message: format!("no candidate with id `{id}`") });
+            continue;
+        };
+        let mut result = None;
+        for (field, value) in fields {
+            let before = result.as_ref().map_or(0, |a: &Annotation| a.events);
+            match set_in(&tx, &c, &who.name, *field, value.as_deref(), Origin::Import) {
+                Ok(a) => {
+                    if a.events > before {
+                        changed += 1;
+                    }
+                    result = Some(a);
+                }
+                Err(e) => {
+                    rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: Some(field.as_str().into()), message: e.to_string() });
+                    break;
+                }
+            }
+        }
+        let current = match result {
+            Some(a) => a,
+            None => match assigned_annotator(&tx, id, &who.name) {
+                Ok(aid) => fold(&tx, &c, aid, &who.name)?,
+                Err(e) => {
+                    rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: None, message: e.to_string() });
+                    continue;
+                }
+            },
+        };
+        if !current.finished && rows_problems.iter().all(|p| p.line != Some(*line)) {
+            rows_problems.push(InputProblem {
+                file: file.clone(),
+                line: Some(*line),
+                field: None,
+                message: format!("row `{id}` is not complete: {}", current.problems.join("; ")),
+            });
+        }
+    }
+    if !rows_problems.is_empty() {
+        return Err(Error::InvalidInput { file, problems: rows_problems });
+    }
+    tx.commit()?;
+    Ok(AnnotationImportReport { file, annotator: who.name, rows: parsed.len() as u64, changed_fields: changed })
 }

@@ -16,5 +16,12 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::import::ImportReport::export_all_to(dir)?;
     crate::vocab::Decision::export_all_to(dir)?;
     crate::vocab::BoundaryType::export_all_to(dir)?;
+    crate::roster::Annotator::export_all_to(dir)?;
+    crate::annotate::Annotation::export_all_to(dir)?;
+    crate::annotate::QueueRow::export_all_to(dir)?;
+    crate::annotate::AnnotationEvent::export_all_to(dir)?;
+    crate::annotate::Field::export_all_to(dir)?;
+    crate::packets::MergeReport::export_all_to(dir)?;
+    crate::packets::Blinding::export_all_to(dir)?;
     Ok(())
 }

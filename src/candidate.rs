@@ -209,6 +209,11 @@ pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
 
 /// The stored version of a row, if its id exists (used to explain import conflicts).
 pub(crate) fn find(project: &Project, id: &str) -> Result<Option<Candidate>> {
+    find_in(project.conn(), id)
+}
+
+/// [`find`] on any connection or open transaction.
+pub(crate) fn find_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Candidate>> {
     let sql = format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1");
-    Ok(project.conn().query_row(&sql, [id], candidate_from_row).optional()?)
+    Ok(conn.prepare_cached(&sql)?.query_row([id], candidate_from_row).optional()?)
 }

@@ -11,11 +11,13 @@ pub mod cli;
 pub mod db;
 pub mod error;
 pub mod import;
+pub mod packets;
 pub mod project;
 pub mod roster;
 pub mod sample;
 pub mod status;
 pub mod vocab;
+pub mod workspace;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use project::Project;

@@ -5,6 +5,8 @@
 //! To add a command: a variant in [`Command`], a `run_*` function here (or a submodule when it
 //! grows), and a line in the README's CLI reference.
 
+mod annotation;
+
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -51,6 +53,22 @@ pub enum Command {
     /// Sample and synthetic data
     #[command(subcommand)]
     Sample(SampleCommand),
+    /// The roster: annotators, adjudicators and leads
+    #[command(subcommand)]
+    Annotators(annotation::AnnotatorsCommand),
+    /// Assign every unassigned candidate to two distinct annotators (balanced, seeded)
+    Assign {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Issue, open, return and merge annotation packets
+    #[command(subcommand)]
+    Packets(annotation::PacketsCommand),
+    /// Annotate rows (import, set, undo, show, history, queue, session)
+    #[command(subcommand)]
+    Annotate(annotation::AnnotateCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -203,6 +221,10 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }
+        Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
+        Command::Assign { seed, json } => annotation::assign_rows(cli.project.as_deref(), seed, json),
+        Command::Packets(cmd) => annotation::packets(cli.project.as_deref(), cmd),
+        Command::Annotate(cmd) => annotation::annotate_cmd(cli.project.as_deref(), cmd),
         Command::Sample(SampleCommand::Load) => {
             let mut project = open(cli.project.as_deref())?;
             println!("{}", sample::load_sample(&mut project)?.summary());
@@ -212,7 +234,7 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// Opens the named project (which must exist), or the default one (created on first use).
-fn open(explicit: Option<&Path>) -> Result<Project> {
+pub(crate) fn open(explicit: Option<&Path>) -> Result<Project> {
     match explicit {
         Some(path) => Project::open(path),
         None => {
@@ -243,7 +265,7 @@ fn with_progress<T>(file: &Path, work: impl FnOnce(import::Progress) -> Result<T
     result
 }
 
-fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     println!("{text}");
     Ok(())

@@ -39,12 +39,16 @@ pub fn csv_file(rows: &[String]) -> String {
     s
 }
 
-/// A byte-level snapshot of everything a project holds, to prove a failed step changed nothing.
+/// A snapshot of every table a project holds, to prove a failed step changed nothing.
 pub fn dump(project: &Project) -> String {
     let conn = project.conn();
+    let tables: Vec<String> = {
+        let mut stmt = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
     let mut out = String::new();
-    for table in ["project", "imports", "candidates"] {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM {table} ORDER BY 1")).unwrap();
+    for table in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2")).unwrap();
         let n = stmt.column_count();
         let rows = stmt
             .query_map([], |r| {
@@ -61,4 +65,15 @@ pub fn dump(project: &Project) -> String {
         }
     }
     out
+}
+
+/// A project with the sample candidates, the named annotators and assignments (seed 1).
+pub fn annotated_project(names: &[&str]) -> (tempfile::TempDir, PathBuf, Project) {
+    let (dir, path, mut project) = temp_project();
+    forcebench::sample::load_sample(&mut project).unwrap();
+    for n in names {
+        forcebench::roster::add(&project, n, forcebench::roster::Role::Annotator).unwrap();
+    }
+    forcebench::assign::assign(&mut project, 1).unwrap();
+    (dir, path, project)
 }

@@ -1,9 +1,12 @@
 //! Integration tests for the core, one binary whose modules mirror `src/`.
 
+mod annotate;
+mod assign;
 mod bindings;
 mod cli;
 mod common;
 mod db;
 mod import;
+mod packets;
 mod sample;
 mod vocab;

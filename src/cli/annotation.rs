@@ -1,0 +1,299 @@
+//! CLI for the annotation steps: roster, assignment, packets, annotating and merging.
+
+use clap::Subcommand;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use super::{open, print_json};
+use crate::annotate::{self, Field};
+use crate::error::{Error, Result};
+use crate::packets::{self, Blinding};
+use crate::roster::{self, Role};
+use crate::{assign, workspace, Project};
+
+#[derive(Debug, Subcommand)]
+pub enum AnnotatorsCommand {
+    /// Add a person to the roster
+    Add {
+        name: String,
+        #[arg(long, default_value = "annotator", value_parser = ["annotator", "adjudicator", "lead"])]
+        role: String,
+    },
+    /// List the roster with each person's assigned rows
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PacketsCommand {
+    /// Write one blinded packet per annotator into DIR
+    Issue {
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[arg(long, default_value = "standard", value_parser = ["standard", "strict"])]
+        blinding: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Merge returned packets (all or nothing; merging a file twice is a no-op)
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Annotator side: make a workspace project file from an issued packet
+    Open {
+        file: PathBuf,
+        #[arg(long, value_name = "PATH")]
+        workspace: PathBuf,
+    },
+    /// Annotator side: write the returned packet from the workspace given with --project
+    Return {
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AnnotateCommand {
+    /// Set annotations from a JSONL file for one annotator (all or nothing)
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set one field of one annotator's annotation (no VALUE clears it)
+    Set {
+        id: String,
+        field: String,
+        value: Option<String>,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Undo the annotator's latest change on a row
+    Undo {
+        id: String,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one annotator's current annotation of a row
+    Show {
+        id: String,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every change one annotator made to a row
+    History {
+        id: String,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The annotator's rows in the order they see them, with progress
+    Queue {
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read changes as JSON lines on stdin, answer each on stdout once it is durably saved
+    Session {
+        #[arg(long)]
+        annotator: String,
+    },
+}
+
+pub fn annotators(project: Option<&std::path::Path>, cmd: AnnotatorsCommand) -> Result<()> {
+    let p = open(project)?;
+    match cmd {
+        AnnotatorsCommand::Add { name, role } => {
+            let role: Role = role.parse().map_err(Error::InvalidArgument)?;
+            let a = roster::add(&p, &name, role)?;
+            println!("added {} ({})", a.name, a.role.as_str());
+        }
+        AnnotatorsCommand::List { json } => {
+            let list = roster::list(&p)?;
+            if json {
+                return print_json(&list);
+            }
+            for a in list {
+                println!("{:<20} {:<12} {} rows", a.name, a.role.as_str(), a.assigned);
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn assign_rows(project: Option<&std::path::Path>, seed: u64, json: bool) -> Result<()> {
+    let mut p = open(project)?;
+    let report = assign::assign(&mut p, seed)?;
+    if json {
+        return print_json(&report);
+    }
+    println!(
+        "assigned {} rows to two annotators each (seed {}); {} were already assigned",
+        report.assigned, report.seed, report.already_assigned
+    );
+    for (name, n) in &report.per_annotator {
+        println!("  {name:<20} {n}");
+    }
+    Ok(())
+}
+
+pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result<()> {
+    match cmd {
+        PacketsCommand::Issue { out, blinding, json } => {
+            let mut p = open(project)?;
+            let blinding: Blinding = blinding.parse().map_err(Error::InvalidArgument)?;
+            let issued = packets::issue(&mut p, &out, blinding)?;
+            if json {
+                return print_json(&issued);
+            }
+            for i in issued {
+                println!("{:<20} {:>5} rows  {}", i.annotator, i.rows, i.file);
+            }
+        }
+        PacketsCommand::Merge { files, json } => {
+            let mut p = open(project)?;
+            let reports = packets::merge(&mut p, &files)?;
+            if json {
+                return print_json(&reports);
+            }
+            for r in reports {
+                if r.merged {
+                    println!("{}: merged {} new events from {} ({} of {} rows finished)", r.file, r.new_events, r.annotator, r.finished_rows, r.rows);
+                } else {
+                    println!("{}: already merged; nothing changed", r.file);
+                }
+            }
+        }
+        PacketsCommand::Open { file, workspace: path } => {
+            let w = workspace::open_packet(&file, &path)?;
+            println!("opened {} as the workspace {}", file.display(), w.info().path);
+        }
+        PacketsCommand::Return { out } => {
+            let p = open(project)?;
+            let packet = workspace::return_packet(&p, &out)?;
+            println!("wrote the returned packet ({} rows) to {}", packet.rows.len(), out.display());
+        }
+    }
+    Ok(())
+}
+
+pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> Result<()> {
+    let mut p = open(project)?;
+    match cmd {
+        AnnotateCommand::Import { file, annotator, json } => {
+            let r = annotate::import_jsonl(&mut p, &file, &annotator)?;
+            if json {
+                return print_json(&r);
+            }
+            println!("{}: set {} fields on {} rows for {}", r.file, r.changed_fields, r.rows, r.annotator);
+        }
+        AnnotateCommand::Set { id, field, value, annotator, json } => {
+            let field: Field = field.parse().map_err(Error::InvalidArgument)?;
+            let a = annotate::set_field(&mut p, &id, &annotator, field, value.as_deref())?;
+            show(&a, json)?;
+        }
+        AnnotateCommand::Undo { id, annotator, json } => show(&annotate::undo(&mut p, &id, &annotator)?, json)?,
+        AnnotateCommand::Show { id, annotator, json } => show(&annotate::get(&p, &id, &annotator)?, json)?,
+        AnnotateCommand::History { id, annotator, json } => {
+            let events = annotate::history(&p, &id, &annotator)?;
+            if json {
+                return print_json(&events);
+            }
+            for e in events {
+                println!("{}  {:<16} {:?} -> {:?}  ({}{})", e.at, e.field, e.old_value, e.new_value, e.origin, e.undoes.map(|u| format!(", undoes {u}")).unwrap_or_default());
+            }
+        }
+        AnnotateCommand::Queue { annotator, json } => {
+            let q = annotate::queue(&p, &annotator)?;
+            if json {
+                return print_json(&q);
+            }
+            let done = q.iter().filter(|r| r.finished).count();
+            println!("{annotator}: {done} of {} rows finished", q.len());
+            for r in q {
+                println!("{:>4}  {:<14} {}", r.position, r.id, if r.finished { r.decision.map_or("", |d| d.as_str()) } else if r.started { "in progress" } else { "" });
+            }
+        }
+        AnnotateCommand::Session { annotator } => session(&mut p, &annotator)?,
+    }
+    Ok(())
+}
+
+fn show(a: &annotate::Annotation, json: bool) -> Result<()> {
+    if json {
+        return print_json(a);
+    }
+    let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    println!("row        {} ({})", a.candidate_id, a.annotator);
+    println!("decision   {}", a.decision.map_or("-", |d| d.as_str()));
+    println!("span       {}", a.evidence_span.as_ref().map_or("-".into(), |s| format!("{:?} [{}..{}]", s.text, s.start, s.end)));
+    println!("calibrated {}", opt(&a.calibrated_claim));
+    println!("raised     {}", opt(&a.raised_claim));
+    println!("axis       {}   severity {}", a.axis.map_or("-", |x| x.as_str()), a.severity.map_or("-".into(), |s| s.to_string()));
+    println!("boundary   {}", a.boundary_type.map_or("-", |b| b.as_str()));
+    println!("repair     {}", opt(&a.repair));
+    println!("notes      {}", opt(&a.notes));
+    println!("status     {}", if a.finished { "finished".to_string() } else { a.problems.join("; ") });
+    Ok(())
+}
+
+/// One request of `annotate session`: `{"op":"set","id":…,"field":…,"value":…}`,
+/// `{"op":"undo","id":…}` or `{"op":"get","id":…}`.
+#[derive(serde::Deserialize)]
+struct SessionRequest {
+    op: String,
+    id: String,
+    #[serde(default)]
+    field: Option<String>,
+    #[serde(default)]
+    value: Option<String>,
+}
+
+fn session(p: &mut Project, annotator: &str) -> Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| Error::io("<stdin>", e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match serde_json::from_str::<SessionRequest>(&line) {
+            Err(e) => serde_json::json!({"ok": false, "code": "invalid_argument", "message": e.to_string()}),
+            Ok(req) => {
+                let result = match req.op.as_str() {
+                    "set" => req
+                        .field
+                        .as_deref()
+                        .ok_or_else(|| Error::InvalidArgument("`set` needs a field".into()))
+                        .and_then(|f| f.parse::<Field>().map_err(Error::InvalidArgument))
+                        .and_then(|f| annotate::set_field(p, &req.id, annotator, f, req.value.as_deref())),
+                    "undo" => annotate::undo(p, &req.id, annotator),
+                    "get" => annotate::get(p, &req.id, annotator),
+                    other => Err(Error::InvalidArgument(format!("unknown op `{other}` (set, undo, get)"))),
+                };
+                match result {
+                    Ok(a) => serde_json::json!({"ok": true, "annotation": a}),
+                    Err(e) => serde_json::json!({"ok": false, "code": e.code(), "message": e.to_string()}),
+                }
+            }
+        };
+        // The answer is written only after the change's transaction has committed.
+        writeln!(out, "{answer}").and_then(|_| out.flush()).map_err(|e| Error::io("<stdout>", e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! The annotator's workspace: a project file of its own, made from an issued packet, in which
+//! the annotator works offline (an annotator never needs the lead's project). "Return packet"
+//! writes the returned packet file from it: the issued packet plus every event and the time
+//! spent per row, with a fresh checksum.
+//!
+//! A workspace uses the same schema as a lead's project; its `workspace` row records the packet.
+//! Its rows keep the lead's content hashes (with strict blinding the hidden fields could not be
+//! hashed again), and only the annotator is on its roster.
+
+use rusqlite::{params, OptionalExtension};
+use std::path::Path;
+
+use crate::annotate;
+use crate::error::{Error, Result};
+use crate::packets::{self, Blinding, Packet, PacketEvent};
+use crate::project::{now, Project};
+
+/// Creates a workspace at `workspace_path` from the issued packet at `packet_path`.
+pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project> {
+    let packet = packets::read(packet_path)?;
+    if packet.kind != "issued" {
+        return Err(Error::InvalidArgument(format!(
+            "{}: this packet was already returned; open the packet as issued",
+            packet_path.display()
+        )));
+    }
+    let mut project = Project::create(workspace_path, &format!("{} ({})", packet.project.name, packet.annotator))?;
+    let tx = project.conn_mut().transaction()?;
+    tx.execute(
+        "INSERT INTO workspace (singleton, packet_id, lead_project_id, annotator, blinding, issued_at, packet_json)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            packet.packet_id,
+            packet.project.id,
+            packet.annotator,
+            packet.blinding.as_str(),
+            packet.issued_at,
+            serde_json::to_string(&packet).expect("packet serialises")
+        ],
+    )?;
+    tx.execute(
+        "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
+         VALUES (?1, ?2, ?3, ?4, ?4, 0)",
+        params![packet_path.display().to_string(), packet.checksum, now(), packet.rows.len() as i64],
+    )?;
+    let import_id = tx.last_insert_rowid();
+    tx.execute("INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)", params![packet.annotator, now()])?;
+    let annotator_id = tx.last_insert_rowid();
+    for (seq, row) in packet.rows.iter().enumerate() {
+        let s = &row.suggestions;
+        let prov = row.provenance.clone().unwrap_or(packets::Provenance {
+            group_id: String::new(),
+            source_dataset: String::new(),
+            source_id: String::new(),
+        });
+        tx.execute(
+            "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, evidence_span,
+                 calibrated_claim, raised_claim, repair, rationale, axis, severity, content_sha256, import_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            params![
+                row.id,
+                seq as i64 + 1,
+                prov.group_id,
+                prov.source_dataset,
+                prov.source_id,
+                row.context,
+                row.passage,
+                s.evidence_span,
+                s.calibrated_claim,
+                s.raised_claim,
+                s.repair,
+                s.rationale,
+                s.axis.map(|a| a.as_str()),
+                s.severity,
+                row.content_sha256,
+                import_id
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 1, ?2, 0, ?3)",
+            params![row.id, annotator_id, now()],
+        )?;
+    }
+    tx.commit()?;
+    Ok(project)
+}
+
+/// The packet a workspace was made from, or `None` for a lead's project.
+pub fn packet_of(project: &Project) -> Result<Option<Packet>> {
+    let json: Option<String> =
+        project.conn().query_row("SELECT packet_json FROM workspace WHERE singleton = 1", [], |r| r.get(0)).optional()?;
+    json.map(|j| serde_json::from_str(&j).map_err(|e| Error::InvalidArgument(format!("workspace packet is unreadable: {e}"))))
+        .transpose()
+}
+
+/// Writes the returned packet (issued packet + events + time) to `out`; returns the packet.
+pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
+    let mut packet = packet_of(project)?
+        .ok_or_else(|| Error::InvalidArgument("this project is not an annotator workspace; only a workspace opened from a packet can be returned".into()))?;
+    let conn = project.conn();
+    let annotator_id: i64 = conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
+    let mut events = conn.prepare(
+        "SELECT id, field, old_value, new_value, at, origin, undoes FROM annotation_events
+         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
+    )?;
+    for row in &mut packet.rows {
+        row.events = events
+            .query_map(params![row.id, annotator_id], |r| {
+                Ok(PacketEvent {
+                    seq: r.get(0)?,
+                    field: r.get(1)?,
+                    old_value: r.get(2)?,
+                    new_value: r.get(3)?,
+                    at: r.get(4)?,
+                    origin: r.get(5)?,
+                    undoes: r.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let annotation = annotate::get(project, &row.id, &packet.annotator)?;
+        row.seconds_spent = Some(annotation.seconds_spent);
+    }
+    packet.kind = "returned".into();
+    packet.returned_at = Some(now());
+    let text = packet.to_json();
+    packets::write_atomically(out, text.as_bytes())?;
+    Ok(packet)
+}
+
+/// Whether the project is a strictly blinded workspace (suggested axis and severity hidden).
+pub fn is_strict(project: &Project) -> Result<bool> {
+    Ok(packet_of(project)?.is_some_and(|p| p.blinding == Blinding::Strict))
+}
