@@ -468,7 +468,7 @@ pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Fi
 
 /// Sets one field of one annotator's annotation, durably (returns after the commit).
 pub fn set_field(project: &mut Project, candidate_id: &str, annotator: &str, field: Field, value: Option<&str>) -> Result<Annotation> {
-    let c = candidate::get(project, candidate_id)?.candidate;
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let a = set_in(&tx, &c, annotator, field, value, Origin::App)?;
     tx.commit()?;
@@ -478,7 +478,7 @@ pub fn set_field(project: &mut Project, candidate_id: &str, annotator: &str, fie
 /// Reverts the annotator's latest change on this row that is not yet undone, as a new event.
 /// Returns the annotation after the undo (unchanged when there is nothing to undo).
 pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
-    let c = candidate::get(project, candidate_id)?.candidate;
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
     let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
@@ -506,7 +506,7 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
     if !(0.0..=86_400.0).contains(&seconds) {
         return Err(Error::InvalidArgument(format!("time spent {seconds} s is out of range")));
     }
-    let c = candidate::get(project, candidate_id)?.candidate;
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
     let current = fold(&tx, &c, annotator_id, annotator)?;
@@ -521,7 +521,7 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
 
 /// The annotator's current annotation of a row (the suggestions if they have not started).
 pub fn get(project: &Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
-    let c = candidate::get(project, candidate_id)?.candidate;
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotator_id = assigned_annotator(project.conn(), candidate_id, annotator)?;
     fold(project.conn(), &c, annotator_id, annotator)
 }
