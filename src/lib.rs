@@ -10,6 +10,7 @@ pub mod candidate;
 pub mod cli;
 pub mod db;
 pub mod error;
+pub mod guideline;
 pub mod import;
 pub mod packets;
 pub mod project;

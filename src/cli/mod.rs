@@ -63,6 +63,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the annotation guideline
+    Guideline,
     /// Issue, open, return and merge annotation packets
     #[command(subcommand)]
     Packets(annotation::PacketsCommand),
@@ -219,6 +221,10 @@ pub fn run(cli: Cli) -> Result<()> {
             let rows = sample::generate(args.rows, args.seed);
             sample::write_candidates(&args.out, &rows)?;
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
+            Ok(())
+        }
+        Command::Guideline => {
+            print!("{}", crate::guideline::GUIDELINE);
             Ok(())
         }
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
