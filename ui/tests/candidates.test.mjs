@@ -1,0 +1,134 @@
+// The candidate list in headless Chromium with mocked IPC: rows render, selection shows the row
+// in full with its evidence span highlighted, keyboard navigation, filters, and hostile text
+// staying text.
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
+import { IMG_PAYLOAD, SCRIPT_PAYLOAD, backend, details, rows } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const rowSel = '[data-testid="candidate-row"]';
+const selectedId = (page) => page.getAttribute(`${rowSel}[aria-selected="true"]`, "data-id");
+const text = (page, testid) => page.textContent(`[data-testid="${testid}"]`);
+
+async function open() {
+  const app = await openApp(browser.context, server.url, backend());
+  await app.page.waitForSelector(rowSel);
+  return app;
+}
+
+test("rows render from list_candidates, with per-state counts in the header", async () => {
+  const { page, problems } = await open();
+  const ids = await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id));
+  assert.deepEqual(ids, rows.map((r) => r.id));
+  const first = page.locator(`${rowSel}[data-id="fx-001"]`);
+  assert.match(await first.textContent(), /the drug may reduce systolic blood pressure/);
+  assert.equal(await text(page, "project-name"), "UI fixture project");
+  assert.equal(await page.textContent('[data-testid="state-count"][data-state="imported"] .n'), "2");
+  assert.equal(await page.textContent('[data-testid="state-count"][data-state="accepted"] .n'), "1");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("selecting a row shows it in full with the evidence span highlighted", async () => {
+  const { page, problems } = await open();
+  await page.click(`${rowSel}[data-id="fx-002"]`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-002");
+  const d = details["fx-002"];
+  assert.equal(await text(page, "detail-passage"), d.passage);
+  assert.deepEqual(await page.$$eval('[data-testid="detail-span"]', (ms) => ms.map((m) => m.textContent)), [
+    d.evidence_span,
+  ]);
+  assert.equal(await text(page, "detail-calibrated"), d.calibrated_claim);
+  assert.equal(await text(page, "detail-raised"), d.raised_claim);
+  assert.deepEqual(await page.$$eval('[data-testid="detail-raised"] .changed', (s) => s.map((e) => e.textContent)), [
+    "for all pupils after the programme began.",
+  ]);
+  assert.equal((await text(page, "detail-context")).trim(), d.context);
+  assert.match(await text(page, "detail-provenance"), /AttributedQA[\s\S]*aqa-4[\s\S]*g-fx-2/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("arrow keys and j/k move the selection and the detail follows", async () => {
+  const { page } = await open();
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]'));
+  assert.equal(await selectedId(page), "fx-001", "the first row is selected on open");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await selectedId(page), "fx-002");
+  await page.keyboard.press("j");
+  assert.equal(await selectedId(page), "fx-003");
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-003");
+  await page.keyboard.press("k");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await selectedId(page), "fx-001", "stops at the top");
+  // j typed into the filter is text, not navigation.
+  await page.keyboard.press("/");
+  await page.keyboard.type("j");
+  assert.equal(await page.inputValue('[data-testid="filter-text"]'), "j");
+  await page.close();
+});
+
+test("the text filter and the state filter narrow the list", async () => {
+  const { page } = await open();
+  await page.fill('[data-testid="filter-text"]', "reading scores");
+  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-002"]);
+  assert.equal(await selectedId(page), "fx-002", "the selection follows the filter");
+  await page.fill('[data-testid="filter-text"]', "");
+  await page.selectOption('[data-testid="filter-state"]', "imported");
+  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-001", "fx-html"]);
+  await page.click('[data-testid="state-count"][data-state="accepted"]');
+  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-003"]);
+  await page.fill('[data-testid="filter-text"]', "no such words");
+  assert.equal(await page.isVisible('[data-testid="no-match"]'), true);
+  await page.close();
+});
+
+test("HTML and script payloads in a row show literally and run nothing", async () => {
+  const { page, problems } = await open();
+  const title = await page.title();
+  await page.click(`${rowSel}[data-id="fx-html"]`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-html");
+  const d = details["fx-html"];
+  assert.equal(await text(page, "detail-passage"), d.passage);
+  assert.equal(await text(page, "detail-span"), IMG_PAYLOAD);
+  assert.equal(await text(page, "detail-calibrated"), d.calibrated_claim);
+  assert.equal(await text(page, "detail-raised"), d.raised_claim);
+  assert.match(await page.locator(`${rowSel}[data-id="fx-html"]`).textContent(), /<script>window.__pwned=1<\/script>/);
+  await page.waitForTimeout(300); // give any injected handler the chance to fire
+  assert.equal(await page.$$eval("img", (imgs) => imgs.length), 0, "no <img> element was created");
+  assert.equal(await page.$$eval("#app script", (s) => s.length), 0, "no <script> element was created");
+  assert.equal(await page.evaluate(() => typeof window.__pwned), "undefined");
+  assert.equal(await page.title(), title);
+  assert.ok(SCRIPT_PAYLOAD.length > 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("screenshot of the list with a row selected, for review", async () => {
+  const { page } = await open();
+  await page.click(`${rowSel}[data-id="fx-001"]`);
+  await page.waitForSelector('[data-testid="detail-span"]');
+  await mkdir(shotsDir, { recursive: true });
+  const file = join(shotsDir, "candidates.png");
+  await page.screenshot({ path: file });
+  await page.click(`${rowSel}[data-id="fx-html"]`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-html");
+  await page.screenshot({ path: join(shotsDir, "candidates-html-payload.png") });
+  await page.close();
+});

@@ -1,0 +1,134 @@
+// Test harness for the UI alone: serves the built ui/dist on 127.0.0.1 (random free port) with
+// the app's real CSP, drives Debian's Chromium through playwright-core, and replaces the Tauri
+// IPC with an in-page mock answering from fixtures. Nothing is downloaded.
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const uiDir = resolve(here, "../..");
+export const distDir = join(uiDir, "dist");
+export const shotsDir = join(uiDir, "tests", "shots");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** The Content-Security-Policy the app ships, read from tauri.conf.json. */
+async function appCsp() {
+  const conf = JSON.parse(await readFile(resolve(uiDir, "../src-tauri/tauri.conf.json"), "utf8"));
+  return Object.entries(conf.app.security.csp)
+    .map(([directive, sources]) => `${directive} ${sources}`)
+    .join("; ");
+}
+
+/** Serves ui/dist; resolves to { url, close }. */
+export async function serveDist() {
+  try {
+    await stat(join(distDir, "index.html"));
+  } catch {
+    throw new Error(`${distDir}/index.html is missing: build the UI first (cd ui && npm run build)`);
+  }
+  const csp = await appCsp();
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const file = normalize(join(distDir, path === "/" ? "index.html" : path));
+    if (!file.startsWith(distDir)) return void res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "content-security-policy": csp,
+        "cache-control": "no-store",
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Launches headless Chromium with a throwaway profile; resolves to { context, close }. */
+export async function launchBrowser() {
+  try {
+    await stat(chromiumPath);
+  } catch {
+    throw new Error(`${chromiumPath} not found: install Debian's chromium (scripts/setup.sh does)`);
+  }
+  const profile = await mkdtemp(join(tmpdir(), "forcebench-ui-test-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens the app in a new page whose Tauri IPC is mocked. `backend` holds the fixture answers:
+ * { status, rows, details: {id: detail}, errors: {command: {code, message}} }. Everything the
+ * page reports as a console error, page error or CSP violation is collected in `problems`.
+ */
+export async function openApp(context, url, backend) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.addInitScript((b) => {
+    window.__ipcCalls = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
+    const answer = (cmd, args) => {
+      if (b.errors?.[cmd]) throw b.errors[cmd];
+      if (cmd === "project_status") return b.status;
+      if (cmd === "list_candidates") return b.rows;
+      if (cmd === "get_candidate") {
+        const found = b.details[args.id];
+        if (!found) throw { code: "not_found", message: `no candidate with id \`${args.id}\`` };
+        return found;
+      }
+      throw `command ${cmd} not found`;
+    };
+    window.__TAURI_INTERNALS__ = {
+      invoke: async (cmd, args) => {
+        window.__ipcCalls.push({ cmd, args });
+        return structuredClone(answer(cmd, args));
+      },
+      transformCallback: () => 0,
+    };
+  }, backend);
+  await page.goto(url);
+  return { page, problems };
+}
