@@ -1,0 +1,127 @@
+//! The candidate list in the real app window (WebKitGTK through tauri-driver): a sample row's
+//! text comes from the project, and a row carrying HTML and script payloads shows them
+//! literally without running anything.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
+use forcebench::{import, sample, Project};
+use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+const FIXTURE: &str = "fixtures/html-payload.jsonl";
+const HOSTILE_ID: &str = "e2e-html-001";
+const IMG_PAYLOAD: &str = r#"<img src=x onerror="document.title='pwned'">"#;
+
+/// Builds the project the window opens: the sample rows plus the hostile fixture row.
+fn make_project(path: &Path) -> (CandidateSummary, CandidateDetail, usize) {
+    let mut project = Project::create(path, "E2E project").expect("create the project");
+    sample::load_sample(&mut project).expect("load the sample");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
+    import::import_file(&mut project, &fixture, &mut |_, _| {}).expect("import the fixture");
+    let rows = candidate::list(&project).unwrap();
+    let hostile = candidate::get(&project, HOSTILE_ID).unwrap();
+    (rows[0].clone(), hostile, rows.len())
+}
+
+fn css(selector: &str) -> Locator<'_> {
+    Locator::Css(selector)
+}
+
+async fn text_of(client: &Client, selector: &str) -> Res<String> {
+    Ok(client.find(css(selector)).await?.prop("textContent").await?.unwrap_or_default())
+}
+
+/// Polls until `selector`'s text equals `want` (the UI loads details asynchronously).
+async fn wait_for_text(client: &Client, selector: &str, want: &str) -> Res {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = text_of(client, selector).await.unwrap_or_default();
+        if got == want {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{selector} shows {got:?}, expected {want:?}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn exercise(client: Client, first: CandidateSummary, hostile: CandidateDetail, count: usize) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=candidate-row]")).await?;
+    let title = client.title().await?;
+    assert_eq!(title, "ForceBench Studio");
+    assert_eq!(text_of(&client, "[data-testid=project-name]").await?, "E2E project");
+    assert_eq!(client.find_all(css("[data-testid=candidate-row]")).await?.len(), count);
+
+    // The first sample row, as the core reads it, is in the list.
+    let row = client.find(css(&format!("[data-testid=candidate-row][data-id=\"{}\"]", first.id))).await?;
+    let claim = row.find(css("[data-testid=row-calibrated]")).await?.prop("textContent").await?;
+    assert_eq!(claim.as_deref(), Some(first.calibrated_claim.as_str()));
+    // Click a cell, as a person would (WebKitWebDriver finds a <tr> itself not interactable).
+    row.find(css("[data-testid=row-id]")).await?.click().await?;
+    wait_for_text(&client, "[data-testid=detail-id]", &first.id).await?;
+    assert_eq!(text_of(&client, "[data-testid=detail-calibrated]").await?, first.calibrated_claim);
+    std::fs::create_dir_all(shots_dir())?;
+    std::fs::write(shots_dir().join("window-sample-row.png"), client.screenshot().await?)?;
+
+    // The row with HTML and script payloads shows them as text and runs nothing.
+    let row = client.find(css(&format!("[data-testid=candidate-row][data-id=\"{HOSTILE_ID}\"]"))).await?;
+    row.find(css("[data-testid=row-id]")).await?.click().await?;
+    wait_for_text(&client, "[data-testid=detail-id]", HOSTILE_ID).await?;
+    assert_eq!(text_of(&client, "[data-testid=detail-passage]").await?, hostile.candidate.passage);
+    assert_eq!(text_of(&client, "[data-testid=detail-span]").await?, IMG_PAYLOAD);
+    assert_eq!(text_of(&client, "[data-testid=detail-raised]").await?, hostile.candidate.raised_claim);
+    tokio::time::sleep(Duration::from_millis(300)).await; // let any injected handler fire
+    assert!(client.find_all(css("[data-testid=candidate-detail] img")).await?.is_empty());
+    assert_eq!(client.execute("return document.querySelectorAll('img').length", vec![]).await?, json!(0));
+    assert_eq!(client.execute("return typeof window.__pwned", vec![]).await?, json!("undefined"));
+    assert_eq!(client.title().await?, title, "document.title was changed by a payload");
+    // The CSP from tauri.conf.json is in force: no eval.
+    let eval = "try { eval('1'); return 'eval ran'; } catch (e) { return e.name; }";
+    assert_eq!(client.execute(eval, vec![]).await?, json!("EvalError"));
+    std::fs::write(shots_dir().join("window-html-payload.png"), client.screenshot().await?)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn candidate_list_in_the_real_window() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("e2e.forcebench");
+    let (first, hostile, count) = make_project(&project);
+
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", project.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+
+    let mut caps = serde_json::Map::new();
+    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
+    let mut builder = ClientBuilder::new(HttpConnector::new());
+    let url = driver.url();
+    let connect = builder.capabilities(caps).connect(&url);
+    let client = match tokio::time::timeout(Duration::from_secs(60), connect).await {
+        Ok(Ok(client)) => client,
+        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
+        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
+    };
+
+    // Run the checks in their own task so the session is closed even when one fails.
+    let task = tokio::spawn(exercise(client.clone(), first, hostile, count));
+    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
+    let _ = client.close().await;
+    drop(driver);
+    drop(display);
+    match outcome {
+        Err(_) => panic!("the window test did not finish within 120 s"),
+        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+        Ok(Err(join)) => panic!("the window test task failed: {join}"),
+        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
+        Ok(Ok(Ok(()))) => {}
+    }
+}
