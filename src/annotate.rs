@@ -753,3 +753,52 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
     tx.commit()?;
     Ok(AnnotationImportReport { file, annotator: who.name, rows: parsed.len() as u64, changed_fields: changed })
 }
+
+/// Everything the annotate view shows for one row: only what this annotator may see (in a
+/// strict workspace, hidden suggestions and provenance are absent), their annotation, and where
+/// the row stands in their queue.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AnnotateRow {
+    pub id: String,
+    #[ts(type = "number")]
+    pub position: u32,
+    #[ts(type = "number")]
+    pub total: u32,
+    pub context: String,
+    pub passage: String,
+    pub suggested_span: Option<String>,
+    pub suggested_calibrated_claim: String,
+    pub suggested_raised_claim: String,
+    pub suggested_repair: Option<String>,
+    pub suggested_rationale: Option<String>,
+    pub suggested_axis: Option<Axis>,
+    pub suggested_severity: Option<u8>,
+    /// `None` when blinding hides provenance.
+    pub source_dataset: Option<String>,
+    pub annotation: Annotation,
+}
+
+/// The annotate view's data for one row of one annotator's queue.
+pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Result<AnnotateRow> {
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let annotation = get(project, candidate_id, annotator)?;
+    let queue = queue(project, annotator)?;
+    let position = queue.iter().position(|q| q.id == candidate_id).map_or(0, |p| p as u32 + 1);
+    let strict = crate::workspace::is_strict(project)?;
+    Ok(AnnotateRow {
+        id: c.id,
+        position,
+        total: queue.len() as u32,
+        context: c.context,
+        passage: c.passage,
+        suggested_span: c.evidence_span,
+        suggested_calibrated_claim: c.calibrated_claim,
+        suggested_raised_claim: c.raised_claim,
+        suggested_repair: c.repair,
+        suggested_rationale: if strict { None } else { c.rationale },
+        suggested_axis: if strict { None } else { c.axis },
+        suggested_severity: if strict { None } else { c.severity },
+        source_dataset: (!strict && !c.source_dataset.is_empty()).then_some(c.source_dataset),
+        annotation,
+    })
+}

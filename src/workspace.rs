@@ -131,3 +131,26 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
 pub fn is_strict(project: &Project) -> Result<bool> {
     Ok(packet_of(project)?.is_some_and(|p| p.blinding == Blinding::Strict))
 }
+
+/// The workspace file kept beside a packet: `<packet file>.workspace.forcebench`.
+pub fn workspace_path_for(packet_path: &Path) -> std::path::PathBuf {
+    let mut name = packet_path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".workspace.forcebench");
+    packet_path.with_file_name(name)
+}
+
+/// Opens the workspace of an issued packet, creating it beside the packet the first time and
+/// resuming it afterwards (so closing the app never loses work).
+pub fn open_or_resume(packet_path: &Path) -> Result<Project> {
+    let ws = workspace_path_for(packet_path);
+    if ws.exists() {
+        let project = Project::open(&ws)?;
+        let packet = packets::read(packet_path)?;
+        match packet_of(&project)? {
+            Some(p) if p.packet_id == packet.packet_id => Ok(project),
+            _ => Err(Error::InvalidArgument(format!("{} is not the workspace of {}", ws.display(), packet_path.display()))),
+        }
+    } else {
+        open_packet(packet_path, &ws)
+    }
+}

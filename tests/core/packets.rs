@@ -215,3 +215,22 @@ fn one_bad_file_among_several_merges_nothing() {
     assert!(packets::merge(&mut project, &[good, bad]).is_err());
     assert_eq!(dump(&project), before);
 }
+
+#[test]
+fn a_workspace_is_resumed_beside_its_packet() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Strict);
+    let packet = packet_for(&list, "ana");
+    let mut ws = workspace::open_or_resume(&packet).unwrap();
+    let first = annotate::queue(&ws, "ana").unwrap()[0].id.clone();
+    annotate::set_field(&mut ws, &first, "ana", Field::Notes, Some("kept")).unwrap();
+    drop(ws);
+    let ws = workspace::open_or_resume(&packet).unwrap();
+    assert_eq!(annotate::get(&ws, &first, "ana").unwrap().notes.as_deref(), Some("kept"));
+    let view = annotate::row_view(&ws, &first, "ana").unwrap();
+    assert_eq!(view.position, 1);
+    assert_eq!(view.total as usize, annotate::queue(&ws, "ana").unwrap().len());
+    assert_eq!((view.suggested_axis, view.source_dataset), (None, None), "strict blinding hides them");
+    let lead_view = annotate::row_view(&project, &first, "ana").unwrap();
+    assert!(lead_view.source_dataset.is_some() && lead_view.suggested_axis.is_some());
+}
