@@ -149,3 +149,26 @@ pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
     }
     out.flush().map_err(io)
 }
+
+/// The people of the sample project: four annotators, an adjudicator and a lead.
+pub const SAMPLE_ROSTER: &[(&str, crate::roster::Role)] = &[
+    ("Ana", crate::roster::Role::Annotator),
+    ("Ben", crate::roster::Role::Annotator),
+    ("Chidi", crate::roster::Role::Annotator),
+    ("Dana", crate::roster::Role::Annotator),
+    ("Eve", crate::roster::Role::Adjudicator),
+    ("Lee", crate::roster::Role::Lead),
+];
+
+/// Fills a new project as the app's first run does: the sample candidates, the sample roster,
+/// and every row assigned to two annotators (seed 1), ready to annotate.
+pub fn load_sample_project(project: &mut Project) -> Result<()> {
+    load_sample(project)?;
+    for (name, role) in SAMPLE_ROSTER {
+        if crate::roster::find(project, name)?.is_none() {
+            crate::roster::add(project, name, *role)?;
+        }
+    }
+    crate::assign::assign(project, 1)?;
+    Ok(())
+}

@@ -32,3 +32,13 @@ fn embedded_sample_loads_once() {
     assert!(first.inserted >= 80);
     assert_eq!(sample::load_sample(&mut project).unwrap().inserted, 0);
 }
+
+#[test]
+fn sample_project_is_ready_to_annotate() {
+    let mut project = forcebench::Project::in_memory("t").unwrap();
+    sample::load_sample_project(&mut project).unwrap();
+    let status = forcebench::status::status(&project).unwrap();
+    assert_eq!(status.states[&forcebench::vocab::WorkflowState::Assigned], status.candidates);
+    let ana = forcebench::annotate::queue(&project, "Ana").unwrap();
+    assert!(ana.len() >= 50, "four annotators share about 2 x 106 slots: {}", ana.len());
+}
