@@ -9,4 +9,5 @@ mod db;
 mod import;
 mod packets;
 mod sample;
+mod schemas;
 mod vocab;
