@@ -4,6 +4,7 @@
 //! command line are thin fronts over this crate; neither holds domain logic.
 
 pub mod bindings;
+pub mod agreement;
 pub mod annotate;
 pub mod assign;
 pub mod candidate;

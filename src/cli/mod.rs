@@ -63,6 +63,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Inter-annotator agreement on pre-adjudication labels (or on any item,annotator,label CSV)
+    Agreement {
+        /// Compute from a long-format CSV with columns item,annotator,label instead of the project
+        #[arg(long, value_name = "FILE")]
+        from_csv: Option<PathBuf>,
+        /// Bootstrap replicates for the percentile interval (0 skips it)
+        #[arg(long, default_value_t = crate::agreement::BOOTSTRAP_REPS)]
+        bootstrap: u32,
+        #[arg(long, default_value_t = crate::agreement::BOOTSTRAP_SEED)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the annotation guideline
     Guideline,
     /// Issue, open, return and merge annotation packets
@@ -223,6 +236,45 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }
+        Command::Agreement { from_csv, bootstrap, seed, json } => {
+            let boot = (bootstrap > 0).then_some((bootstrap, seed));
+            match from_csv {
+                Some(file) => {
+                    let r = crate::agreement::labels_report(&file, boot)?;
+                    if json {
+                        return print_json(&r);
+                    }
+                    println!("{} annotators, {} items with two or more labels", r.annotators.len(), r.pair.kappa.n_items);
+                    print_pair(&r.pair);
+                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
+                    println!("fleiss kappa        {}", num(r.fleiss_kappa));
+                    for p in &r.pairs {
+                        println!("  {} + {}: n {}, kappa {}", p.annotator_a, p.annotator_b, p.report.kappa.n_items, num(p.report.kappa.cohen_kappa));
+                    }
+                }
+                None => {
+                    let project = open(cli.project.as_deref())?;
+                    let r = crate::agreement::project_report(&project, boot)?;
+                    if json {
+                        return print_json(&r);
+                    }
+                    println!("{} rows with two finished annotations (pre-adjudication decisions)", r.decision.kappa.n_items);
+                    print_pair(&r.decision);
+                    println!("accept vs not       kappa {}", num(r.accept_vs_not.kappa.cohen_kappa));
+                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
+                    println!("axis (both accept)  kappa {} on {} rows", num(r.axis_when_both_accept.kappa.cohen_kappa), r.axis_when_both_accept.kappa.n_items);
+                    println!("severity            quadratic weighted kappa {} on {} rows", num(r.severity_weighted_kappa), r.severity_n_items);
+                    println!("span                exact {} token F1 {} on {} rows", num(r.span.exact_match_rate), num(r.span.mean_token_f1), r.span.n_items);
+                    for (title, rows) in [("by source", &r.by_source), ("by suggested axis", &r.by_suggested_axis), ("by pair", &r.by_pair)] {
+                        println!("{title}");
+                        for b in rows.iter() {
+                            println!("  {:<24} n {:>5}  agreement {}  kappa {}", b.key, b.n_items, num(b.percent_agreement), num(b.cohen_kappa));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         Command::Guideline => {
             print!("{}", crate::guideline::GUIDELINE);
             Ok(())
@@ -275,6 +327,30 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     println!("{text}");
     Ok(())
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or("undefined".into(), |x| format!("{x:.3}"))
+}
+
+fn print_pair(p: &crate::agreement::PairReport) {
+    let k = &p.kappa;
+    println!("cohen kappa         {}", num(k.cohen_kappa));
+    if let Some([lo, hi]) = k.kappa_ci95 {
+        println!("  95% CI (FCE SE {:.3})  {lo:.3} to {hi:.3}", k.kappa_se.unwrap_or_default());
+    }
+    if let Some([lo, hi]) = p.bootstrap_ci95 {
+        println!("  95% bootstrap CI    {lo:.3} to {hi:.3}");
+    }
+    println!("percent agreement   {}   chance {}", num(k.percent_agreement), num(k.chance_agreement));
+    println!("PABAK {}   Gwet AC1 {}", num(k.pabak), num(k.gwet_ac1));
+    for note in &p.notes {
+        println!("note: {note}");
+    }
+    println!("confusion (rows: A, columns: B; {})", p.labels.join(", "));
+    for row in &p.confusion {
+        println!("  {}", row.iter().map(|n| format!("{n:>6}")).collect::<String>());
+    }
 }
 
 fn shorten(text: &str, max: usize) -> String {

@@ -1,0 +1,217 @@
+//! Agreement statistics against published worked examples and values computed independently
+//! (statsmodels 0.15 `cohens_kappa`, Gwet's irrCAC package, the `krippendorff` package), never
+//! against this code's own output.
+
+use crate::common::*;
+use forcebench::agreement::{self, stats};
+
+fn close(a: f64, b: f64, tol: f64) {
+    assert!((a - b).abs() <= tol, "{a} differs from {b} by more than {tol}");
+}
+
+/// Rows (item, annotator, label) from a rater x unit matrix with `None` for missing.
+fn long(raters: &[(&str, &[Option<u32>])]) -> Vec<(String, String, String)> {
+    let mut rows = Vec::new();
+    for (name, values) in raters {
+        for (i, v) in values.iter().enumerate() {
+            if let Some(v) = v {
+                rows.push((format!("u{i:02}"), name.to_string(), v.to_string()));
+            }
+        }
+    }
+    rows
+}
+
+#[test]
+fn krippendorff_2011_nominal_example_with_missing_values() {
+    // Krippendorff, "Computing Krippendorff's Alpha-Reliability" (2011): 4 observers, 12 units,
+    // nominal alpha = 0.743. Fleiss and AC1 in Gwet's form from irrCAC: 0.76117 and 0.77544.
+    let n = None;
+    let s = |v: u32| Some(v);
+    let a = [s(1), s(2), s(3), s(3), s(2), s(1), s(4), s(1), s(2), n, n, n];
+    let b = [s(1), s(2), s(3), s(3), s(2), s(2), s(4), s(1), s(2), s(5), n, s(3)];
+    let c = [n, s(3), s(3), s(3), s(2), s(3), s(4), s(2), s(2), s(5), s(1), n];
+    let d = [s(1), s(2), s(3), s(3), s(2), s(4), s(4), s(1), s(2), s(5), s(1), n];
+    let report = agreement::report_from_rows(&long(&[("A", &a), ("B", &b), ("C", &c), ("D", &d)]), None);
+    close(report.krippendorff_alpha.unwrap(), 0.743, 0.0005);
+    close(report.krippendorff_alpha.unwrap(), 0.743_421_052_631_579, 1e-12);
+    close(report.fleiss_kappa.unwrap(), 0.76117, 5e-6);
+    close(report.pair.kappa.gwet_ac1.unwrap(), 0.77544, 5e-6);
+    assert_eq!(report.pair.kappa.n_items, 11, "unit 12 has a single value and carries no agreement information");
+    assert_eq!(report.pairs.len(), 6, "every pair of four annotators");
+    assert!(report.pair.kappa.cohen_kappa.is_none() && !report.pair.notes.is_empty());
+}
+
+#[test]
+fn krippendorff_2011_binary_two_observer_example() {
+    // Same paper: two observers, ten units, binary data, alpha = 0.095.
+    let a: Vec<Option<u32>> = [0, 1, 0, 0, 0, 0, 0, 0, 1, 0].iter().map(|&v| Some(v)).collect();
+    let b: Vec<Option<u32>> = [1, 1, 1, 0, 0, 1, 0, 0, 0, 0].iter().map(|&v| Some(v)).collect();
+    let report = agreement::report_from_rows(&long(&[("A", &a), ("B", &b)]), None);
+    close(report.krippendorff_alpha.unwrap(), 0.095, 0.0005);
+    close(report.krippendorff_alpha.unwrap(), 2.0 / 21.0, 1e-12);
+}
+
+#[test]
+fn cohen_kappa_two_by_two_textbook_example_with_fce_standard_error() {
+    // 50 items: 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no: p_o = 0.7, p_e = 0.5, kappa = 0.4.
+    // SE and interval: statsmodels cohens_kappa (Fleiss, Cohen, Everitt 1969): 0.126996...
+    let k = stats::kappa_from_table(&[vec![20, 5], vec![10, 15]]);
+    close(k.percent_agreement.unwrap(), 0.7, 1e-12);
+    close(k.chance_agreement.unwrap(), 0.5, 1e-12);
+    close(k.cohen_kappa.unwrap(), 0.4, 1e-12);
+    close(k.kappa_se.unwrap(), 0.126_996_062_931_100_33, 1e-12);
+    let [lo, hi] = k.kappa_ci95.unwrap();
+    close(lo, 0.151_092_290_476_661, 1e-9);
+    close(hi, 0.648_907_709_523_338_9, 1e-9);
+    close(k.pabak.unwrap(), 0.4, 1e-12); // (2 * 0.7 - 1) / (2 - 1)
+}
+
+#[test]
+fn three_category_table_against_statsmodels_and_irrcac() {
+    let t = [vec![40, 5, 3], vec![6, 30, 4], vec![2, 3, 7]];
+    let k = stats::kappa_from_table(&t);
+    close(k.cohen_kappa.unwrap(), 0.617_177_097_203_728_4, 1e-12);
+    close(k.kappa_se.unwrap(), 0.067_891_140_632_806_7, 1e-12);
+    close(k.gwet_ac1.unwrap(), 0.67129, 5e-6);
+    close(k.pabak.unwrap(), (3.0 * 77.0 / 100.0 - 1.0) / 2.0, 1e-12);
+    close(stats::quadratic_weighted_kappa(&t).unwrap(), 0.610_336_341_263_330_7, 1e-12);
+}
+
+#[test]
+fn fleiss_kappa_worked_example() {
+    // The ten-subject, fourteen-rater, five-category worked example for Fleiss' kappa (as on
+    // Wikipedia's "Fleiss' kappa" page): kappa = 0.210 (statsmodels: 0.2099307044).
+    let counts = [
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
+    ];
+    let units: Vec<Vec<u32>> = counts
+        .iter()
+        .map(|row| row.iter().enumerate().flat_map(|(k, &n)| std::iter::repeat_n(k as u32, n)).collect())
+        .collect();
+    let m = stats::multi_rater(&units, 5);
+    close(m.fleiss_kappa.unwrap(), 0.210, 0.0005);
+    close(m.fleiss_kappa.unwrap(), 0.209_930_704_421_955_22, 1e-12);
+}
+
+#[test]
+fn undefined_cases_are_said_not_printed_as_nan() {
+    // One category only.
+    let k = stats::kappa_from_table(&[vec![12]]);
+    assert_eq!(k.cohen_kappa, None);
+    let rows: Vec<_> = (0..5).flat_map(|i| [(format!("i{i}"), "A".to_string(), "yes".to_string()), (format!("i{i}"), "B".to_string(), "yes".to_string())]).collect();
+    let r = agreement::report_from_rows(&rows, Some((200, 1)));
+    assert_eq!(r.pair.kappa.cohen_kappa, None);
+    assert!(r.pair.notes.iter().any(|n| n.contains("every label is `yes`")), "{:?}", r.pair.notes);
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains("NaN") && json.contains("\"cohen_kappa\":null"), "{json}");
+    // No overlapping items.
+    let rows = vec![("i1".into(), "A".into(), "x".into()), ("i2".into(), "B".into(), "y".into())];
+    let r = agreement::report_from_rows(&rows, None);
+    assert_eq!((r.pair.kappa.n_items, r.pair.kappa.cohen_kappa), (0, None));
+    assert!(r.pair.notes.iter().any(|n| n.contains("no item was labelled by both")), "{:?}", r.pair.notes);
+    // A single annotator.
+    let rows = vec![("i1".into(), "A".into(), "x".into()), ("i2".into(), "A".into(), "y".into())];
+    let r = agreement::report_from_rows(&rows, None);
+    assert!(r.pair.notes.iter().any(|n| n.contains("at least two annotators; this table has 1")), "{:?}", r.pair.notes);
+    assert_eq!(r.krippendorff_alpha, None);
+}
+
+#[test]
+fn bootstrap_interval_is_seeded_and_brackets_kappa() {
+    let mut pairs = Vec::new();
+    for (a, b, n) in [(0u32, 0u32, 40), (0, 1, 5), (1, 0, 10), (1, 1, 45)] {
+        pairs.extend(std::iter::repeat_n((a, b), n));
+    }
+    let ci = stats::bootstrap_kappa_ci(&pairs, 2, 1000, 7).unwrap();
+    assert_eq!(ci, stats::bootstrap_kappa_ci(&pairs, 2, 1000, 7).unwrap(), "same seed, same interval");
+    assert_ne!(ci, stats::bootstrap_kappa_ci(&pairs, 2, 1000, 8).unwrap());
+    let k = stats::kappa_from_table(&stats::table(&pairs, 2));
+    assert!(ci[0] < k.cohen_kappa.unwrap() && k.cohen_kappa.unwrap() < ci[1], "{ci:?}");
+    // The bootstrap and the normal interval should roughly agree at n = 100.
+    let [lo, hi] = k.kappa_ci95.unwrap();
+    close(ci[0], lo, 0.06);
+    close(ci[1], hi, 0.06);
+}
+
+#[test]
+fn token_f1_by_hand() {
+    // "may reduce pain" vs "reduce pain in adults": 2 common, P = 2/3, R = 2/4, F1 = 4/7.
+    close(stats::token_f1("may reduce pain", "reduce pain in adults"), 4.0 / 7.0, 1e-12);
+    close(stats::token_f1("A b", "a B"), 1.0, 1e-12);
+    close(stats::token_f1("x", "y"), 0.0, 1e-12);
+}
+
+#[test]
+fn from_csv_reports_and_names_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "labels.csv", "item,annotator,label\n1,A,yes\n1,B,yes\n2,A,no\n2,B,yes\n3,A,no\n3,B,no\n4,A,\n4,B,no\n");
+    let r = agreement::labels_report(&path, None).unwrap();
+    assert_eq!(r.pair.kappa.n_items, 3, "item 4 has a missing label");
+    close(r.pair.kappa.percent_agreement.unwrap(), 2.0 / 3.0, 1e-12);
+    assert_eq!(r.pair.labels, ["no", "yes"]);
+    // Rows: A's label, columns: B's, in label order (no, yes): (yes,yes), (no,yes), (no,no).
+    assert_eq!(r.pair.confusion, [vec![1, 1], vec![0, 1]]);
+    let bad = write(dir.path(), "dup.csv", "item,annotator,label\n1,A,yes\n1,A,no\n");
+    let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
+    assert!(err.contains("dup.csv:3: field `label`: annotator `A` labels item `1` twice (first on line 2)"), "{err}");
+    let bad = write(dir.path(), "cols.csv", "id,coder,value\n1,A,yes\n");
+    let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
+    assert!(err.contains("cols.csv:1: the header must name the columns item, annotator and label"), "{err}");
+}
+
+#[test]
+fn project_agreement_uses_pre_adjudication_decisions() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(10).map(|r| r.id).collect();
+    // Ana: 6 accepts, 4 rejects; Ben agrees on 8 (disagrees on rows 5 and 9).
+    let line = |id: &str, accept: bool| {
+        if accept {
+            format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n")
+        } else {
+            format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n")
+        }
+    };
+    let ana: String = ids.iter().enumerate().map(|(i, id)| line(id, i < 6)).collect();
+    let ben: String = ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
+    let r = agreement::project_report(&project, None).unwrap();
+    assert_eq!(r.decision.kappa.n_items, 10);
+    // Ana (added first) is "A": table [[5,1],[1,3]] over (accept, reject), both with 6 accepts:
+    // p_o = 0.8, p_e = 0.6*0.6 + 0.4*0.4 = 0.52.
+    close(r.decision.kappa.percent_agreement.unwrap(), 0.8, 1e-12);
+    close(r.decision.kappa.cohen_kappa.unwrap(), (0.8 - 0.52) / (1.0 - 0.52), 1e-12);
+    assert_eq!(r.decision.confusion, [vec![5, 1, 0], vec![1, 3, 0], vec![0, 0, 0]]);
+    close(r.accept_vs_not.kappa.cohen_kappa.unwrap(), (0.8 - 0.52) / 0.48, 1e-12);
+    assert_eq!(r.axis_when_both_accept.kappa.n_items, 5, "five rows both accepted");
+    close(r.axis_when_both_accept.kappa.percent_agreement.unwrap(), 1.0, 1e-12);
+    assert_eq!(r.raised_claim_edits.both_kept, 10);
+    assert_eq!(r.by_pair.len(), 1);
+    assert_eq!(r.by_pair[0].key, "ana + ben");
+}
+
+#[test]
+fn agreement_json_has_the_documented_keys_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = write(dir.path(), "l.csv", "item,annotator,label\n1,A,yes\n1,B,yes\n2,A,no\n2,B,yes\n3,A,no\n3,B,no\n");
+    let out = assert_cmd::Command::cargo_bin("forcebench").unwrap()
+        .args(["agreement", "--bootstrap", "100", "--json", "--from-csv"]).arg(&csv)
+        .assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for key in ["n_items", "cohen_kappa", "kappa_se", "kappa_ci95", "percent_agreement", "krippendorff_alpha", "gwet_ac1", "pabak", "confusion", "bootstrap_ci95", "labels"] {
+        assert!(v.get(key).is_some(), "missing {key}: {text}");
+        assert_eq!(text.matches(&format!("\"{key}\":")).count(), 1, "{key} appears more than once");
+    }
+    assert_eq!(v["n_items"], 3);
+}
