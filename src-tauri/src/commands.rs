@@ -1,11 +1,21 @@
 //! IPC commands: thin calls into the core. Errors cross to the UI as `{code, message}`.
+//!
+//! Commands that touch the annotate view are `async` so they run off the main thread: a durable
+//! save (an fsync) must never stall the window's event loop. Argument names are single words so
+//! they read the same in Rust and in JavaScript (Tauri maps `snake_case` to `camelCase`).
 
+use std::path::{Path, PathBuf};
+
+use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueueRow};
 use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
+use forcebench::packets::{self, MergeReport};
+use forcebench::roster::{self, Annotator};
 use forcebench::status::{self, StatusReport};
-use forcebench::ErrorPayload;
+use forcebench::{workspace, ErrorPayload, Project};
+use serde::Serialize;
 use tauri::State;
 
-use crate::Studio;
+use crate::{default_return_path, packet_path_of_workspace, Studio};
 
 #[tauri::command]
 pub fn project_status(studio: State<'_, Studio>) -> Result<StatusReport, ErrorPayload> {
@@ -20,4 +30,140 @@ pub fn list_candidates(studio: State<'_, Studio>) -> Result<Vec<CandidateSummary
 #[tauri::command]
 pub fn get_candidate(studio: State<'_, Studio>, id: String) -> Result<CandidateDetail, ErrorPayload> {
     studio.with(|p| candidate::get(p, &id))
+}
+
+/// What the window needs to know about the open project: a lead's project, or an annotator's
+/// workspace (then the annotator is fixed and "Return packet" applies).
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionInfo {
+    pub project_name: String,
+    pub project_path: String,
+    pub workspace: Option<WorkspaceInfo>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkspaceInfo {
+    pub annotator: String,
+    pub blinding: String,
+    pub packet_id: String,
+    /// The issued packet beside which the workspace lives (when it can be told from the path).
+    pub packet_path: Option<String>,
+    /// Where "Return packet" writes unless told otherwise.
+    pub return_path: Option<String>,
+}
+
+fn session_of(p: &Project) -> forcebench::Result<SessionInfo> {
+    let info = p.info();
+    let workspace = workspace::packet_of(p)?.map(|packet| {
+        let packet_path = packet_path_of_workspace(Path::new(&info.path));
+        WorkspaceInfo {
+            annotator: packet.annotator,
+            blinding: packet.blinding.as_str().to_string(),
+            packet_id: packet.packet_id,
+            return_path: packet_path.as_deref().map(|pp| default_return_path(pp).display().to_string()),
+            packet_path: packet_path.map(|pp| pp.display().to_string()),
+        }
+    });
+    Ok(SessionInfo { project_name: info.name.clone(), project_path: info.path.clone(), workspace })
+}
+
+#[tauri::command]
+pub fn session_info(studio: State<'_, Studio>) -> Result<SessionInfo, ErrorPayload> {
+    studio.with(session_of)
+}
+
+#[tauri::command]
+pub fn list_annotators(studio: State<'_, Studio>) -> Result<Vec<Annotator>, ErrorPayload> {
+    studio.with(roster::list)
+}
+
+#[tauri::command]
+pub async fn annotate_queue(studio: State<'_, Studio>, annotator: String) -> Result<Vec<QueueRow>, ErrorPayload> {
+    studio.with(|p| annotate::queue(p, &annotator))
+}
+
+#[tauri::command]
+pub async fn annotate_row(studio: State<'_, Studio>, id: String, annotator: String) -> Result<AnnotateRow, ErrorPayload> {
+    studio.with(|p| annotate::row_view(p, &id, &annotator))
+}
+
+/// Sets one field durably: the answer comes after the commit. `value: null` clears the field.
+#[tauri::command]
+pub async fn set_field(
+    studio: State<'_, Studio>,
+    id: String,
+    annotator: String,
+    field: Field,
+    value: Option<String>,
+) -> Result<Annotation, ErrorPayload> {
+    studio.with_mut(|p| annotate::set_field(p, &id, &annotator, field, value.as_deref()))
+}
+
+#[tauri::command]
+pub async fn undo_change(studio: State<'_, Studio>, id: String, annotator: String) -> Result<Annotation, ErrorPayload> {
+    studio.with_mut(|p| annotate::undo(p, &id, &annotator))
+}
+
+#[tauri::command]
+pub async fn add_time(studio: State<'_, Studio>, id: String, annotator: String, seconds: f64) -> Result<(), ErrorPayload> {
+    studio.with_mut(|p| annotate::add_time(p, &id, &annotator, seconds))
+}
+
+#[tauri::command]
+pub fn guideline() -> &'static str {
+    forcebench::guideline::GUIDELINE
+}
+
+/// Lead side: merges returned packets (all or nothing).
+#[tauri::command]
+pub async fn merge_packets(studio: State<'_, Studio>, paths: Vec<String>) -> Result<Vec<MergeReport>, ErrorPayload> {
+    let files: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    studio.with_mut(|p| packets::merge(p, &files))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReturnedPacket {
+    pub path: String,
+    pub packet_id: String,
+    pub annotator: String,
+    pub rows: usize,
+    pub events: usize,
+}
+
+/// Annotator side: writes the returned packet to `out`, or beside the issued packet.
+#[tauri::command]
+pub async fn return_packet(studio: State<'_, Studio>, out: Option<String>) -> Result<ReturnedPacket, ErrorPayload> {
+    studio.with(|p| {
+        let out = match out.filter(|o| !o.trim().is_empty()) {
+            Some(o) => PathBuf::from(o.trim()),
+            None => match packet_path_of_workspace(Path::new(&p.info().path)) {
+                Some(packet) => default_return_path(&packet),
+                // Not a workspace at all: the core refuses before writing anything.
+                None if workspace::packet_of(p)?.is_none() => PathBuf::new(),
+                None => {
+                    return Err(forcebench::Error::InvalidArgument(
+                        "cannot tell where the issued packet is; type the path to write the returned packet to".into(),
+                    ))
+                }
+            },
+        };
+        let packet = workspace::return_packet(p, &out)?;
+        Ok(ReturnedPacket {
+            path: std::path::absolute(&out).unwrap_or(out).display().to_string(),
+            packet_id: packet.packet_id,
+            annotator: packet.annotator,
+            rows: packet.rows.len(),
+            events: packet.rows.iter().map(|r| r.events.len()).sum(),
+        })
+    })
+}
+
+/// Switches the window to the workspace of the issued packet at `path` (created beside it the
+/// first time, resumed afterwards). On failure the open project stays as it was.
+#[tauri::command]
+pub async fn open_packet(studio: State<'_, Studio>, path: String) -> Result<SessionInfo, ErrorPayload> {
+    let project = workspace::open_or_resume(Path::new(path.trim())).map_err(|e| e.payload())?;
+    let info = session_of(&project).map_err(|e| e.payload())?;
+    studio.replace(project);
+    Ok(info)
 }

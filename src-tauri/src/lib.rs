@@ -2,9 +2,10 @@
 //! state (the open project, or why it could not be opened) and the IPC commands, each a line or
 //! two that call the core. Domain logic never lives here.
 //!
-//! To add a command: write it in `commands`, call the core through [`Studio::with`], and list it
-//! in [`builder`]'s `generate_handler!`.
+//! To add a command: write it in `commands`, call the core through [`Studio::with`] (or
+//! [`Studio::with_mut`] for changes), and list it in [`builder`]'s `generate_handler!`.
 
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use forcebench::{ErrorPayload, Project};
@@ -23,26 +24,76 @@ impl Studio {
         Studio { project: Mutex::new(project) }
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, Result<Project, ErrorPayload>> {
+        // A panic in an earlier command must not lock the user out of their project.
+        self.project.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Runs `f` on the open project; core errors (and the opening error) become payloads.
     pub fn with<T>(&self, f: impl FnOnce(&Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
-        // A panic in an earlier command must not lock the user out of their project.
-        let guard = self.project.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match &*guard {
+        match &*self.lock() {
             Ok(project) => f(project).map_err(|e| e.payload()),
             Err(opening) => Err(opening.clone()),
         }
     }
+
+    /// Like [`Studio::with`], for core calls that change the project.
+    pub fn with_mut<T>(&self, f: impl FnOnce(&mut Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
+        match &mut *self.lock() {
+            Ok(project) => f(project).map_err(|e| e.payload()),
+            Err(opening) => Err(opening.clone()),
+        }
+    }
+
+    /// Replaces the open project (e.g. with a packet's workspace). The old one is closed.
+    pub fn replace(&self, project: Project) {
+        *self.lock() = Ok(project);
+    }
+}
+
+/// The issued packet a workspace file belongs to: the workspace is kept beside its packet as
+/// `<packet file>.workspace.forcebench` (see `forcebench::workspace::workspace_path_for`).
+pub fn packet_path_of_workspace(workspace: &Path) -> Option<PathBuf> {
+    let name = workspace.file_name()?.to_str()?;
+    let packet = name.strip_suffix(".workspace.forcebench")?;
+    (!packet.is_empty()).then(|| workspace.with_file_name(packet))
+}
+
+/// Where "Return packet" writes by default: `<packet stem>.returned.json` beside the packet.
+pub fn default_return_path(packet: &Path) -> PathBuf {
+    let stem = packet.file_stem().and_then(|s| s.to_str()).unwrap_or("packet");
+    packet.with_file_name(format!("{stem}.returned.json"))
 }
 
 /// Opens the default project (`FORCEBENCH_PROJECT`, else the user's data directory), creating it
-/// and filling it with the bundled sample candidates the first time.
+/// and filling it with the sample project (candidates, roster, assignments) the first time, so
+/// the annotate view works at once.
 pub fn open_default_project() -> Result<Project, ErrorPayload> {
     let path = forcebench::project::default_project_path().map_err(|e| e.payload())?;
     let (mut project, created) = Project::open_or_create(&path).map_err(|e| e.payload())?;
     if created {
-        forcebench::sample::load_sample(&mut project).map_err(|e| e.payload())?;
+        forcebench::sample::load_sample_project(&mut project).map_err(|e| e.payload())?;
     }
     Ok(project)
+}
+
+/// Opens what the command line asks for: the workspace of the packet named by `--packet FILE`
+/// (or `FORCEBENCH_PACKET`), else the default project.
+pub fn open_startup_project(args: impl IntoIterator<Item = String>) -> Result<Project, ErrorPayload> {
+    let mut args = args.into_iter();
+    let mut packet = None;
+    while let Some(arg) = args.next() {
+        if arg == "--packet" {
+            packet = args.next();
+        } else if let Some(p) = arg.strip_prefix("--packet=") {
+            packet = Some(p.to_string());
+        }
+    }
+    let packet = packet.or_else(|| std::env::var("FORCEBENCH_PACKET").ok().filter(|p| !p.is_empty()));
+    match packet {
+        Some(p) => forcebench::workspace::open_or_resume(Path::new(&p)).map_err(|e| e.payload()),
+        None => open_default_project(),
+    }
 }
 
 /// Registers the state and every command; the app and the mock-runtime tests share it.
@@ -51,5 +102,29 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::project_status,
         commands::list_candidates,
         commands::get_candidate,
+        commands::session_info,
+        commands::list_annotators,
+        commands::annotate_queue,
+        commands::annotate_row,
+        commands::set_field,
+        commands::undo_change,
+        commands::add_time,
+        commands::guideline,
+        commands::merge_packets,
+        commands::return_packet,
+        commands::open_packet,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packet_paths() {
+        let ws = Path::new("/x/ana.json.workspace.forcebench");
+        assert_eq!(packet_path_of_workspace(ws), Some(PathBuf::from("/x/ana.json")));
+        assert_eq!(packet_path_of_workspace(Path::new("/x/p.forcebench")), None);
+        assert_eq!(default_return_path(Path::new("/x/ana.json")), PathBuf::from("/x/ana.returned.json"));
+    }
 }

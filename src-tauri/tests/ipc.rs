@@ -99,3 +99,144 @@ fn the_window_is_granted_no_core_api_beyond_the_app_commands() {
     // Tauri's ACL answers e.g. "app.version not allowed. Permissions associated with this command: ..."
     assert!(err.as_str().is_some_and(|m| m.contains("app.version not allowed")), "{err}");
 }
+
+fn annotate_project() -> (Project, String, String) {
+    let mut project = Project::in_memory("IPC annotate").unwrap();
+    forcebench::sample::load_sample_project(&mut project).unwrap();
+    let first = forcebench::annotate::queue(&project, "Ana").unwrap().remove(0).id;
+    (project, first, "Ana".to_string())
+}
+
+#[test]
+fn set_field_and_undo_round_trip_through_ipc() {
+    let (project, id, who) = annotate_project();
+    let (_app, window) = app(Ok(project));
+
+    let queue = invoke(&window, "annotate_queue", json!({ "annotator": who })).unwrap();
+    assert_eq!(queue[0]["id"], id.as_str());
+    assert_eq!(queue[0]["position"], 1);
+    let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!(row["annotation"]["events"], 0, "not started: the suggestions, pre-filled");
+    assert_eq!(row["annotation"]["calibrated_claim"], row["suggested_calibrated_claim"]);
+
+    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "decision", "value": "needs_discussion" }))
+        .unwrap();
+    assert_eq!(a["decision"], "needs_discussion");
+    assert_eq!(a["finished"], true);
+    assert_eq!(a["can_undo"], true);
+    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "severity", "value": "3" })).unwrap();
+    assert_eq!(a["severity"], 3);
+    // A span as verbatim text is stored with its byte offsets.
+    let passage = row["passage"].as_str().unwrap();
+    let text: String = passage.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "evidence_span", "value": text }))
+        .unwrap();
+    let start = a["evidence_span"]["start"].as_u64().unwrap() as usize;
+    let end = a["evidence_span"]["end"].as_u64().unwrap() as usize;
+    assert_eq!(&passage[start..end], text);
+
+    let a = invoke(&window, "undo_change", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!(a["evidence_span"], row["annotation"]["evidence_span"], "undo restores the earlier span");
+    let a = invoke(&window, "undo_change", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!(a["severity"], row["annotation"]["severity"]);
+    assert_eq!(a["decision"], "needs_discussion");
+
+    invoke(&window, "add_time", json!({ "id": id, "annotator": who, "seconds": 12.5 })).unwrap();
+    let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!(row["annotation"]["seconds_spent"], 12.5);
+    assert_eq!(row["annotation"]["decision"], "needs_discussion");
+    let queue = invoke(&window, "annotate_queue", json!({ "annotator": who })).unwrap();
+    assert_eq!(queue[0]["finished"], true);
+}
+
+#[test]
+fn an_invalid_annotation_value_arrives_as_an_error_payload() {
+    let (project, id, who) = annotate_project();
+    let (_app, window) = app(Ok(project));
+    let err = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "severity", "value": "7" }))
+        .unwrap_err();
+    assert_eq!(err["code"], "invalid_argument");
+    assert!(err["message"].as_str().unwrap().contains("severity `7` is not 1, 2 or 3"), "{err}");
+    let err = invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": who, "field": "evidence_span", "value": "words that are not in the passage" }),
+    )
+    .unwrap_err();
+    assert!(err["message"].as_str().unwrap().contains("not a verbatim substring"), "{err}");
+    let err = invoke(&window, "annotate_queue", json!({ "annotator": "Nobody" })).unwrap_err();
+    assert_eq!(err["code"], "invalid_argument");
+    assert!(err["message"].as_str().unwrap().contains("Ana"), "names who is on the roster: {err}");
+}
+
+#[test]
+fn a_packet_opened_in_the_app_is_annotated_returned_and_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let lead_path = dir.path().join("lead.forcebench");
+    let issued = {
+        let mut lead = Project::create(&lead_path, "Lead").unwrap();
+        forcebench::sample::load_sample_project(&mut lead).unwrap();
+        forcebench::packets::issue(&mut lead, &dir.path().join("out"), forcebench::packets::Blinding::Standard).unwrap()
+    };
+    let ana = issued.iter().find(|p| p.annotator == "Ana").unwrap();
+
+    // The annotator's window: open the packet, annotate a row, return the packet.
+    let (_app, window) = app(Ok(sample_project()));
+    let session = invoke(&window, "session_info", json!({})).unwrap();
+    assert!(session["workspace"].is_null());
+    let err = invoke(&window, "return_packet", json!({ "out": null })).unwrap_err();
+    assert!(err["message"].as_str().unwrap().contains("not an annotator workspace"), "{err}");
+    let session = invoke(&window, "open_packet", json!({ "path": ana.file })).unwrap();
+    assert_eq!(session["workspace"]["annotator"], "Ana");
+    assert_eq!(session["workspace"]["packet_id"], ana.packet_id.as_str());
+    let queue = invoke(&window, "annotate_queue", json!({ "annotator": "Ana" })).unwrap();
+    let id = queue[0]["id"].as_str().unwrap().to_string();
+    invoke(&window, "set_field", json!({ "id": id, "annotator": "Ana", "field": "decision", "value": "needs_discussion" }))
+        .unwrap();
+    let returned = invoke(&window, "return_packet", json!({ "out": null })).unwrap();
+    let path = returned["path"].as_str().unwrap();
+    assert_eq!(Some(path), session["workspace"]["return_path"].as_str());
+    assert!(path.ends_with(".returned.json") && std::path::Path::new(path).is_file(), "{path}");
+
+    // The lead's window: merge it; a bad path merges nothing and says why.
+    let (_app2, lead_window) = app(Ok(Project::open(&lead_path).unwrap()));
+    let err = invoke(&lead_window, "merge_packets", json!({ "paths": [path, "/no/such/packet.json"] })).unwrap_err();
+    assert_eq!(err["code"], "io");
+    let reports = invoke(&lead_window, "merge_packets", json!({ "paths": [path] })).unwrap();
+    assert_eq!(reports[0]["annotator"], "Ana");
+    assert_eq!(reports[0]["merged"], true);
+    assert_eq!(reports[0]["finished_rows"], 1);
+    let again = invoke(&lead_window, "merge_packets", json!({ "paths": [path] })).unwrap();
+    assert_eq!(again[0]["merged"], false, "a second merge of the same file is a no-op");
+}
+
+#[test]
+fn the_guideline_and_the_roster_answer() {
+    let (project, _, _) = annotate_project();
+    let (_app, window) = app(Ok(project));
+    let text = invoke(&window, "guideline", json!({})).unwrap();
+    assert!(text.as_str().unwrap().starts_with("# "));
+    let people = invoke(&window, "list_annotators", json!({})).unwrap();
+    let names: Vec<&str> = people.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Ana", "Ben", "Chidi", "Dana", "Eve", "Lee"]);
+}
+
+#[test]
+fn the_app_opens_a_packet_given_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let issued = {
+        let mut lead = Project::create(&dir.path().join("lead.forcebench"), "Lead").unwrap();
+        forcebench::sample::load_sample_project(&mut lead).unwrap();
+        forcebench::packets::issue(&mut lead, dir.path(), forcebench::packets::Blinding::Strict).unwrap()
+    };
+    let ben = issued.iter().find(|p| p.annotator == "Ben").unwrap();
+    let args = ["--packet".to_string(), ben.file.clone()];
+    let project = forcebench_studio::open_startup_project(args).expect("the packet's workspace opens");
+    let (_app, window) = app(Ok(project));
+    let session = invoke(&window, "session_info", json!({})).unwrap();
+    assert_eq!(session["workspace"]["annotator"], "Ben");
+    assert_eq!(session["workspace"]["blinding"], "strict");
+    assert_eq!(session["workspace"]["packet_path"], ben.file.as_str());
+    let err = forcebench_studio::open_startup_project(["--packet=/no/such/packet.json".to_string()]).err().unwrap();
+    assert_eq!(err.code, "io", "{}", err.message);
+}

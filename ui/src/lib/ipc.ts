@@ -44,3 +44,46 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 export const projectStatus = () => call<StatusReport>("project_status");
 export const listCandidates = () => call<CandidateSummary[]>("list_candidates");
 export const getCandidate = (id: string) => call<CandidateDetail>("get_candidate", { id });
+
+// The annotate view, packets and the open session.
+import type { AnnotateRow } from "../bindings/AnnotateRow";
+import type { Annotation } from "../bindings/Annotation";
+import type { Annotator } from "../bindings/Annotator";
+import type { Field } from "../bindings/Field";
+import type { MergeReport } from "../bindings/MergeReport";
+import type { QueueRow } from "../bindings/QueueRow";
+
+/** The open project: a lead's project, or an annotator's workspace made from a packet. */
+export interface SessionInfo {
+  project_name: string;
+  project_path: string;
+  workspace: {
+    annotator: string;
+    blinding: string;
+    packet_id: string;
+    packet_path: string | null;
+    return_path: string | null;
+  } | null;
+}
+
+export interface ReturnedPacket {
+  path: string;
+  packet_id: string;
+  annotator: string;
+  rows: number;
+  events: number;
+}
+
+export const sessionInfo = () => call<SessionInfo>("session_info");
+export const listAnnotators = () => call<Annotator[]>("list_annotators");
+export const annotateQueue = (annotator: string) => call<QueueRow[]>("annotate_queue", { annotator });
+export const annotateRow = (id: string, annotator: string) => call<AnnotateRow>("annotate_row", { id, annotator });
+export const setField = (id: string, annotator: string, field: Field, value: string | null) =>
+  call<Annotation>("set_field", { id, annotator, field, value });
+export const undoChange = (id: string, annotator: string) => call<Annotation>("undo_change", { id, annotator });
+export const addTime = (id: string, annotator: string, seconds: number) =>
+  call<null>("add_time", { id, annotator, seconds });
+export const guideline = () => call<string>("guideline");
+export const mergePackets = (paths: string[]) => call<MergeReport[]>("merge_packets", { paths });
+export const returnPacket = (out: string | null) => call<ReturnedPacket>("return_packet", { out });
+export const openPacket = (path: string) => call<SessionInfo>("open_packet", { path });

@@ -118,5 +118,112 @@ export const status = {
 
 /** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
-  return { status, rows, details, errors: {}, ...overrides };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE, annotate, ...overrides };
 }
+
+// --- The annotate view -----------------------------------------------------------------------
+
+/** A passage with non-ASCII text, to check byte offsets (ü is 2 bytes, – and — are 3). */
+export const UNICODE_PASSAGE =
+  "In Zürich — a 2019 survey found that 12–18% of renters may move within a year, the city said.";
+
+function annotation(id, over = {}) {
+  return {
+    candidate_id: id,
+    annotator: "Ana",
+    decision: null,
+    evidence_span: null,
+    calibrated_claim: null,
+    raised_claim: null,
+    axis: null,
+    severity: null,
+    boundary_type: null,
+    repair: null,
+    notes: null,
+    finished: false,
+    problems: ["no decision yet"],
+    seconds_spent: 0,
+    events: 0,
+    can_undo: false,
+    ...over,
+  };
+}
+
+function annotateRow(d, over = {}) {
+  return {
+    context: d.context,
+    passage: d.passage,
+    suggested_span: d.evidence_span,
+    suggested_calibrated_claim: d.calibrated_claim,
+    suggested_raised_claim: d.raised_claim,
+    suggested_repair: d.repair,
+    suggested_rationale: d.rationale,
+    suggested_axis: d.axis,
+    suggested_severity: d.severity,
+    source_dataset: d.source_dataset,
+    annotation: annotation(d.id, {
+      calibrated_claim: d.calibrated_claim,
+      raised_claim: d.raised_claim,
+      axis: d.axis,
+      severity: d.severity,
+      repair: d.repair,
+    }),
+    ...over,
+  };
+}
+
+const unicode = {
+  id: "fx-zurich",
+  context: "How many renters in Zürich may move?",
+  passage: UNICODE_PASSAGE,
+  evidence_span: null,
+  calibrated_claim: "A 2019 survey found that 12–18% of Zürich renters may move within a year.",
+  raised_claim: "Most Zürich renters will move within a year.",
+  repair: "A 2019 survey found that 12–18% of Zürich renters may move within a year.",
+  rationale: null,
+  axis: "numeric",
+  severity: 2,
+  source_dataset: "LFQA",
+};
+
+const annotateRows = {
+  "fx-zurich": annotateRow(unicode),
+  "fx-001": annotateRow(full[0]),
+  "fx-002": annotateRow(full[1]),
+  "fx-003": annotateRow(full[2]),
+};
+// fx-003 is already finished, so "next unfinished" skips it.
+annotateRows["fx-003"].annotation = {
+  ...annotateRows["fx-003"].annotation,
+  decision: "accept_force_gap",
+  finished: true,
+  problems: [],
+  events: 3,
+};
+
+export const annotate = {
+  annotators: [
+    { id: 1, name: "Ana", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 4 },
+    { id: 2, name: "Ben", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2 },
+    { id: 5, name: "Eve", role: "adjudicator", created_at: "2025-01-01T00:00:00Z", assigned: 0 },
+  ],
+  queues: { Ana: ["fx-zurich", "fx-001", "fx-003", "fx-002"], Ben: ["fx-002", "fx-001"] },
+  rows: annotateRows,
+};
+
+export const session = { project_name: project.name, project_path: project.path, workspace: null };
+
+export const GUIDELINE = `# Annotation guideline
+
+Judge one thing per row.
+
+## Procedure
+
+1. Read the context.
+2. Select the evidence span.
+
+## The five axes
+
+- Relation: association versus causation.
+- Modality: may versus will.
+`;

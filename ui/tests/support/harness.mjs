@@ -110,10 +110,51 @@ export async function openApp(context, url, backend) {
     document.addEventListener("securitypolicyviolation", (e) =>
       console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
     );
+    // Annotations the mock has saved, per "annotator/id", and their earlier values for undo.
+    const store = {};
+    const history = {};
+    const current = (who, id) => store[`${who}/${id}`] ?? structuredClone(b.annotate.rows[id].annotation);
     const answer = (cmd, args) => {
       if (b.errors?.[cmd]) throw b.errors[cmd];
       if (cmd === "project_status") return b.status;
       if (cmd === "list_candidates") return b.rows;
+      if (b.answers && cmd in b.answers) return b.answers[cmd];
+      if (cmd === "session_info") return b.session;
+      if (cmd === "guideline") return b.guideline;
+      if (cmd === "list_annotators") return b.annotate.annotators;
+      if (cmd === "annotate_queue") {
+        const ids = b.annotate.queues[args.annotator] ?? [];
+        return ids.map((id, i) => {
+          const a = current(args.annotator, id);
+          return { id, position: i + 1, decision: a.decision, finished: a.finished, started: a.events > 0 };
+        });
+      }
+      if (cmd === "annotate_row") {
+        const ids = b.annotate.queues[args.annotator] ?? [];
+        const r = b.annotate.rows[args.id];
+        if (!r) throw { code: "not_found", message: `no candidate with id \`${args.id}\`` };
+        return { ...r, id: args.id, position: ids.indexOf(args.id) + 1, total: ids.length, annotation: current(args.annotator, args.id) };
+      }
+      if (cmd === "set_field") {
+        if (b.annotate.failSetField) throw b.annotate.failSetField;
+        const a = structuredClone(current(args.annotator, args.id));
+        const v = args.value;
+        a[args.field] =
+          v === null ? null : args.field === "severity" ? Number(v) : args.field === "evidence_span" ? JSON.parse(v) : v;
+        a.events += 1;
+        a.can_undo = true;
+        a.finished = a.decision !== null;
+        a.problems = a.decision === null ? ["no decision yet"] : [];
+        (history[`${args.annotator}/${args.id}`] ??= []).push(current(args.annotator, args.id));
+        store[`${args.annotator}/${args.id}`] = a;
+        return a;
+      }
+      if (cmd === "undo_change") {
+        const prev = history[`${args.annotator}/${args.id}`]?.pop();
+        if (prev) store[`${args.annotator}/${args.id}`] = prev;
+        return current(args.annotator, args.id);
+      }
+      if (cmd === "add_time") return null;
       if (cmd === "get_candidate") {
         const found = b.details[args.id];
         if (!found) throw { code: "not_found", message: `no candidate with id \`${args.id}\`` };
@@ -124,6 +165,7 @@ export async function openApp(context, url, backend) {
     window.__TAURI_INTERNALS__ = {
       invoke: async (cmd, args) => {
         window.__ipcCalls.push({ cmd, args });
+        if (b.delayMs?.[cmd]) await new Promise((ok) => setTimeout(ok, b.delayMs[cmd]));
         return structuredClone(answer(cmd, args));
       },
       transformCallback: () => 0,

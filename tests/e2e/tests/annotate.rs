@@ -1,0 +1,298 @@
+//! The annotate view in the real app window (WebKitGTK through tauri-driver), keyboard only:
+//! go to Annotate, choose an annotator, annotate three rows (one with a span chosen by keyboard,
+//! one rejected with a boundary type), check the saved indicator, then restart the app on the
+//! same project file and find every label again, in the window and through the core.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use forcebench::annotate::{self, Annotation};
+use forcebench::vocab::{Axis, BoundaryType, Decision};
+use forcebench::{sample, Project};
+use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver, Tools};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+const WHO: &str = "Ana";
+
+fn css(selector: &str) -> Locator<'_> {
+    Locator::Css(selector)
+}
+
+/// Sends keys to whatever has focus, as a person typing would (no element is clicked).
+async fn keys(client: &Client, text: &str) -> Res {
+    client.active_element().await?.send_keys(text).await?;
+    Ok(())
+}
+
+fn k(key: Key) -> String {
+    char::from(key).to_string()
+}
+
+async fn js(client: &Client, script: &str) -> Res<serde_json::Value> {
+    Ok(client.execute(script, vec![]).await?)
+}
+
+/// Polls a JS expression until it returns `want`.
+async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = js(client, &format!("return {expr};")).await.unwrap_or(json!(null));
+        if got == want {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{expr} is {got}, expected {want}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+const ROW_ID: &str = "document.querySelector('[data-testid=row-id]')?.textContent ?? null";
+const SAVE_STATE: &str = "document.querySelector('[data-testid=save-state]')?.dataset.state ?? null";
+
+fn pressed(testid: &str) -> String {
+    format!("document.querySelector('[data-testid={testid}]')?.getAttribute('aria-pressed') ?? null")
+}
+
+/// From the app's start to the first row of the annotator's queue, by keyboard.
+async fn enter_annotate(client: &Client, first_row: &str) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-annotate]")).await?;
+    keys(client, &format!("{}2", k(Key::Alt))).await?; // Alt+2: the Annotate view
+    client.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=pick-annotator]")).await?;
+    wait_js(client, "document.activeElement?.dataset?.name ?? null", json!(WHO)).await?;
+    keys(client, &k(Key::Enter)).await?;
+    wait_js(client, ROW_ID, json!(first_row)).await
+}
+
+/// The checks of one row's labels as the window shows them.
+async fn check_row_in_window(client: &Client, a: &Annotation) -> Res {
+    wait_js(client, ROW_ID, json!(a.candidate_id)).await?;
+    let d = a.decision.expect("decided").as_str();
+    wait_js(client, &pressed(&format!("decision-{d}")), json!("true")).await?;
+    if let Some(axis) = a.axis {
+        wait_js(client, &pressed(&format!("axis-{}", axis.as_str())), json!("true")).await?;
+    }
+    if let Some(s) = a.severity {
+        wait_js(client, &pressed(&format!("severity-{s}")), json!("true")).await?;
+    }
+    if let Some(b) = a.boundary_type {
+        wait_js(client, "document.querySelector('[data-testid=boundary]').value", json!(b.as_str())).await?;
+    }
+    if let Some(span) = &a.evidence_span {
+        wait_js(client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", json!(span.text)).await?;
+    }
+    wait_js(
+        client,
+        &format!("document.querySelector('[data-testid=queue-row][data-id=\"{}\"]').dataset.finished", a.candidate_id),
+        json!(a.finished.to_string()),
+    )
+    .await
+}
+
+async fn first_session(client: Client, ids: Vec<String>) -> Res {
+    enter_annotate(&client, &ids[0]).await?;
+
+    // Row 1: the span by keyboard (start two words in, extend by one), accept, modality, clear.
+    keys(&client, "s").await?;
+    client.wait().at_most(Duration::from_secs(5)).for_element(css("[data-testid=span-mode]")).await?;
+    let right = k(Key::Right);
+    keys(&client, &format!("{right}{right}")).await?;
+    keys(&client, &format!("{}{right}", k(Key::Shift))).await?;
+    let preview = js(&client, "return document.querySelector('[data-testid=row-span]').textContent").await?;
+    keys(&client, &k(Key::Enter)).await?;
+    keys(&client, "a2x").await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(&client, &pressed("decision-accept_force_gap"), json!("true")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", preview.clone()).await?;
+    std::fs::create_dir_all(shots_dir())?;
+    std::fs::write(shots_dir().join("window-annotate.png"), client.screenshot().await?)?;
+
+    // Row 2: needs discussion, temporal, high-impact.
+    keys(&client, "n").await?;
+    wait_js(&client, ROW_ID, json!(ids[1])).await?;
+    keys(&client, "d4c").await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+
+    // Row 3: reject; b focuses the boundary type, typing picks one, Esc leaves the field.
+    keys(&client, "n").await?;
+    wait_js(&client, ROW_ID, json!(ids[2])).await?;
+    keys(&client, "r").await?;
+    keys(&client, "b").await?;
+    wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("boundary")).await?;
+    keys(&client, "nonlocal").await?;
+    keys(&client, &k(Key::Escape)).await?;
+    wait_js(&client, "document.querySelector('[data-testid=boundary]').value", json!("nonlocal_rewrite")).await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=save-state]').textContent.trim()", json!("Saved")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=progress]').textContent", json!(format!("3 / {}", ids.len())))
+        .await?;
+    // Leave the row so its time is sent too.
+    keys(&client, "p").await?;
+    wait_js(&client, ROW_ID, json!(ids[1])).await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    Ok(())
+}
+
+async fn second_session(client: Client, ids: Vec<String>, saved: Vec<Annotation>) -> Res {
+    // The view opens on the first unfinished row: the fourth.
+    enter_annotate(&client, &ids[3]).await?;
+    wait_js(&client, "document.querySelector('[data-testid=progress]').textContent", json!(format!("3 / {}", ids.len())))
+        .await?;
+    keys(&client, "ppp").await?;
+    for (i, a) in saved.iter().enumerate() {
+        if i > 0 {
+            keys(&client, "n").await?;
+        }
+        check_row_in_window(&client, a).await?;
+    }
+    std::fs::write(shots_dir().join("window-annotate-restarted.png"), client.screenshot().await?)?;
+    Ok(())
+}
+
+async fn session(tools: &Tools, driver: &TauriDriver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
+    let mut builder = ClientBuilder::new(HttpConnector::new());
+    let url = driver.url();
+    match tokio::time::timeout(Duration::from_secs(60), builder.capabilities(caps).connect(&url)).await {
+        Ok(Ok(client)) => client,
+        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
+        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
+    }
+}
+
+/// Runs one window session's checks; the session is closed even when a check fails.
+async fn run<F>(client: Client, checks: F)
+where
+    F: std::future::Future<Output = Res> + Send + 'static,
+{
+    let task = tokio::spawn(checks);
+    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
+    let _ = client.close().await;
+    match outcome {
+        Err(_) => panic!("the window session did not finish within 120 s"),
+        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+        Ok(Err(join)) => panic!("the window session task failed: {join}"),
+        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
+        Ok(Ok(Ok(()))) => {}
+    }
+}
+
+fn make_project(path: &Path) -> Vec<String> {
+    let mut project = Project::create(path, "E2E annotate").expect("create the project");
+    sample::load_sample_project(&mut project).expect("load the sample project");
+    annotate::queue(&project, WHO).unwrap().into_iter().map(|q| q.id).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_three_rows_by_keyboard_and_find_them_after_a_restart() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("annotate.forcebench");
+    let ids = make_project(&path);
+    assert!(ids.len() >= 4, "the sample gives {WHO} at least four rows");
+
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+
+    let client = session(&tools, &driver).await;
+    run(client.clone(), first_session(client, ids.clone())).await;
+
+    // What the core reads from the file: the three labels, as typed.
+    let saved: Vec<Annotation> = {
+        let project = Project::open(&path).unwrap();
+        ids[..3].iter().map(|id| annotate::get(&project, id, WHO).unwrap()).collect()
+    };
+    let project = Project::open(&path).unwrap();
+    let passage = |id: &str| forcebench::candidate::get(&project, id).unwrap().candidate.passage;
+    let a = &saved[0];
+    assert_eq!(a.decision, Some(Decision::AcceptForceGap), "{a:?}");
+    assert_eq!(a.axis, Some(Axis::Modality));
+    assert_eq!(a.severity, Some(2));
+    let span = a.evidence_span.as_ref().expect("a span chosen by keyboard");
+    assert_eq!(&passage(&a.candidate_id)[span.start as usize..span.end as usize], span.text);
+    assert!(span.text.contains(' '), "two words: {span:?}");
+    assert!(a.finished, "{:?}", a.problems);
+    let b = &saved[1];
+    assert_eq!((b.decision, b.axis, b.severity), (Some(Decision::NeedsDiscussion), Some(Axis::Temporal), Some(3)));
+    assert!(b.finished);
+    let c = &saved[2];
+    assert_eq!(c.decision, Some(Decision::RejectNotForceGap));
+    assert_eq!(c.boundary_type, Some(BoundaryType::NonlocalRewrite));
+    assert!(c.finished, "{:?}", c.problems);
+    assert!(saved.iter().any(|a| a.seconds_spent >= 0.0));
+    drop(project);
+
+    // A new session starts the app again on the same file: every label is still there.
+    let client = session(&tools, &driver).await;
+    run(client.clone(), second_session(client, ids.clone(), saved)).await;
+    drop(driver);
+    drop(display);
+}
+
+/// Screenshots for a person to look at (not a test of behaviour): the app on a brand-new default
+/// project (created with the sample project on first run), the picker, the annotate view with a
+/// span being chosen, the guideline and the packets view. Run with `-- --ignored look`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "screenshots for review"]
+async fn look_at_the_views() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Sample project.forcebench");
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let client = session(&tools, &driver).await;
+    let c = client.clone();
+    run(client, async move {
+        let shot = |name: &'static str| {
+            let c = c.clone();
+            async move {
+                std::fs::create_dir_all(shots_dir())?;
+                std::fs::write(shots_dir().join(name), c.screenshot().await?)?;
+                Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+            }
+        };
+        c.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-annotate]")).await?;
+        keys(&c, &format!("{}2", k(Key::Alt))).await?;
+        c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=pick-annotator]")).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-picker.png").await?;
+        keys(&c, &k(Key::Enter)).await?;
+        c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=row-id]")).await?;
+        // The first row as the suggestions pre-fill it, accepted with one key.
+        keys(&c, "a").await?;
+        wait_js(&c, SAVE_STATE, json!("saved")).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-accepted.png").await?;
+        keys(&c, "n").await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-annotate.png").await?;
+        keys(&c, "s").await?;
+        let right = k(Key::Right);
+        keys(&c, &format!("{right}{right}{right}{}{right}{right}", k(Key::Shift))).await?;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        shot("look-span-mode.png").await?;
+        keys(&c, &k(Key::Enter)).await?;
+        keys(&c, "r").await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-reject.png").await?;
+        keys(&c, "?").await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-guideline.png").await?;
+        keys(&c, &k(Key::Escape)).await?;
+        keys(&c, &format!("{}3", k(Key::Alt))).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        shot("look-packets.png").await?;
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    drop(display);
+}

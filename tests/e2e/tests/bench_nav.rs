@@ -1,0 +1,105 @@
+//! Next-row navigation time in the real window (not a timed test: run by `scripts/bench-ui.sh`).
+//! Presses "n" N times through WebDriver on a 200-row queue and measures, inside the page, from
+//! the keydown to the first animation frame after the new row's id is in the DOM. Prints p50,
+//! p90, p99 and max.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{ClientBuilder, Locator};
+use forcebench::{assign, import, roster, sample, Project};
+use forcebench_e2e::{find_tools, Display, TauriDriver};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+const PRESSES: usize = 100;
+
+/// Installs the in-page probe: a keydown listener (capture phase, so it runs first) notes the
+/// time and the row shown; a MutationObserver waits for another row id, then one frame.
+const PROBE: &str = r#"
+window.__nav = [];
+let t0 = null, from = null;
+const rowId = () => document.querySelector('[data-testid=row-id]')?.textContent;
+window.addEventListener('keydown', (e) => {
+  if (e.key === 'n') { t0 = performance.now(); from = rowId(); }
+}, true);
+new MutationObserver(() => {
+  if (t0 === null || rowId() === from) return;
+  const start = t0; t0 = null;
+  requestAnimationFrame(() => window.__nav.push(performance.now() - start));
+}).observe(document.body, { subtree: true, childList: true, characterData: true });
+return true;
+"#;
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    let i = ((p / 100.0) * (sorted.len() as f64 - 1.0)).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run scripts/bench-ui.sh"]
+async fn next_row_navigation_time() {
+    let tools = find_tools().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.forcebench");
+    {
+        let mut project = Project::create(&path, "Navigation benchmark").unwrap();
+        let csv = dir.path().join("pool.csv");
+        sample::write_candidates(&csv, &sample::generate(200, 7)).unwrap();
+        import::import_file(&mut project, &csv, &mut |_, _| {}).unwrap();
+        roster::add(&project, "Ana", roster::Role::Annotator).unwrap();
+        roster::add(&project, "Ben", roster::Role::Annotator).unwrap();
+        assign::assign(&mut project, 1).unwrap();
+    }
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let mut caps = serde_json::Map::new();
+    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
+    let client = ClientBuilder::new(HttpConnector::new()).capabilities(caps).connect(&driver.url()).await.unwrap();
+
+    let result = async {
+        client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css("[data-testid=nav-annotate]")).await?;
+        let alt2 = format!("{}2", char::from(Key::Alt));
+        client.active_element().await?.send_keys(&alt2).await?;
+        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("[data-testid=pick-annotator]")).await?;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        client.active_element().await?.send_keys(&char::from(Key::Enter).to_string()).await?;
+        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("[data-testid=row-id]")).await?;
+        client.execute(PROBE, vec![]).await?;
+        let started = Instant::now();
+        for i in 0..PRESSES {
+            client.active_element().await?.send_keys("n").await?;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let n = client.execute("return window.__nav.length", vec![]).await?;
+                if n.as_u64() == Some(i as u64 + 1) {
+                    break;
+                }
+                if Instant::now() > deadline {
+                    return Err(format!("press {i}: no new row within 10 s").into());
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+        let wall = started.elapsed();
+        let times: Vec<f64> = serde_json::from_value(client.execute("return window.__nav", vec![]).await?)?;
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>((times, wall))
+    }
+    .await;
+    let _ = client.close().await;
+    drop(driver);
+    drop(display);
+    let (mut times, wall) = result.unwrap_or_else(|e| panic!("{e}"));
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "next-row navigation in the real window, {} presses (keydown -> new row id in the DOM -> next frame):\n  \
+         p50 {:.1} ms   p90 {:.1} ms   p99 {:.1} ms   max {:.1} ms   ({:.1} s wall, WebDriver round trips included)",
+        times.len(),
+        pct(&times, 50.0),
+        pct(&times, 90.0),
+        pct(&times, 99.0),
+        times[times.len() - 1],
+        wall.as_secs_f64()
+    );
+}

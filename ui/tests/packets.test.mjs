@@ -1,0 +1,107 @@
+// The packets view with mocked IPC: merging shows each report, or the refusal in full; in a
+// workspace, "Return packet" shows where the file was written; "Open packet" switches the
+// window to the workspace (annotate view, annotator fixed).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist } from "./support/harness.mjs";
+import { backend, session } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = (page, cmd) => page.evaluate((c) => window.__ipcCalls.filter((x) => x.cmd === c).map((x) => x.args), cmd);
+
+async function openPackets(overrides) {
+  const app = await openApp(browser.context, server.url, backend(overrides));
+  await app.page.waitForSelector('[data-testid="nav-packets"]');
+  await app.page.keyboard.press("Alt+3");
+  await app.page.waitForSelector('[data-testid="packets-view"]');
+  return app;
+}
+
+const workspace = {
+  ...session,
+  workspace: {
+    annotator: "Ana",
+    blinding: "strict",
+    packet_id: "pk-1",
+    packet_path: "/data/ana.json",
+    return_path: "/data/ana.returned.json",
+  },
+};
+
+test("merge: one path per line, each report shown", async () => {
+  const report = { file: "/in/ana.returned.json", packet_id: "pk-1", annotator: "Ana", merged: true, rows: 6, new_events: 20, finished_rows: 5 };
+  const { page, problems } = await openPackets({ answers: { merge_packets: [report, { ...report, file: "/in/ben.returned.json", annotator: "Ben", merged: false }] } });
+  await page.fill('[data-testid="merge-paths"]', "/in/ana.returned.json\n  \n/in/ben.returned.json\n");
+  await page.click('[data-testid="merge"]');
+  await page.waitForSelector('[data-testid="merge-reports"]');
+  assert.deepEqual(await calls(page, "merge_packets"), [{ paths: ["/in/ana.returned.json", "/in/ben.returned.json"] }]);
+  const text = await page.textContent('[data-testid="merge-reports"]');
+  assert.match(text, /\/in\/ana\.returned\.json\s*Ana\s*merged\s*6\s*20\s*5/);
+  assert.match(text, /already merged \(no change\)/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("merge: a refusal is shown in full with its code", async () => {
+  const message = "/in/ana.returned.json: checksum check failed: the file was changed after ForceBench wrote it\n  row fb-0001: content hash differs";
+  const { page } = await openPackets({ errors: { merge_packets: { code: "invalid_input", message } } });
+  await page.fill('[data-testid="merge-paths"]', "/in/ana.returned.json");
+  await page.click('[data-testid="merge"]');
+  await page.waitForSelector('[data-testid="merge-error"]');
+  assert.equal(await page.textContent('[data-testid="merge-error"]'), `invalid_input: ${message}`);
+  await page.close();
+});
+
+test("in a workspace: return packet says where it was written", async () => {
+  const { page, problems } = await openApp(browser.context, server.url, backend({
+    session: workspace,
+    answers: { return_packet: { path: "/data/ana.returned.json", packet_id: "pk-1", annotator: "Ana", rows: 4, events: 31 } },
+  }));
+  // A workspace opens on the annotate view, with its annotator fixed (no picker).
+  await page.waitForSelector('[data-testid="row-id"]');
+  assert.match(await page.textContent('[data-testid="annotator"]'), /Annotating as Ana/);
+  assert.equal(await page.isVisible('[data-testid="annotator-picker"]'), false);
+  await page.keyboard.press("Alt+3");
+  await page.waitForSelector('[data-testid="return-packet"]');
+  assert.equal(await page.isVisible('[data-testid="merge"]'), false, "no merging in a workspace");
+  assert.equal(await page.getAttribute('[data-testid="return-path"]', "placeholder"), "/data/ana.returned.json");
+  await page.click('[data-testid="return-packet"]');
+  await page.waitForSelector('[data-testid="return-result"]');
+  assert.deepEqual(await calls(page, "return_packet"), [{ out: null }]);
+  assert.match(await page.textContent('[data-testid="return-result"]'), /Written to \/data\/ana\.returned\.json: 4 rows, 31 changes/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("open packet switches the window to the workspace; a failure keeps the project", async () => {
+  const { page } = await openPackets({
+    errors: {},
+    answers: { open_packet: workspace },
+  });
+  await page.fill('[data-testid="open-path"]', " /data/ana.json ");
+  await page.click('[data-testid="open-packet"]');
+  await page.waitForSelector('[data-testid="annotate-view"]');
+  assert.deepEqual(await calls(page, "open_packet"), [{ path: "/data/ana.json" }]);
+  assert.ok((await calls(page, "session_info")).length >= 2, "the session is read again");
+  await page.close();
+
+  const failing = await openPackets({ errors: { open_packet: { code: "io", message: "/nope.json: No such file or directory (os error 2)" } } });
+  await failing.page.fill('[data-testid="open-path"]', "/nope.json");
+  await failing.page.click('[data-testid="open-packet"]');
+  await failing.page.waitForSelector('[data-testid="open-error"]');
+  assert.equal(await failing.page.textContent('[data-testid="open-error"]'), "io: /nope.json: No such file or directory (os error 2)");
+  assert.equal(await failing.page.isVisible('[data-testid="packets-view"]'), true);
+  await failing.page.close();
+});
