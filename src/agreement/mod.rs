@@ -285,9 +285,13 @@ fn index_of(labels: &[String], value: &str) -> u32 {
     labels.iter().position(|l| l == value).expect("label in its list") as u32
 }
 
-fn breakdown(rows: &[&DoubleAnnotated], key: impl Fn(&DoubleAnnotated) -> String) -> Vec<Breakdown> {
+fn breakdown<'a, K: Ord>(
+    rows: &'a [DoubleAnnotated],
+    key: impl Fn(&'a DoubleAnnotated) -> K,
+    name: impl Fn(&K) -> String,
+) -> Vec<Breakdown> {
     let labels: Vec<String> = DECISIONS.iter().map(|s| s.to_string()).collect();
-    let mut groups: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+    let mut groups: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
     for r in rows {
         groups.entry(key(r)).or_default().push((index_of(&labels, &r.decision[0]), index_of(&labels, &r.decision[1])));
     }
@@ -295,7 +299,7 @@ fn breakdown(rows: &[&DoubleAnnotated], key: impl Fn(&DoubleAnnotated) -> String
         .into_iter()
         .map(|(key, pairs)| {
             let k = stats::kappa_from_table(&stats::table(&pairs, labels.len()));
-            Breakdown { key, n_items: pairs.len() as u64, percent_agreement: k.percent_agreement, cohen_kappa: k.cohen_kappa }
+            Breakdown { key: name(&key), n_items: pairs.len() as u64, percent_agreement: k.percent_agreement, cohen_kappa: k.cohen_kappa }
         })
         .collect()
 }
@@ -308,7 +312,6 @@ pub fn project_report(project: &Project, bootstrap: Option<(u32, u64)>) -> Resul
 
 /// Every statistic of [`project_report`] on rows already read.
 pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> ProjectAgreement {
-    let all: Vec<&DoubleAnnotated> = rows.iter().collect();
     let labels: Vec<String> = DECISIONS.iter().map(|s| s.to_string()).collect();
     let pairs: Vec<(u32, u32)> =
         rows.iter().map(|r| (index_of(&labels, &r.decision[0]), index_of(&labels, &r.decision[1]))).collect();
@@ -364,12 +367,15 @@ pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> Pr
         span,
         calibrated_claim_edits: edits(0),
         raised_claim_edits: edits(1),
-        by_source: breakdown(&all, |r| r.source.clone()),
-        by_suggested_axis: breakdown(&all, |r| r.suggested_axis.clone().unwrap_or_else(|| "none".into())),
-        by_pair: breakdown(&all, |r| {
-            let mut n = r.names.clone();
-            n.sort();
-            format!("{} + {}", n[0], n[1])
-        }),
+        by_source: breakdown(rows, |r| r.source.as_str(), |k| k.to_string()),
+        by_suggested_axis: breakdown(rows, |r| r.suggested_axis.as_deref().unwrap_or("none"), |k| k.to_string()),
+        by_pair: breakdown(
+            rows,
+            |r| {
+                let (a, b) = (r.names[0].as_str(), r.names[1].as_str());
+                if a <= b { (a, b) } else { (b, a) }
+            },
+            |(a, b)| format!("{a} + {b}"),
+        ),
     }
 }
