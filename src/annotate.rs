@@ -332,11 +332,8 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
         a.events += 1;
     }
     a.seconds_spent = tx
-        .query_row(
-            "SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2",
-            params![c.id, annotator_id],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
+        .query_row(params![c.id, annotator_id], |r| r.get(0))
         .optional()?
         .unwrap_or(0.0);
     if a.events == 0 {
@@ -423,12 +420,11 @@ pub(crate) fn store(tx: &rusqlite::Connection, a: &Annotation, annotator_id: i64
 /// Looks up an assigned annotator of a row: their id, or an error naming who is assigned.
 fn assigned_annotator(tx: &rusqlite::Connection, candidate_id: &str, annotator: &str) -> Result<i64> {
     let id: Option<i64> = tx
-        .query_row(
+        .prepare_cached(
             "SELECT a.id FROM annotators a JOIN assignments s ON s.annotator_id = a.id
              WHERE s.candidate_id = ?1 AND a.name = ?2",
-            params![candidate_id, annotator.trim()],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![candidate_id, annotator.trim()], |r| r.get(0))
         .optional()?;
     id.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", annotator.trim())))
 }

@@ -22,6 +22,7 @@ pub const BUSY_TIMEOUT_MS: u32 = 5_000;
 const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0001_init.sql"),
     include_str!("../schema/0002_workspaces.sql"),
+    include_str!("../schema/0003_event_indexes.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
