@@ -58,22 +58,9 @@ impl Candidate {
     /// thirteen fields in [`FIELDS`] order, absent values as `null`, severity as a number. The
     /// same bytes come from Python's `json.dumps(values, ensure_ascii=False, separators=(",", ":"))`.
     pub fn content_hash(&self) -> String {
-        let values = serde_json::json!([
-            self.id,
-            self.group_id,
-            self.source_dataset,
-            self.source_id,
-            self.context,
-            self.passage,
-            self.evidence_span,
-            self.calibrated_claim,
-            self.raised_claim,
-            self.repair,
-            self.rationale,
-            self.axis.map(Axis::as_str),
-            self.severity,
-        ]);
-        hex::encode(Sha256::digest(values.to_string().as_bytes()))
+        let mut hasher = HashWriter(Sha256::new());
+        serde_json::to_writer(&mut hasher, &Canonical(self)).expect("hashing cannot fail");
+        hex::encode(hasher.0.finalize())
     }
 
     /// Names of the fields whose values differ between two versions of a row.
@@ -216,4 +203,39 @@ pub(crate) fn find(project: &Project, id: &str) -> Result<Option<Candidate>> {
 pub(crate) fn find_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Candidate>> {
     let sql = format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1");
     Ok(conn.prepare_cached(&sql)?.query_row([id], candidate_from_row).optional()?)
+}
+
+/// Feeds serialised bytes into a hasher.
+struct HashWriter(Sha256);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The canonical fields as one JSON array, in [`FIELDS`] order.
+struct Canonical<'a>(&'a Candidate);
+
+impl serde::Serialize for Canonical<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let c = self.0;
+        let mut seq = s.serialize_seq(Some(FIELDS.len()))?;
+        for text in [&c.id, &c.group_id, &c.source_dataset, &c.source_id, &c.context, &c.passage] {
+            seq.serialize_element(text)?;
+        }
+        seq.serialize_element(&c.evidence_span)?;
+        seq.serialize_element(&c.calibrated_claim)?;
+        seq.serialize_element(&c.raised_claim)?;
+        seq.serialize_element(&c.repair)?;
+        seq.serialize_element(&c.rationale)?;
+        seq.serialize_element(&c.axis.map(Axis::as_str))?;
+        seq.serialize_element(&c.severity)?;
+        seq.end()
+    }
 }

@@ -108,10 +108,15 @@ impl InputFormat {
 /// Progress of a long import, reported while reading: bytes parsed so far out of the total.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
-/// One row as read from a file, before validation: field name to text (`None` = null or absent).
+/// One row as read from a file, before validation: values by position in [`FIELDS`]
+/// (`None` = null or absent).
 struct RawRow {
     line: u64,
-    values: HashMap<&'static str, Option<String>>,
+    values: [Option<String>; 13],
+}
+
+fn field_index(name: &str) -> Option<usize> {
+    FIELDS.iter().position(|f| *f == name)
 }
 
 /// Collects problems against one file.
@@ -256,12 +261,12 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
             }
         }
         let line = record.position().map_or(line, |p| p.line());
-        let mut values = HashMap::with_capacity(FIELDS.len());
+        let mut values: [Option<String>; 13] = Default::default();
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
             match std::str::from_utf8(value) {
                 Ok(text) => {
-                    values.insert(field, Some(text.to_string()));
+                    values[field_index(field).expect("known field")] = Some(text.to_string());
                 }
                 Err(e) => problems.add(
                     Some(line),
@@ -315,7 +320,7 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
                 continue;
             }
         };
-        let mut values = HashMap::with_capacity(FIELDS.len());
+        let mut values: [Option<String>; 13] = Default::default();
         for (key, value) in object {
             let Some(field) = FIELDS.iter().find(|f| **f == key) else {
                 problems.add(
@@ -339,7 +344,7 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
                     continue;
                 }
             };
-            values.insert(*field, text);
+            values[field_index(field).expect("known field")] = text;
         }
         rows.push(RawRow { line, values });
     }
@@ -386,7 +391,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let line = Some(row.line);
     let before = problems.list.len();
     let mut take = |name: &'static str, trim: bool| -> Option<String> {
-        let value = row.values.remove(name).flatten()?;
+        let value = row.values[field_index(name).expect("known field")].take()?;
         if value.trim().is_empty() {
             None
         } else if trim {
@@ -485,7 +490,10 @@ fn write_rows(
 ) -> Result<ImportReport> {
     let mut conflicts = Vec::new();
     let mut new_rows = Vec::with_capacity(rows.len());
-    {
+    let pool_is_empty: bool = project.conn().query_row("SELECT NOT EXISTS (SELECT 1 FROM candidates)", [], |r| r.get(0))?;
+    if pool_is_empty {
+        new_rows = rows.into_iter().map(|(_, row)| { let hash = row.content_hash(); (row, hash) }).collect();
+    } else {
         let mut existing = project.conn().prepare("SELECT content_sha256 FROM candidates WHERE id = ?1")?;
         for (line, row) in rows {
             let hash = row.content_hash();
