@@ -285,20 +285,21 @@ fn index_of(labels: &[String], value: &str) -> u32 {
     labels.iter().position(|l| l == value).expect("label in its list") as u32
 }
 
+/// Decision agreement per group of rows; `pairs[i]` holds row i's decisions as indices.
 fn breakdown<'a, K: Ord>(
     rows: &'a [DoubleAnnotated],
+    pairs: &[(u32, u32)],
     key: impl Fn(&'a DoubleAnnotated) -> K,
     name: impl Fn(&K) -> String,
 ) -> Vec<Breakdown> {
-    let labels: Vec<String> = DECISIONS.iter().map(|s| s.to_string()).collect();
     let mut groups: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
-    for r in rows {
-        groups.entry(key(r)).or_default().push((index_of(&labels, &r.decision[0]), index_of(&labels, &r.decision[1])));
+    for (r, p) in rows.iter().zip(pairs) {
+        groups.entry(key(r)).or_default().push(*p);
     }
     groups
         .into_iter()
         .map(|(key, pairs)| {
-            let k = stats::kappa_from_table(&stats::table(&pairs, labels.len()));
+            let k = stats::kappa_from_table(&stats::table(&pairs, DECISIONS.len()));
             Breakdown { key: name(&key), n_items: pairs.len() as u64, percent_agreement: k.percent_agreement, cohen_kappa: k.cohen_kappa }
         })
         .collect()
@@ -322,11 +323,11 @@ pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> Pr
     let multi = stats::multi_rater(&units, labels.len());
 
     let binary = ["accept".to_string(), "not_accept".to_string()];
-    let to_bin = |d: &str| u32::from(d != DECISIONS[0]);
-    let bin_pairs: Vec<(u32, u32)> = rows.iter().map(|r| (to_bin(&r.decision[0]), to_bin(&r.decision[1]))).collect();
+    let bin_pairs: Vec<(u32, u32)> = pairs.iter().map(|&(a, b)| (u32::from(a != 0), u32::from(b != 0))).collect();
     let accept_vs_not = pair_report(&bin_pairs, &binary, None);
 
-    let both_accept: Vec<&DoubleAnnotated> = rows.iter().filter(|r| r.decision.iter().all(|d| d == DECISIONS[0])).collect();
+    let both_accept: Vec<&DoubleAnnotated> =
+        rows.iter().zip(&pairs).filter(|(_, &(a, b))| a == 0 && b == 0).map(|(r, _)| r).collect();
     let axes: Vec<String> = crate::vocab::Axis::ALL.iter().map(|a| a.as_str().to_string()).collect();
     let axis_pairs: Vec<(u32, u32)> = both_accept
         .iter()
@@ -367,10 +368,11 @@ pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> Pr
         span,
         calibrated_claim_edits: edits(0),
         raised_claim_edits: edits(1),
-        by_source: breakdown(rows, |r| r.source.as_str(), |k| k.to_string()),
-        by_suggested_axis: breakdown(rows, |r| r.suggested_axis.as_deref().unwrap_or("none"), |k| k.to_string()),
+        by_source: breakdown(rows, &pairs, |r| r.source.as_str(), |k| k.to_string()),
+        by_suggested_axis: breakdown(rows, &pairs, |r| r.suggested_axis.as_deref().unwrap_or("none"), |k| k.to_string()),
         by_pair: breakdown(
             rows,
+            &pairs,
             |r| {
                 let (a, b) = (r.names[0].as_str(), r.names[1].as_str());
                 if a <= b { (a, b) } else { (b, a) }
