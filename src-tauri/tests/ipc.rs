@@ -124,11 +124,18 @@ fn set_field_and_undo_round_trip_through_ipc() {
     assert_eq!(a["decision"], "needs_discussion");
     assert_eq!(a["finished"], true);
     assert_eq!(a["can_undo"], true);
-    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "severity", "value": "3" })).unwrap();
-    assert_eq!(a["severity"], 3);
+    // A value different from the current one, so the change is an event (the first row of the
+    // queue depends on the project's random id; a no-op set would make the undos below differ).
+    let events = a["events"].as_i64().unwrap();
+    let severity = if a["severity"] == 3 { 1 } else { 3 };
+    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "severity", "value": severity.to_string() }))
+        .unwrap();
+    assert_eq!(a["severity"], severity);
+    assert_eq!(a["events"].as_i64().unwrap(), events + 1, "the severity change is recorded");
     // A span as verbatim text is stored with its byte offsets.
     let passage = row["passage"].as_str().unwrap();
     let text: String = passage.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    assert_ne!(row["annotation"]["evidence_span"]["text"], text.as_str(), "the span must change for the undo check");
     let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "evidence_span", "value": text }))
         .unwrap();
     let start = a["evidence_span"]["start"].as_u64().unwrap() as usize;
