@@ -57,7 +57,9 @@ fn main() {
                 .prepare(
                     "INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, calibrated_claim,
                         raised_claim, axis, severity, boundary_type, repair, finished, updated_at)
-                     SELECT id, ?2, ?3, evidence_span, calibrated_claim, raised_claim, ?4, ?5, ?6, repair, 1, 't'
+                     SELECT id, ?2, ?3, CASE WHEN ?7 THEN substr(evidence_span, 1, length(evidence_span) / 2)
+                        ELSE evidence_span END, calibrated_claim, CASE WHEN ?7 THEN 'edited' ELSE raised_claim END,
+                        ?4, ?5, ?6, repair, 1, 't'
                      FROM candidates WHERE id = ?1",
                 )
                 .unwrap();
@@ -72,6 +74,7 @@ fn main() {
                         accept.then(|| axes[(i + who as usize) % 5]),
                         accept.then_some(1 + (i % 3) as i64),
                         (d == 1).then_some("ambiguous"),
+                        who == 2 && a != b, // where they disagree, B marks half the span and edits the claim
                     ])
                     .unwrap();
                 }

@@ -14,7 +14,7 @@
 pub mod stats;
 
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
@@ -125,17 +125,34 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
 
 /// Agreement over (item, annotator, label) triples.
 pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u32, u64)>) -> LabelsReport {
-    let labels: Vec<String> = rows.iter().map(|r| r.2.clone()).collect::<BTreeSet<_>>().into_iter().collect();
-    let annotators: Vec<String> = rows.iter().map(|r| r.1.clone()).collect::<BTreeSet<_>>().into_iter().collect();
-    let label_index: HashMap<&str, u32> = labels.iter().enumerate().map(|(i, l)| (l.as_str(), i as u32)).collect();
-    let mut by_item: BTreeMap<&str, BTreeMap<&str, u32>> = BTreeMap::new();
-    for (item, who, label) in rows {
-        by_item.entry(item).or_default().insert(who, label_index[label.as_str()]);
-    }
-    let pairs_of = |a: &str, b: &str| -> Vec<(u32, u32)> {
-        by_item.values().filter_map(|m| Some((*m.get(a)?, *m.get(b)?))).collect()
+    let sorted = |pick: fn(&(String, String, String)) -> &str| -> Vec<String> {
+        let set: std::collections::HashSet<&str> = rows.iter().map(pick).collect();
+        let mut v: Vec<String> = set.into_iter().map(String::from).collect();
+        v.sort();
+        v
     };
-    let units: Vec<Vec<u32>> = by_item.values().map(|m| m.values().copied().collect()).collect();
+    let labels = sorted(|r| &r.2);
+    let annotators = sorted(|r| &r.1);
+    let label_index: HashMap<&str, u32> = labels.iter().enumerate().map(|(i, l)| (l.as_str(), i as u32)).collect();
+    let who_index: HashMap<&str, usize> = annotators.iter().enumerate().map(|(i, l)| (l.as_str(), i)).collect();
+    // Items x annotators, MISSING where an annotator gave no label.
+    const MISSING: u32 = u32::MAX;
+    let width = annotators.len();
+    let mut item_index: HashMap<&str, usize> = HashMap::with_capacity(rows.len() / 2 + 1);
+    let mut grid: Vec<u32> = Vec::with_capacity(rows.len());
+    for (item, who, label) in rows {
+        let next = item_index.len();
+        let i = *item_index.entry(item.as_str()).or_insert(next);
+        if i == next {
+            grid.resize(grid.len() + width, MISSING);
+        }
+        grid[i * width + who_index[who.as_str()]] = label_index[label.as_str()];
+    }
+    let items: Vec<&[u32]> = if width == 0 { Vec::new() } else { grid.chunks(width).collect() };
+    let pairs_of = |a: usize, b: usize| -> Vec<(u32, u32)> {
+        items.iter().filter(|m| m[a] != MISSING && m[b] != MISSING).map(|m| (m[a], m[b])).collect()
+    };
+    let units: Vec<Vec<u32>> = items.iter().map(|m| m.iter().copied().filter(|&v| v != MISSING).collect()).collect();
     let multi: MultiRaterStats = stats::multi_rater(&units, labels.len());
     let mut report = LabelsReport {
         annotators: annotators.clone(),
@@ -152,7 +169,7 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
             )];
         }
         2 => {
-            let pairs = pairs_of(&annotators[0], &annotators[1]);
+            let pairs = pairs_of(0, 1);
             report.pair = pair_report(&pairs, &labels, bootstrap);
         }
         _ => {
@@ -162,7 +179,7 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
             report.pair.kappa.n_items = multi.n_items;
             for i in 0..annotators.len() {
                 for j in i + 1..annotators.len() {
-                    let pairs = pairs_of(&annotators[i], &annotators[j]);
+                    let pairs = pairs_of(i, j);
                     report.pairs.push(NamedPair {
                         annotator_a: annotators[i].clone(),
                         annotator_b: annotators[j].clone(),
@@ -178,25 +195,81 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
     report
 }
 
-/// One row's two finished annotations, oriented by roster order.
-pub struct DoubleAnnotated {
-    source: String,
-    suggested_axis: Option<String>,
-    suggested: [String; 2], // calibrated, raised
-    names: [String; 2],
-    decision: [String; 2],
-    axis: [Option<String>; 2],
-    severity: [Option<i64>; 2],
-    span: [Option<String>; 2],
-    claims: [[Option<String>; 2]; 2], // per annotator: calibrated, raised
+/// Both spans of a row, read compactly: most rows agree exactly, and only differing spans are
+/// needed as text (for token overlap).
+#[derive(Debug, Clone, PartialEq)]
+enum SpanPair {
+    /// At least one annotator marked no span.
+    Missing,
+    Same,
+    Differ(String, String),
 }
 
-/// Reads every row with two finished pre-adjudication annotations.
-pub fn double_annotated(project: &Project) -> Result<Vec<DoubleAnnotated>> {
+/// One row's two finished annotations, oriented by roster order, with every label as a small
+/// index so that the statistics run over compact data.
+#[derive(Debug, Clone)]
+pub struct DoubleAnnotated {
+    pub id: String,
+    source: u32,                // index into AnnotatedRows::sources
+    suggested_axis: Option<u8>, // index into Axis::ALL
+    names: [u32; 2],            // indices into AnnotatedRows::names
+    decision: [u8; 2],          // indices into Decision::ALL
+    axis: [Option<u8>; 2],
+    severity: [Option<u8>; 2], // 0-based
+    span: SpanPair,
+    /// Per annotator: kept the suggested calibrated claim, kept the suggested raised claim.
+    kept: [[bool; 2]; 2],
+}
+
+/// Every double-annotated row of a project, with the tables its indices point into.
+#[derive(Debug, Clone, Default)]
+pub struct AnnotatedRows {
+    pub rows: Vec<DoubleAnnotated>,
+    sources: Vec<String>,
+    names: Vec<String>,
+}
+
+impl AnnotatedRows {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+fn intern(table: &mut Vec<String>, index: &mut HashMap<String, u32>, value: String) -> u32 {
+    if let Some(&i) = index.get(&value) {
+        return i;
+    }
+    let i = table.len() as u32;
+    table.push(value.clone());
+    index.insert(value, i);
+    i
+}
+
+fn vocab_index<T: std::str::FromStr + PartialEq + Copy>(all: &[T], value: Option<String>, column: usize) -> rusqlite::Result<Option<u8>> {
+    let Some(value) = value else { return Ok(None) };
+    let parsed: T = value.parse().map_err(|_| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, format!("unknown value `{value}`").into())
+    })?;
+    Ok(all.iter().position(|v| *v == parsed).map(|i| i as u8))
+}
+
+/// Reads every row with two finished pre-adjudication annotations. Equal spans and kept claims
+/// are compared by SQLite where the text lies, so only differing spans are copied out.
+pub fn double_annotated(project: &Project) -> Result<AnnotatedRows> {
+    use crate::vocab::{Axis, Decision};
     let mut stmt = project.conn().prepare(
-        "SELECT c.source_dataset, c.axis, c.calibrated_claim, c.raised_claim, a1.id > a2.id,
-                a1.name, n1.decision, n1.axis, n1.severity, n1.evidence_span, n1.calibrated_claim, n1.raised_claim,
-                a2.name, n2.decision, n2.axis, n2.severity, n2.evidence_span, n2.calibrated_claim, n2.raised_claim
+        "SELECT c.id, c.source_dataset, c.axis, a1.id > a2.id,
+                a1.name, n1.decision, n1.axis, n1.severity,
+                n1.calibrated_claim IS c.calibrated_claim, n1.raised_claim IS c.raised_claim,
+                a2.name, n2.decision, n2.axis, n2.severity,
+                n2.calibrated_claim IS c.calibrated_claim, n2.raised_claim IS c.raised_claim,
+                CASE WHEN n1.evidence_span IS NULL OR n2.evidence_span IS NULL THEN 0
+                     WHEN n1.evidence_span = n2.evidence_span THEN 1 ELSE 2 END,
+                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n1.evidence_span END,
+                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n2.evidence_span END
          FROM candidates c
          JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
          JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
@@ -206,23 +279,43 @@ pub fn double_annotated(project: &Project) -> Result<Vec<DoubleAnnotated>> {
          JOIN annotators a2 ON a2.id = s2.annotator_id
          ORDER BY c.seq",
     )?;
-    let rows = stmt.query_map([], |r| {
-        // Columns after the flag: annotator 1 at 5..=11, annotator 2 at 12..=18.
-        let swap: bool = r.get(4)?;
-        let (x, y) = if swap { (12, 5) } else { (5, 12) };
-        Ok(DoubleAnnotated {
-            source: r.get(0)?,
-            suggested_axis: r.get(1)?,
-            suggested: [r.get(2)?, r.get(3)?],
-            names: [r.get(x)?, r.get(y)?],
-            decision: [r.get(x + 1)?, r.get(y + 1)?],
-            axis: [r.get(x + 2)?, r.get(y + 2)?],
-            severity: [r.get(x + 3)?, r.get(y + 3)?],
-            span: [r.get(x + 4)?, r.get(y + 4)?],
-            claims: [[r.get(x + 5)?, r.get(x + 6)?], [r.get(y + 5)?, r.get(y + 6)?]],
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut out = AnnotatedRows::default();
+    let (mut source_index, mut name_index) = (HashMap::new(), HashMap::new());
+    let mut query = stmt.query([])?;
+    while let Some(r) = query.next()? {
+        // Annotator 1 at columns 4..=9, annotator 2 at 10..=15; swapped into roster order.
+        let swap: bool = r.get(3)?;
+        let (x, y) = if swap { (10, 4) } else { (4, 10) };
+        let mut person = |c: usize| -> rusqlite::Result<u32> {
+            Ok(intern(&mut out.names, &mut name_index, r.get(c)?))
+        };
+        let names = [person(x)?, person(y)?];
+        let decision = |c: usize| -> rusqlite::Result<u8> {
+            vocab_index(Decision::ALL, Some(r.get(c)?), c)?.ok_or(rusqlite::Error::InvalidColumnIndex(c))
+        };
+        let axis = |c: usize| vocab_index(Axis::ALL, r.get(c)?, c);
+        let severity = |c: usize| -> rusqlite::Result<Option<u8>> { Ok(r.get::<_, Option<i64>>(c)?.map(|s| (s - 1) as u8)) };
+        let span = match r.get::<_, i64>(16)? {
+            0 => SpanPair::Missing,
+            1 => SpanPair::Same,
+            _ => {
+                let (s1, s2): (String, String) = (r.get(17)?, r.get(18)?);
+                if swap { SpanPair::Differ(s2, s1) } else { SpanPair::Differ(s1, s2) }
+            }
+        };
+        out.rows.push(DoubleAnnotated {
+            id: r.get(0)?,
+            source: intern(&mut out.sources, &mut source_index, r.get(1)?),
+            suggested_axis: axis(2)?,
+            names,
+            decision: [decision(x + 1)?, decision(y + 1)?],
+            axis: [axis(x + 2)?, axis(y + 2)?],
+            severity: [severity(x + 3)?, severity(y + 3)?],
+            span,
+            kept: [[r.get(x + 4)?, r.get(x + 5)?], [r.get(y + 4)?, r.get(y + 5)?]],
+        });
+    }
+    Ok(out)
 }
 
 /// Span agreement on rows where both annotators marked a span.
@@ -279,30 +372,32 @@ pub struct ProjectAgreement {
     pub by_pair: Vec<Breakdown>,
 }
 
-const DECISIONS: [&str; 3] = ["accept_force_gap", "reject_not_force_gap", "needs_discussion"];
-
-fn index_of(labels: &[String], value: &str) -> u32 {
-    labels.iter().position(|l| l == value).expect("label in its list") as u32
+fn names_of<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Vec<String> {
+    all.iter().map(|&v| name(v).to_string()).collect()
 }
 
-/// Decision agreement per group of rows; `pairs[i]` holds row i's decisions as indices.
-fn breakdown<'a, K: Ord>(
-    rows: &'a [DoubleAnnotated],
-    pairs: &[(u32, u32)],
-    key: impl Fn(&'a DoubleAnnotated) -> K,
-    name: impl Fn(&K) -> String,
-) -> Vec<Breakdown> {
-    let mut groups: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
-    for (r, p) in rows.iter().zip(pairs) {
-        groups.entry(key(r)).or_default().push(*p);
+/// Decision agreement per group of rows; `groups` names each group, `key` gives a row's group.
+fn breakdown(rows: &[DoubleAnnotated], groups: Vec<String>, key: impl Fn(&DoubleAnnotated) -> usize) -> Vec<Breakdown> {
+    let q = crate::vocab::Decision::ALL.len();
+    let mut tables = vec![vec![vec![0u64; q]; q]; groups.len()];
+    for r in rows {
+        tables[key(r)][r.decision[0] as usize][r.decision[1] as usize] += 1;
     }
-    groups
+    let mut out: Vec<Breakdown> = groups
         .into_iter()
-        .map(|(key, pairs)| {
-            let k = stats::kappa_from_table(&stats::table(&pairs, DECISIONS.len()));
-            Breakdown { key: name(&key), n_items: pairs.len() as u64, percent_agreement: k.percent_agreement, cohen_kappa: k.cohen_kappa }
+        .zip(tables)
+        .filter_map(|(key, table)| {
+            let k = stats::kappa_from_table(&table);
+            (k.n_items > 0).then_some(Breakdown {
+                key,
+                n_items: k.n_items,
+                percent_agreement: k.percent_agreement,
+                cohen_kappa: k.cohen_kappa,
+            })
         })
-        .collect()
+        .collect();
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    out
 }
 
 /// Agreement of the project's pre-adjudication labels. `bootstrap`: (replicates, seed), or
@@ -312,44 +407,60 @@ pub fn project_report(project: &Project, bootstrap: Option<(u32, u64)>) -> Resul
 }
 
 /// Every statistic of [`project_report`] on rows already read.
-pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> ProjectAgreement {
-    let labels: Vec<String> = DECISIONS.iter().map(|s| s.to_string()).collect();
-    let pairs: Vec<(u32, u32)> =
-        rows.iter().map(|r| (index_of(&labels, &r.decision[0]), index_of(&labels, &r.decision[1]))).collect();
+pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> ProjectAgreement {
+    use crate::vocab::{Axis, Decision};
+    let rows = &data.rows;
+    let accept = Decision::ALL.iter().position(|d| *d == Decision::AcceptForceGap).unwrap() as u8;
+    let labels = names_of(Decision::ALL, Decision::as_str);
+    let pairs: Vec<(u32, u32)> = rows.iter().map(|r| (r.decision[0] as u32, r.decision[1] as u32)).collect();
     let decision = pair_report(&pairs, &labels, bootstrap);
 
     // Everyone at once: items x annotators.
-    let units: Vec<Vec<u32>> = pairs.iter().map(|&(a, b)| vec![a, b]).collect();
+    let units: Vec<[u32; 2]> = pairs.iter().map(|&(a, b)| [a, b]).collect();
     let multi = stats::multi_rater(&units, labels.len());
 
     let binary = ["accept".to_string(), "not_accept".to_string()];
-    let bin_pairs: Vec<(u32, u32)> = pairs.iter().map(|&(a, b)| (u32::from(a != 0), u32::from(b != 0))).collect();
+    let bin_pairs: Vec<(u32, u32)> = rows
+        .iter()
+        .map(|r| (u32::from(r.decision[0] != accept), u32::from(r.decision[1] != accept)))
+        .collect();
     let accept_vs_not = pair_report(&bin_pairs, &binary, None);
 
-    let both_accept: Vec<&DoubleAnnotated> =
-        rows.iter().zip(&pairs).filter(|(_, &(a, b))| a == 0 && b == 0).map(|(r, _)| r).collect();
-    let axes: Vec<String> = crate::vocab::Axis::ALL.iter().map(|a| a.as_str().to_string()).collect();
-    let axis_pairs: Vec<(u32, u32)> = both_accept
-        .iter()
-        .filter_map(|r| Some((index_of(&axes, r.axis[0].as_deref()?), index_of(&axes, r.axis[1].as_deref()?))))
-        .collect();
+    let mut axis_pairs = Vec::new();
+    let mut sev_pairs = Vec::new();
+    for r in rows.iter().filter(|r| r.decision == [accept, accept]) {
+        if let [Some(a), Some(b)] = r.axis {
+            axis_pairs.push((a as u32, b as u32));
+        }
+        if let [Some(a), Some(b)] = r.severity {
+            sev_pairs.push((a as u32, b as u32));
+        }
+    }
+    let axes = names_of(Axis::ALL, Axis::as_str);
     let axis_when_both_accept = pair_report(&axis_pairs, &axes, None);
-    let sev_pairs: Vec<(u32, u32)> =
-        both_accept.iter().filter_map(|r| Some(((r.severity[0]? - 1) as u32, (r.severity[1]? - 1) as u32))).collect();
     let severity_weighted_kappa = stats::quadratic_weighted_kappa(&stats::table(&sev_pairs, 3));
 
-    let spans: Vec<(&str, &str)> = rows.iter().filter_map(|r| Some((r.span[0].as_deref()?, r.span[1].as_deref()?))).collect();
-    let n_spans = spans.len() as f64;
+    let (mut n_spans, mut exact, mut f1_sum) = (0u64, 0u64, 0.0f64);
+    for r in rows {
+        match &r.span {
+            SpanPair::Missing => continue,
+            SpanPair::Same => {
+                exact += 1;
+                f1_sum += 1.0;
+            }
+            SpanPair::Differ(a, b) => f1_sum += stats::token_f1(a, b),
+        }
+        n_spans += 1;
+    }
     let span = SpanAgreement {
-        n_items: spans.len() as u64,
-        exact_match_rate: (!spans.is_empty()).then(|| spans.iter().filter(|(a, b)| a == b).count() as f64 / n_spans),
-        mean_token_f1: (!spans.is_empty()).then(|| spans.iter().map(|(a, b)| stats::token_f1(a, b)).sum::<f64>() / n_spans),
+        n_items: n_spans,
+        exact_match_rate: (n_spans > 0).then(|| exact as f64 / n_spans as f64),
+        mean_token_f1: (n_spans > 0).then(|| f1_sum / n_spans as f64),
     };
     let edits = |which: usize| {
         let mut e = ClaimEdits { both_kept: 0, one_changed: 0, both_changed: 0 };
         for r in rows {
-            let changed = (0..2).filter(|&a| r.claims[a][which].as_deref() != Some(r.suggested[which].as_str())).count();
-            match changed {
+            match (!r.kept[0][which]) as u8 + (!r.kept[1][which]) as u8 {
                 0 => e.both_kept += 1,
                 1 => e.one_changed += 1,
                 _ => e.both_changed += 1,
@@ -357,6 +468,18 @@ pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> Pr
         }
         e
     };
+
+    // Annotator pairs as unordered pairs of name indices, named "X + Y" in name order.
+    let n_names = data.names.len();
+    let pair_key = |r: &DoubleAnnotated| {
+        let (a, b) = (r.names[0] as usize, r.names[1] as usize);
+        if data.names[a] <= data.names[b] { a * n_names + b } else { b * n_names + a }
+    };
+    let pair_names: Vec<String> = (0..n_names * n_names)
+        .map(|k| format!("{} + {}", data.names[k / n_names], data.names[k % n_names]))
+        .collect();
+    let mut axis_groups = axes.clone();
+    axis_groups.push("none".into());
     ProjectAgreement {
         decision,
         krippendorff_alpha: multi.krippendorff_alpha,
@@ -368,16 +491,54 @@ pub fn report_for(rows: &[DoubleAnnotated], bootstrap: Option<(u32, u64)>) -> Pr
         span,
         calibrated_claim_edits: edits(0),
         raised_claim_edits: edits(1),
-        by_source: breakdown(rows, &pairs, |r| r.source.as_str(), |k| k.to_string()),
-        by_suggested_axis: breakdown(rows, &pairs, |r| r.suggested_axis.as_deref().unwrap_or("none"), |k| k.to_string()),
-        by_pair: breakdown(
-            rows,
-            &pairs,
-            |r| {
-                let (a, b) = (r.names[0].as_str(), r.names[1].as_str());
-                if a <= b { (a, b) } else { (b, a) }
-            },
-            |(a, b)| format!("{a} + {b}"),
-        ),
+        by_source: breakdown(rows, data.sources.clone(), |r| r.source as usize),
+        by_suggested_axis: breakdown(rows, axis_groups, |r| r.suggested_axis.map_or(Axis::ALL.len(), usize::from)),
+        by_pair: breakdown(rows, pair_names, pair_key),
     }
+}
+
+/// A confusion matrix of the project report, for opening the rows behind a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfusionTable {
+    Decision,
+    AcceptVsNot,
+    AxisWhenBothAccept,
+}
+
+/// One row behind a confusion-matrix cell, with who labelled it which way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct CellRow {
+    pub id: String,
+    pub annotator_a: String,
+    pub annotator_b: String,
+}
+
+/// The rows counted in cell (`row`, `col`) of a confusion matrix of [`project_report`]: rows are
+/// annotation A's label, columns B's, in the matrix's label order.
+pub fn cell_rows(project: &Project, table: ConfusionTable, row: usize, col: usize) -> Result<Vec<CellRow>> {
+    let data = double_annotated(project)?;
+    let accept = crate::vocab::Decision::ALL.iter().position(|d| *d == crate::vocab::Decision::AcceptForceGap).unwrap() as u8;
+    let label = |r: &DoubleAnnotated, who: usize| -> Option<usize> {
+        match table {
+            ConfusionTable::Decision => Some(r.decision[who] as usize),
+            ConfusionTable::AcceptVsNot => Some(usize::from(r.decision[who] != accept)),
+            ConfusionTable::AxisWhenBothAccept => {
+                if r.decision != [accept, accept] || r.axis.contains(&None) {
+                    return None;
+                }
+                r.axis[who].map(usize::from)
+            }
+        }
+    };
+    Ok(data
+        .rows
+        .iter()
+        .filter(|r| label(r, 0) == Some(row) && label(r, 1) == Some(col))
+        .map(|r| CellRow {
+            id: r.id.clone(),
+            annotator_a: data.names[r.names[0] as usize].clone(),
+            annotator_b: data.names[r.names[1] as usize].clone(),
+        })
+        .collect())
 }

@@ -163,8 +163,9 @@ pub struct MultiRaterStats {
     pub gwet_ac1: Option<f64>,
 }
 
-pub fn multi_rater(units: &[Vec<u32>], q: usize) -> MultiRaterStats {
-    let pairable: Vec<&Vec<u32>> = units.iter().filter(|u| u.len() >= 2).collect();
+/// `units[i]` holds item i's ratings as category indices below `q`.
+pub fn multi_rater<U: AsRef<[u32]>>(units: &[U], q: usize) -> MultiRaterStats {
+    let pairable: Vec<&[u32]> = units.iter().map(AsRef::as_ref).filter(|u| u.len() >= 2).collect();
     let mut out = MultiRaterStats {
         n_items: pairable.len() as u64,
         n_ratings: pairable.iter().map(|u| u.len() as u64).sum(),
@@ -213,7 +214,7 @@ pub fn multi_rater(units: &[Vec<u32>], q: usize) -> MultiRaterStats {
         pa += counts.iter().map(|&c| c as f64 * (c as f64 - 1.0)).sum::<f64>() / (r * (r - 1.0));
     }
     pa /= pairable.len() as f64;
-    let rated: Vec<&Vec<u32>> = units.iter().filter(|u| !u.is_empty()).collect();
+    let rated: Vec<&[u32]> = units.iter().map(AsRef::as_ref).filter(|u| !u.is_empty()).collect();
     let mut pi = vec![0.0f64; q];
     for u in &rated {
         let r = u.len() as f64;

@@ -215,3 +215,79 @@ fn agreement_json_has_the_documented_keys_once_each() {
     }
     assert_eq!(v["n_items"], 3);
 }
+
+#[test]
+fn project_field_agreement_on_spans_claims_and_breakdowns() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let rows: Vec<_> = forcebench::candidate::list(&project).unwrap().into_iter().take(4).collect();
+    let span0 = forcebench::candidate::get(&project, &rows[1].id).unwrap().candidate.evidence_span.expect("sample rows carry a span");
+    // A prefix ending at a space shares all its tokens with the whole span.
+    let prefix = span0.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" ");
+    let tokens = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).count() as f64;
+    let (n, k) = (tokens(&span0), tokens(&prefix));
+    assert!(k >= 1.0 && n > k, "{span0}");
+    let accept = |id: &str, extra: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"scope\",\"severity\":2{extra}}}\n");
+    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"evidence_span\":null}}\n");
+    // Row 0: same span, Ben rewrites the raised claim. Row 1: Ben marks a two-word prefix of the
+    // span and both rewrite the calibrated claim. Row 2: Ana rejects without a span. Row 3: same.
+    let ana = [
+        accept(&rows[0].id, ""),
+        accept(&rows[1].id, ",\"calibrated_claim\":\"Ana's own calibrated claim.\""),
+        reject(&rows[2].id),
+        accept(&rows[3].id, ""),
+    ]
+    .concat();
+    let ben = [
+        accept(&rows[0].id, ",\"raised_claim\":\"Ben's raised claim.\""),
+        accept(&rows[1].id, &format!(",\"calibrated_claim\":\"Ben's calibrated claim.\",\"evidence_span\":{}", serde_json::json!(prefix))),
+        accept(&rows[2].id, ""),
+        accept(&rows[3].id, ""),
+    ]
+    .concat();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
+    let r = agreement::project_report(&project, None).unwrap();
+    assert_eq!(r.decision.kappa.n_items, 4);
+    // Spans on rows 0, 1 and 3 (row 2: Ana has none); one differs: F1 = 2k / (n + k), k = 2.
+    assert_eq!(r.span.n_items, 3);
+    close(r.span.exact_match_rate.unwrap(), 2.0 / 3.0, 1e-12);
+    close(r.span.mean_token_f1.unwrap(), (2.0 + 2.0 * k / (n + k)) / 3.0, 1e-12);
+    assert_eq!((r.calibrated_claim_edits.both_kept, r.calibrated_claim_edits.one_changed, r.calibrated_claim_edits.both_changed), (3, 0, 1));
+    assert_eq!((r.raised_claim_edits.both_kept, r.raised_claim_edits.one_changed, r.raised_claim_edits.both_changed), (3, 1, 0));
+    // Three rows both accepted, every one on scope at severity 2.
+    assert_eq!(r.axis_when_both_accept.kappa.n_items, 3);
+    assert_eq!(r.severity_n_items, 3);
+    // Breakdowns partition the rows, in key order.
+    for b in [&r.by_source, &r.by_suggested_axis] {
+        assert_eq!(b.iter().map(|x| x.n_items).sum::<u64>(), 4);
+        assert!(b.windows(2).all(|w| w[0].key < w[1].key));
+    }
+    let mut sources: Vec<&str> = rows.iter().map(|c| c.source_dataset.as_str()).collect();
+    sources.sort();
+    sources.dedup();
+    assert_eq!(r.by_source.iter().map(|b| b.key.as_str()).collect::<Vec<_>>(), sources);
+}
+
+#[test]
+fn confusion_cells_open_the_rows_behind_them() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(3).map(|r| r.id).collect();
+    let accept = |id: &str, axis: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\",\"severity\":1}}\n");
+    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let ana = [accept(&ids[0], "scope"), accept(&ids[1], "scope"), accept(&ids[2], "numeric")].concat();
+    let ben = [accept(&ids[0], "scope"), discuss(&ids[1]), accept(&ids[2], "temporal")].concat();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
+    use agreement::ConfusionTable::*;
+    let cell = |t, r, c| agreement::cell_rows(&project, t, r, c).unwrap().into_iter().map(|x| x.id).collect::<Vec<_>>();
+    // Decisions in schema order: accept 0, reject 1, needs_discussion 2.
+    assert_eq!(cell(Decision, 0, 2), [ids[1].clone()]);
+    assert_eq!(cell(Decision, 0, 0).len(), 2);
+    assert_eq!(cell(AcceptVsNot, 0, 1), [ids[1].clone()]);
+    // Axes in schema order: relation, modality, scope 2, temporal 3, numeric 4.
+    assert_eq!(cell(AxisWhenBothAccept, 4, 3), [ids[2].clone()]);
+    assert_eq!(cell(AxisWhenBothAccept, 2, 2), [ids[0].clone()]);
+    assert!(cell(AxisWhenBothAccept, 2, 4).is_empty());
+    let first = &agreement::cell_rows(&project, Decision, 0, 2).unwrap()[0];
+    assert_eq!((first.annotator_a.as_str(), first.annotator_b.as_str()), ("ana", "ben"));
+}
