@@ -11,6 +11,7 @@
 //! [`labels_report`] serves any long-format table (`item,annotator,label`), so the same
 //! statistics apply to data from elsewhere. The numbers come from [`stats`].
 
+pub mod export;
 pub mod stats;
 
 use serde::Serialize;

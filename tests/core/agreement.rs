@@ -291,3 +291,124 @@ fn confusion_cells_open_the_rows_behind_them() {
     let first = &agreement::cell_rows(&project, Decision, 0, 2).unwrap()[0];
     assert_eq!((first.annotator_a.as_str(), first.annotator_b.as_str()), ("ana", "ben"));
 }
+
+/// Two annotators on ten rows: Ana accepts the first six and rejects the rest; Ben agrees except
+/// on rows 5 and 9 (decision table [[5,1,0],[1,3,0],[0,0,0]], kappa = 0.28 / 0.48).
+fn ten_row_project() -> (tempfile::TempDir, forcebench::Project) {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(10).map(|r| r.id).collect();
+    let line = |id: &str, accept: bool| {
+        if accept {
+            format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n")
+        } else {
+            format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n")
+        }
+    };
+    let ana: String = ids.iter().enumerate().map(|(i, id)| line(id, i < 6)).collect();
+    let ben: String = ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
+    (dir, project)
+}
+
+/// The CSV export parsed back: (section, statistic, key) -> value, with the header checked.
+fn parse_export(text: &str) -> std::collections::HashMap<(String, String, String), String> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(reader.headers().unwrap(), &csv::StringRecord::from(vec!["section", "statistic", "key", "value"]));
+    let mut out = std::collections::HashMap::new();
+    for record in reader.records() {
+        let r = record.expect("every line parses as CSV");
+        assert_eq!(r.len(), 4, "{r:?}");
+        let previous = out.insert((r[0].to_string(), r[1].to_string(), r[2].to_string()), r[3].to_string());
+        assert!(previous.is_none() || r[1] == *"note", "one line per statistic: {r:?}");
+    }
+    out
+}
+
+#[test]
+fn agreement_report_exports_as_long_csv_with_real_values() {
+    use agreement::export;
+    let (_dir, project) = ten_row_project();
+    let report = agreement::project_report(&project, Some((200, 3))).unwrap();
+    let text = export::to_csv(&report).unwrap();
+    let rows = parse_export(&text);
+    let get = |section: &str, statistic: &str, key: &str| {
+        rows.get(&(section.into(), statistic.into(), key.into())).unwrap_or_else(|| panic!("no {section}/{statistic}/{key} in\n{text}")).clone()
+    };
+    let num = |section: &str, statistic: &str, key: &str| get(section, statistic, key).parse::<f64>().unwrap();
+    assert_eq!(get("decision", "n_items", ""), "10");
+    close(num("decision", "cohen_kappa", ""), (0.8 - 0.52) / 0.48, 1e-12);
+    close(num("decision", "percent_agreement", ""), 0.8, 1e-12);
+    close(num("decision", "chance_agreement", ""), 0.52, 1e-12);
+    // Rows of the matrix: Ana (first on the roster); columns: Ben.
+    assert_eq!(get("decision", "confusion", "accept_force_gap|accept_force_gap"), "5");
+    assert_eq!(get("decision", "confusion", "accept_force_gap|reject_not_force_gap"), "1");
+    assert_eq!(get("decision", "confusion", "reject_not_force_gap|reject_not_force_gap"), "3");
+    assert_eq!(get("decision", "confusion", "needs_discussion|needs_discussion"), "0");
+    let [lo, hi] = report.decision.bootstrap_ci95.unwrap();
+    close(num("decision", "bootstrap_ci95_low", ""), lo, 0.0);
+    close(num("decision", "bootstrap_ci95_high", ""), hi, 0.0);
+    close(num("decision", "kappa_ci95_low", ""), report.decision.kappa.kappa_ci95.unwrap()[0], 0.0);
+    close(num("decision", "krippendorff_alpha", ""), report.krippendorff_alpha.unwrap(), 0.0);
+    assert_eq!(get("accept_vs_not", "confusion", "accept|not_accept"), "1");
+    assert_eq!(get("accept_vs_not", "bootstrap_ci95_low", ""), "", "no bootstrap on accept vs not");
+    assert_eq!(get("axis_when_both_accept", "n_items", ""), "5");
+    assert_eq!(get("severity", "n_items", ""), "5");
+    assert_eq!(get("raised_claim_edits", "both_kept", ""), "10");
+    assert_eq!(get("by_pair", "n_items", "ana + ben"), "10");
+    close(num("by_pair", "cohen_kappa", "ana + ben"), (0.8 - 0.52) / 0.48, 1e-12);
+    let sources: u64 = report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
+    assert_eq!(sources, 10);
+    assert!(rows.keys().any(|k| k.0 == "by_suggested_axis"));
+    // Nothing is undefined here, so there is no note and no empty kappa.
+    assert!(!rows.keys().any(|k| k.1 == "note"), "{text}");
+    assert!(!text.contains("NaN"));
+}
+
+#[test]
+fn an_undefined_report_exports_empty_values_and_says_why() {
+    use agreement::export;
+    let (_dir, _, project) = annotated_project(&["ana", "ben"]);
+    let report = agreement::project_report(&project, Some((200, 3))).unwrap();
+    let text = export::to_csv(&report).unwrap();
+    let rows = parse_export(&text);
+    let get = |section: &str, statistic: &str| rows[&(section.to_string(), statistic.to_string(), String::new())].clone();
+    assert_eq!(get("decision", "n_items"), "0");
+    assert_eq!(get("decision", "cohen_kappa"), "");
+    assert_eq!(get("span", "mean_token_f1"), "");
+    assert!(get("decision", "note").contains("no item was labelled by both annotators"), "{text}");
+    assert!(!text.to_lowercase().contains("nan") && !text.contains("null"), "{text}");
+}
+
+#[test]
+fn agreement_report_files_are_written_whole_in_either_format() {
+    use agreement::export::{self, ExportFormat};
+    let (dir, project) = ten_row_project();
+    let report = agreement::project_report(&project, None).unwrap();
+    let out = dir.path().join("reports");
+    std::fs::create_dir(&out).unwrap();
+
+    let csv_path = export::write_report(&report, &out.join("agreement.csv"), "CSV".parse().unwrap()).unwrap();
+    assert_eq!(csv_path, out.join("agreement.csv"));
+    assert_eq!(std::fs::read_to_string(&csv_path).unwrap(), export::to_csv(&report).unwrap());
+    let json_path = export::write_report(&report, &out.join("agreement.json"), ExportFormat::Json).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(v, serde_json::to_value(&report).unwrap());
+    assert_eq!(v["confusion"][0][1], 1);
+    // Writing again replaces the file; no temporary file is left behind.
+    std::fs::write(&csv_path, "old").unwrap();
+    export::write_report(&report, &csv_path, ExportFormat::Csv).unwrap();
+    assert!(std::fs::read_to_string(&csv_path).unwrap().starts_with("section,statistic,key,value\n"));
+    let mut names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["agreement.csv", "agreement.json"]);
+
+    let err = export::write_report(&report, &out, ExportFormat::Csv).unwrap_err();
+    assert!(err.to_string().contains("is a folder"), "{err}");
+    let missing = dir.path().join("no-such-folder/agreement.csv");
+    let err = export::write_report(&report, &missing, ExportFormat::Csv).unwrap_err();
+    assert_eq!(err.code(), "io");
+    assert!(err.to_string().contains("no-such-folder/agreement.csv"), "{err}");
+    let err = "xlsx".parse::<ExportFormat>().unwrap_err();
+    assert_eq!(err.to_string(), "invalid argument: export format `xlsx` is not csv or json");
+}

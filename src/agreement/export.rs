@@ -1,0 +1,157 @@
+//! The project agreement report as a file: JSON (the report as serialized, the same as
+//! `forcebench agreement --json`) or a long-format CSV with the columns
+//! `section,statistic,key,value`, one value per line, so a spreadsheet or a script can pick any
+//! number without knowing the report's shape.
+//!
+//! CSV sections, in order: `decision` (the three-label decision, with Krippendorff's alpha and
+//! Fleiss' kappa over the same labels), `accept_vs_not`, `axis_when_both_accept`, `severity`,
+//! `span`, `calibrated_claim_edits`, `raised_claim_edits`, `by_source`, `by_suggested_axis`,
+//! `by_pair`. A pair section has one line per statistic (empty key), one `confusion` line per
+//! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
+//! `note` line per sentence saying why a statistic is missing. A breakdown section keys each
+//! line by its group. A statistic that is undefined for the data has an empty value, never NaN.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Breakdown, PairReport, ProjectAgreement};
+use crate::error::{Error, Result};
+
+/// The file formats of an exported report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    Csv,
+    Json,
+}
+
+impl std::str::FromStr for ExportFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "csv" => Ok(ExportFormat::Csv),
+            "json" => Ok(ExportFormat::Json),
+            other => Err(Error::InvalidArgument(format!("export format `{other}` is not csv or json"))),
+        }
+    }
+}
+
+/// The CSV header.
+pub const CSV_COLUMNS: [&str; 4] = ["section", "statistic", "key", "value"];
+
+/// A value cell: integers as integers, reals with every digit Rust needs to round-trip them,
+/// undefined values empty.
+fn real(v: Option<f64>) -> String {
+    v.map_or_else(String::new, |x| x.to_string())
+}
+
+struct Lines<W: Write>(csv::Writer<W>);
+
+impl<W: Write> Lines<W> {
+    fn line(&mut self, section: &str, statistic: &str, key: &str, value: &str) -> Result<()> {
+        self.0.write_record([section, statistic, key, value]).map_err(csv_error)
+    }
+    fn real(&mut self, section: &str, statistic: &str, v: Option<f64>) -> Result<()> {
+        self.line(section, statistic, "", &real(v))
+    }
+    fn count(&mut self, section: &str, statistic: &str, n: u64) -> Result<()> {
+        self.line(section, statistic, "", &n.to_string())
+    }
+    fn interval(&mut self, section: &str, statistic: &str, ci: Option<[f64; 2]>) -> Result<()> {
+        self.real(section, &format!("{statistic}_low"), ci.map(|c| c[0]))?;
+        self.real(section, &format!("{statistic}_high"), ci.map(|c| c[1]))
+    }
+    fn pair(&mut self, section: &str, p: &PairReport) -> Result<()> {
+        let k = &p.kappa;
+        self.count(section, "n_items", k.n_items)?;
+        self.real(section, "percent_agreement", k.percent_agreement)?;
+        self.real(section, "chance_agreement", k.chance_agreement)?;
+        self.real(section, "cohen_kappa", k.cohen_kappa)?;
+        self.real(section, "kappa_se", k.kappa_se)?;
+        self.interval(section, "kappa_ci95", k.kappa_ci95)?;
+        self.interval(section, "bootstrap_ci95", p.bootstrap_ci95)?;
+        self.real(section, "pabak", k.pabak)?;
+        self.real(section, "gwet_ac1", k.gwet_ac1)?;
+        for (i, a) in p.labels.iter().enumerate() {
+            for (j, b) in p.labels.iter().enumerate() {
+                let n = p.confusion.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+                self.line(section, "confusion", &format!("{a}|{b}"), &n.to_string())?;
+            }
+        }
+        for note in &p.notes {
+            self.line(section, "note", "", note)?;
+        }
+        Ok(())
+    }
+    fn breakdown(&mut self, section: &str, groups: &[Breakdown]) -> Result<()> {
+        for g in groups {
+            self.line(section, "n_items", &g.key, &g.n_items.to_string())?;
+            self.line(section, "percent_agreement", &g.key, &real(g.percent_agreement))?;
+            self.line(section, "cohen_kappa", &g.key, &real(g.cohen_kappa))?;
+        }
+        Ok(())
+    }
+}
+
+fn csv_error(e: csv::Error) -> Error {
+    Error::InvalidArgument(format!("could not write the CSV report: {e}"))
+}
+
+/// The report in long format (see the module documentation), header first.
+pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
+    let mut out = Lines(csv::Writer::from_writer(Vec::new()));
+    out.0.write_record(CSV_COLUMNS).map_err(csv_error)?;
+    out.pair("decision", &report.decision)?;
+    out.real("decision", "krippendorff_alpha", report.krippendorff_alpha)?;
+    out.real("decision", "fleiss_kappa", report.fleiss_kappa)?;
+    out.pair("accept_vs_not", &report.accept_vs_not)?;
+    out.pair("axis_when_both_accept", &report.axis_when_both_accept)?;
+    out.count("severity", "n_items", report.severity_n_items)?;
+    out.real("severity", "quadratic_weighted_kappa", report.severity_weighted_kappa)?;
+    out.count("span", "n_items", report.span.n_items)?;
+    out.real("span", "exact_match_rate", report.span.exact_match_rate)?;
+    out.real("span", "mean_token_f1", report.span.mean_token_f1)?;
+    for (section, e) in [("calibrated_claim_edits", &report.calibrated_claim_edits), ("raised_claim_edits", &report.raised_claim_edits)] {
+        out.count(section, "both_kept", e.both_kept)?;
+        out.count(section, "one_changed", e.one_changed)?;
+        out.count(section, "both_changed", e.both_changed)?;
+    }
+    out.breakdown("by_source", &report.by_source)?;
+    out.breakdown("by_suggested_axis", &report.by_suggested_axis)?;
+    out.breakdown("by_pair", &report.by_pair)?;
+    let bytes = out.0.into_inner().map_err(|e| Error::InvalidArgument(format!("could not write the CSV report: {e}")))?;
+    Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
+}
+
+/// The report as pretty-printed JSON (the same keys as `forcebench agreement --json`).
+pub fn to_json(report: &ProjectAgreement) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("the report serializes");
+    s.push('\n');
+    s
+}
+
+/// Writes the report to `path` in `format` through a temporary file in the same folder and a
+/// rename, so the file is either the old one or the whole new one. Returns the absolute path.
+pub fn write_report(report: &ProjectAgreement, path: &Path, format: ExportFormat) -> Result<PathBuf> {
+    if path.as_os_str().is_empty() {
+        return Err(Error::InvalidArgument("type the path of the file to write the report to".into()));
+    }
+    let path = std::path::absolute(path).map_err(|e| Error::io(path, e))?;
+    if path.is_dir() {
+        return Err(Error::InvalidArgument(format!("{} is a folder; type a file name for the report", path.display())));
+    }
+    let bytes = match format {
+        ExportFormat::Csv => to_csv(report)?,
+        ExportFormat::Json => to_json(report),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes.as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, &path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(&path, e));
+    }
+    Ok(path)
+}
