@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use forcebench::agreement::export::ExportFormat;
+use forcebench::agreement::{self, CellRow, ConfusionTable, ProjectAgreement};
 use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueueRow};
 use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
 use forcebench::packets::{self, MergeReport};
@@ -166,4 +168,35 @@ pub async fn open_packet(studio: State<'_, Studio>, path: String) -> Result<Sess
     let info = session_of(&project).map_err(|e| e.payload())?;
     studio.replace(project);
     Ok(info)
+}
+
+/// The agreement view: the project report with the bootstrap interval at the default
+/// replicates and seed (the same numbers as `forcebench agreement`). Off the main thread: the
+/// bootstrap takes a moment on a large project.
+#[tauri::command]
+pub async fn agreement_report(studio: State<'_, Studio>) -> Result<ProjectAgreement, ErrorPayload> {
+    studio.with(|p| agreement::project_report(p, Some((agreement::BOOTSTRAP_REPS, agreement::BOOTSTRAP_SEED))))
+}
+
+/// The rows behind cell (`row`, `col`) of one of the report's confusion matrices.
+#[tauri::command]
+pub async fn agreement_cell_rows(
+    studio: State<'_, Studio>,
+    table: ConfusionTable,
+    row: usize,
+    col: usize,
+) -> Result<Vec<CellRow>, ErrorPayload> {
+    studio.with(|p| agreement::cell_rows(p, table, row, col))
+}
+
+/// Writes the agreement report (as [`agreement_report`] gives it) to `path` as `csv` or `json`,
+/// atomically; answers with the absolute path written.
+#[tauri::command]
+pub async fn export_agreement(studio: State<'_, Studio>, path: String, format: String) -> Result<String, ErrorPayload> {
+    studio.with(|p| {
+        let format: ExportFormat = format.parse()?;
+        let report = agreement::project_report(p, Some((agreement::BOOTSTRAP_REPS, agreement::BOOTSTRAP_SEED)))?;
+        let written = agreement::export::write_report(&report, Path::new(path.trim()), format)?;
+        Ok(written.display().to_string())
+    })
 }

@@ -113,6 +113,9 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::merge_packets,
         commands::return_packet,
         commands::open_packet,
+        commands::agreement_report,
+        commands::agreement_cell_rows,
+        commands::export_agreement,
     ])
 }
 

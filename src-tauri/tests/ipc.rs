@@ -247,3 +247,100 @@ fn the_app_opens_a_packet_given_on_the_command_line() {
     let err = forcebench_studio::open_startup_project(["--packet=/no/such/packet.json".to_string()]).err().unwrap();
     assert_eq!(err.code, "io", "{}", err.message);
 }
+
+/// A project where ana and ben both annotated four rows: agree on rows 0, 2 and 3; on row 1 ana
+/// accepts and ben asks for discussion.
+fn agreement_project(dir: &std::path::Path) -> (Project, Vec<String>) {
+    let mut project = Project::in_memory("IPC agreement").unwrap();
+    forcebench::sample::load_sample(&mut project).unwrap();
+    for name in ["ana", "ben"] {
+        forcebench::roster::add(&project, name, forcebench::roster::Role::Annotator).unwrap();
+    }
+    forcebench::assign::assign(&mut project, 1).unwrap();
+    let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(4).map(|r| r.id).collect();
+    let accept = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n");
+    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}}\n");
+    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let ana = [accept(&ids[0]), accept(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
+    let ben = [accept(&ids[0]), discuss(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
+    for (name, lines) in [("ana", ana), ("ben", ben)] {
+        let file = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&file, lines).unwrap();
+        forcebench::annotate::import_jsonl(&mut project, &file, name).unwrap();
+    }
+    (project, ids)
+}
+
+#[test]
+fn the_agreement_report_and_the_rows_behind_a_cell_answer() {
+    use forcebench::agreement::{self, BOOTSTRAP_REPS, BOOTSTRAP_SEED};
+    let dir = tempfile::tempdir().unwrap();
+    let (project, ids) = agreement_project(dir.path());
+    let expected = serde_json::to_value(agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap()).unwrap();
+    let (_app, window) = app(Ok(project));
+
+    let report = invoke(&window, "agreement_report", json!({})).unwrap();
+    assert_eq!(report, expected, "the core's report with the default bootstrap");
+    assert_eq!(report["n_items"], 4);
+    assert_eq!(report["confusion"], json!([[1, 0, 1], [0, 2, 0], [0, 0, 0]]));
+    assert!(report["bootstrap_ci95"].is_array(), "{report}");
+
+    // Row 1: ana (first on the roster, matrix rows) accepts, ben (columns) asks for discussion.
+    let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "decision", "row": 0, "col": 2 })).unwrap();
+    assert_eq!(rows, json!([{ "id": ids[1], "annotator_a": "ana", "annotator_b": "ben" }]));
+    let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "accept_vs_not", "row": 1, "col": 1 })).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2);
+    let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "axis_when_both_accept", "row": 4, "col": 0 })).unwrap();
+    assert_eq!(rows, json!([]));
+    let err = invoke(&window, "agreement_cell_rows", json!({ "table": "severity", "row": 0, "col": 0 })).unwrap_err();
+    assert!(err.as_str().is_some_and(|m| m.contains("severity")), "Tauri refuses an unknown table: {err}");
+}
+
+#[test]
+fn the_agreement_report_is_exported_as_csv_or_json() {
+    use forcebench::agreement::{self, BOOTSTRAP_REPS, BOOTSTRAP_SEED};
+    let dir = tempfile::tempdir().unwrap();
+    let (project, _) = agreement_project(dir.path());
+    let report = agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap();
+    let (_app, window) = app(Ok(project));
+
+    let csv = dir.path().join("agreement.csv");
+    let written = invoke(&window, "export_agreement", json!({ "path": format!(" {} ", csv.display()), "format": "csv" })).unwrap();
+    assert_eq!(written, csv.display().to_string());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), agreement::export::to_csv(&report).unwrap());
+    assert!(std::fs::read_to_string(&csv).unwrap().contains("decision,confusion,accept_force_gap|needs_discussion,1\n"));
+    let json_path = dir.path().join("agreement.json");
+    let written = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "json" })).unwrap();
+    assert_eq!(written, json_path.display().to_string());
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(saved, serde_json::to_value(&report).unwrap());
+
+    let err = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "xlsx" })).unwrap_err();
+    assert_eq!(err, json!({ "code": "invalid_argument", "message": "invalid argument: export format `xlsx` is not csv or json" }));
+    let err = invoke(&window, "export_agreement", json!({ "path": "  ", "format": "csv" })).unwrap_err();
+    assert_eq!(err["code"], "invalid_argument");
+    let missing = dir.path().join("no/such/dir/agreement.csv");
+    let err = invoke(&window, "export_agreement", json!({ "path": missing.display().to_string(), "format": "csv" })).unwrap_err();
+    assert_eq!(err["code"], "io");
+    assert!(err["message"].as_str().unwrap().starts_with(&missing.display().to_string()), "names the file: {err}");
+}
+
+#[test]
+fn an_undefined_agreement_report_says_why_and_a_failed_project_answers_with_its_error() {
+    let (_app, window) = app(Ok(sample_project()));
+    let report = invoke(&window, "agreement_report", json!({})).unwrap();
+    assert_eq!(report["n_items"], 0);
+    assert!(report["cohen_kappa"].is_null());
+    assert!(report["notes"][0].as_str().unwrap().contains("no item was labelled by both annotators"), "{report}");
+
+    let opening = forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
+    let (_app, window) = app(Err(opening.clone()));
+    for (cmd, args) in [
+        ("agreement_report", json!({})),
+        ("agreement_cell_rows", json!({ "table": "decision", "row": 0, "col": 0 })),
+        ("export_agreement", json!({ "path": "/tmp/x.csv", "format": "csv" })),
+    ] {
+        let err = invoke(&window, cmd, args).unwrap_err();
+        assert_eq!(err, serde_json::to_value(&opening).unwrap(), "{cmd}");
+    }
+}
