@@ -144,7 +144,7 @@ impl Annotation {
         a
     }
 
-    fn empty(c: &Candidate, annotator: &str) -> Annotation {
+    pub(crate) fn empty(c: &Candidate, annotator: &str) -> Annotation {
         Annotation {
             candidate_id: c.id.clone(),
             annotator: annotator.to_string(),
@@ -166,7 +166,7 @@ impl Annotation {
     }
 
     /// Applies one stored value (already validated) to a field.
-    fn apply(&mut self, field: Field, value: Option<&str>) -> std::result::Result<(), String> {
+    pub(crate) fn apply(&mut self, field: Field, value: Option<&str>) -> std::result::Result<(), String> {
         let text = value.map(str::to_string);
         match field {
             Field::Decision => self.decision = value.map(str::parse).transpose()?,
@@ -185,7 +185,7 @@ impl Annotation {
     }
 
     /// The stored (event) form of a field's current value.
-    fn stored(&self, field: Field) -> Option<String> {
+    pub(crate) fn stored(&self, field: Field) -> Option<String> {
         match field {
             Field::Decision => self.decision.map(|d| d.as_str().to_string()),
             Field::EvidenceSpan => self.evidence_span.as_ref().map(|s| serde_json::to_string(s).expect("span serialises")),

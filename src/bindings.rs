@@ -28,5 +28,12 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::agreement::ProjectAgreement::export_all_to(dir)?;
     crate::agreement::ConfusionTable::export_all_to(dir)?;
     crate::agreement::CellRow::export_all_to(dir)?;
+    crate::adjudicate::RowView::export_all_to(dir)?;
+    crate::adjudicate::Queue::export_all_to(dir)?;
+    crate::adjudicate::QueueFilter::export_all_to(dir)?;
+    crate::adjudicate::Resolution::export_all_to(dir)?;
+    crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
+    crate::qc::QcReport::export_all_to(dir)?;
+    crate::locality::AuditRow::export_all_to(dir)?;
     Ok(())
 }

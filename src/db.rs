@@ -23,6 +23,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0001_init.sql"),
     include_str!("../schema/0002_workspaces.sql"),
     include_str!("../schema/0003_event_indexes.sql"),
+    include_str!("../schema/0004_adjudication_sources.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -3,8 +3,9 @@
 //! Modules are named after workflow steps. The desktop shell (`src-tauri`) and the `forcebench`
 //! command line are thin fronts over this crate; neither holds domain logic.
 
-pub mod bindings;
+pub mod adjudicate;
 pub mod agreement;
+pub mod bindings;
 pub mod annotate;
 pub mod assign;
 pub mod candidate;
@@ -13,10 +14,13 @@ pub mod db;
 pub mod error;
 pub mod guideline;
 pub mod import;
+pub mod locality;
 pub mod packets;
 pub mod project;
+pub mod qc;
 pub mod roster;
 pub mod sample;
+pub mod split;
 pub mod status;
 pub mod vocab;
 pub mod workspace;

@@ -5,6 +5,7 @@
 //! To add a command: a variant in [`Command`], a `run_*` function here (or a submodule when it
 //! grows), and a line in the README's CLI reference.
 
+mod adjudication;
 mod annotation;
 
 use clap::{Args, Parser, Subcommand};
@@ -84,6 +85,15 @@ pub enum Command {
     /// Annotate rows (import, set, undo, show, history, queue, session)
     #[command(subcommand)]
     Annotate(annotation::AnnotateCommand),
+    /// Adjudicate double-annotated rows (import, queue, confirm-agreements, show, export)
+    #[command(subcommand)]
+    Adjudicate(adjudication::AdjudicateCommand),
+    /// Quality control of final labels
+    #[command(subcommand)]
+    Qc(adjudication::QcCommand),
+    /// The locality audit of accepted rows
+    #[command(subcommand)]
+    Locality(adjudication::LocalityCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -167,6 +177,26 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("rows     {} in {} groups", report.candidates, report.groups);
             for (state, n) in &report.states {
                 println!("  {:<18} {n}", state.as_str());
+            }
+            let f = &report.funnel;
+            println!("funnel");
+            println!(
+                "  {:<10} {:>10} {:>9} {:>11} {:>8} {:>10} {:>8} {:>8} {:>8} {:>5}",
+                "axis", "candidates", "double", "adjudicated", "accepted", "qc-blocked", "rejected", "nonlocal", "retained", "eval"
+            );
+            let opt = |v: Option<i64>| v.map_or("—".to_string(), |n| n.to_string());
+            for (axis, c) in f.by_axis.iter().map(|(a, c)| (a.as_str(), c)).chain([("all", &f.total)]) {
+                println!(
+                    "  {axis:<10} {:>10} {:>9} {:>11} {:>8} {:>10} {:>8} {:>8} {:>8} {:>5}",
+                    c.candidates, c.double_annotated, c.adjudicated, c.accepted, c.qc_blocked, c.rejected, c.locality_removed,
+                    opt(c.retained), opt(c.evaluation)
+                );
+            }
+            if f.total.rejected > 0 {
+                println!("rejected by boundary type");
+                for (b, n) in f.rejected_by_boundary.iter().filter(|(_, n)| **n > 0) {
+                    println!("  {b:<30} {n}");
+                }
             }
             if !report.by_source.is_empty() {
                 println!("sources");
@@ -283,6 +313,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Assign { seed, json } => annotation::assign_rows(cli.project.as_deref(), seed, json),
         Command::Packets(cmd) => annotation::packets(cli.project.as_deref(), cmd),
         Command::Annotate(cmd) => annotation::annotate_cmd(cli.project.as_deref(), cmd),
+        Command::Adjudicate(cmd) => adjudication::adjudicate_cmd(cli.project.as_deref(), cmd),
+        Command::Qc(cmd) => adjudication::qc_cmd(cli.project.as_deref(), cmd),
+        Command::Locality(cmd) => adjudication::locality_cmd(cli.project.as_deref(), cmd),
         Command::Sample(SampleCommand::Load) => {
             let mut project = open(cli.project.as_deref())?;
             println!("{}", sample::load_sample(&mut project)?.summary());
@@ -353,7 +386,7 @@ fn print_pair(p: &crate::agreement::PairReport) {
     }
 }
 
-fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {
         flat

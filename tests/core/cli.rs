@@ -117,3 +117,75 @@ fn sample_generate_and_load() {
     forcebench(dir.path()).arg("--project").arg(&p).args(["sample", "load"]).assert().success()
         .stdout(predicate::str::contains("imported"));
 }
+
+#[test]
+fn adjudicate_qc_locality_and_the_funnel_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.forcebench");
+    let p = p.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.args(["--project", p]).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    let file = write(dir.path(), "c.csv", csv_file(&[csv_row("a"), csv_row("b"), csv_row("c")]));
+    run(&["import", file.to_str().unwrap()]).assert().success();
+    for (name, role) in [("ana", "annotator"), ("ben", "annotator"), ("eve", "adjudicator")] {
+        run(&["annotators", "add", name, "--role", role]).assert().success();
+    }
+    run(&["assign"]).assert().success();
+    let accept = |id: &str, axis: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\"}}\n");
+    let ana = write(dir.path(), "ana.jsonl", [accept("a", "modality"), accept("b", "modality")].concat());
+    let ben = write(dir.path(), "ben.jsonl", [accept("a", "modality"), accept("b", "numeric")].concat());
+    run(&["annotate", "import", ana.to_str().unwrap(), "--annotator", "ana"]).assert().success();
+    run(&["annotate", "import", ben.to_str().unwrap(), "--annotator", "ben"]).assert().success();
+
+    let queue = json(&mut run(&["adjudicate", "queue", "--json"]));
+    let items = queue["items"].as_array().unwrap();
+    assert_eq!((items[0]["id"].as_str(), items[0]["category"].as_str()), (Some("b"), Some("field_disagreement")));
+    assert_eq!(items[0]["differing"], serde_json::json!(["axis"]));
+    assert_eq!((items[1]["id"].as_str(), items[1]["category"].as_str()), (Some("a"), Some("full_agreement")));
+    assert_eq!(queue["counts"]["full_agreement"]["open"], 1);
+
+    // Row c is not double-annotated: the whole file is refused and nothing written.
+    let adj = write(dir.path(), "adj.jsonl", "{\"id\":\"b\",\"axis\":\"numeric\"}\n{\"id\":\"c\",\"decision\":\"accept_force_gap\"}\n");
+    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"]).assert().failure()
+        .stderr(predicate::str::contains("adj.jsonl:2: field `id`: row `c` is not double-annotated"));
+    assert_eq!(json(&mut run(&["status", "--json"]))["funnel"]["adjudicated"], 0);
+
+    let yes = r#""checklist":{"span_decisive":true,"calibrated_supported":true,"raised_underwarranted":true,"one_local_axis":true,"no_unrelated_addition":true}"#;
+    let adj = write(dir.path(), "adj2.jsonl", format!("{{\"id\":\"b\",\"axis\":\"numeric\",{yes}}}\n"));
+    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"]).assert().success()
+        .stdout(predicate::str::contains("adjudicated 1 rows"));
+    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve"]).assert().success()
+        .stdout(predicate::str::contains("confirmed 1 full agreements"));
+    let qc = json(&mut run(&["qc", "run", "--json"]));
+    assert_eq!((qc["rows_checked"].as_u64(), qc["passed"].as_u64(), qc["blocked"].as_u64()), (Some(2), Some(2), Some(0)));
+    let unanswered: Vec<&str> = qc["rows"].as_array().unwrap().iter()
+        .filter(|r| r["failed"].as_array().unwrap().iter().any(|c| c["check"] == "checklist_span_decisive"))
+        .map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(unanswered, ["a"], "the bulk-confirmed row has an unanswered checklist");
+
+    run(&["locality", "mark", "b", "--reason", " "]).assert().failure()
+        .stderr(predicate::str::contains("marking row `b` nonlocal needs a reason"));
+    run(&["locality", "mark", "b", "--reason", "adds a population"]).assert().success()
+        .stdout(predicate::str::contains("marked b nonlocal (eve)"));
+
+    let status = json(&mut run(&["status", "--json"]));
+    let f = &status["funnel"];
+    assert_eq!((f["candidates"].as_i64(), f["double_annotated"].as_i64(), f["adjudicated"].as_i64()), (Some(3), Some(2), Some(2)));
+    assert_eq!((f["accepted"].as_i64(), f["locality_removed"].as_i64(), f["rejected"].as_i64()), (Some(1), Some(1), Some(0)));
+    assert_eq!(f["by_axis"]["numeric"]["locality_removed"], 1);
+    assert_eq!(f["by_axis"]["modality"]["accepted"], 1);
+    assert_eq!(f["retained"], Value::Null);
+
+    let out = dir.path().join("final.jsonl");
+    run(&["adjudicate", "export", "--out", out.to_str().unwrap()]).assert().success();
+    let lines: Vec<Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[1]["id"].as_str(), lines[1]["state"].as_str()), (Some("b"), Some("locality_removed")));
+    assert_eq!(lines[1]["sources"]["axis"], "b");
+    assert_eq!(lines[1]["annotators"]["axis"], "ben");
+    assert_eq!(lines[0]["bulk_confirmed"], true);
+}

@@ -1,5 +1,6 @@
 //! Integration tests for the core, one binary whose modules mirror `src/`.
 
+mod adjudicate;
 mod agreement;
 mod annotate;
 mod assign;

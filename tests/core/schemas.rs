@@ -67,3 +67,18 @@ fn annotation_import_examples_match_the_annotation_schema() {
     assert!(!v.is_valid(&serde_json::json!({"id": "a", "severity": 4})));
     assert!(!v.is_valid(&serde_json::json!({"decision": "accept_force_gap"})), "id is required");
 }
+
+#[test]
+fn adjudication_import_examples_match_the_adjudication_schema() {
+    let v = validator("adjudication.schema.json");
+    for line in [
+        r#"{"id":"a","decision":"accept_force_gap","axis":"scope","severity":2,"rationale":"B's axis","checklist":{"span_decisive":true,"calibrated_supported":true,"raised_underwarranted":true,"one_local_axis":true,"no_unrelated_addition":true}}"#,
+        r#"{"id":"a","decision":"reject_not_force_gap","boundary_type":"duplicate"}"#,
+        r#"{"id":"a","checklist":{"span_decisive":false}}"#,
+    ] {
+        assert_valid(&v, &serde_json::from_str(line).unwrap(), line);
+    }
+    assert!(!v.is_valid(&serde_json::json!({"id": "a", "decision": "needs_discussion"})), "not a final decision");
+    assert!(!v.is_valid(&serde_json::json!({"id": "a", "checklist": {"tidy": true}})));
+    assert!(!v.is_valid(&serde_json::json!({"id": "a", "notes": "x"})));
+}

@@ -1,0 +1,1022 @@
+//! Adjudication: two independent annotations become one final, traceable label per row.
+//!
+//! The two annotations of a row are "A" and "B" in roster order (the annotator added first is A),
+//! as in the agreement report. For every final field the adjudicator takes A's value, B's value,
+//! the suggestion, or writes a new one; the source recorded is derived from the value itself
+//! (`both` when A and B gave it, then `a`, `b`, `suggestion`, else `edited`), so it cannot
+//! disagree with the data. A final value that neither annotator gave overrides both of them and
+//! needs a rationale.
+//!
+//! Each adjudication writes the current final label (`adjudications`, `adjudication_fields`) and
+//! appends every change to `adjudication_events`, so reopening a row keeps its history. Quality
+//! control for the row runs in the same transaction ([`crate::qc`]), so a row's QC results always
+//! describe its current final label.
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use ts_rs::TS;
+
+use crate::annotate::{Annotation, Field};
+use crate::candidate::{self, Candidate};
+use crate::error::{Error, Result};
+use crate::import::InputProblem;
+use crate::project::{now, Project};
+use crate::qc::{self, QcResult};
+use crate::roster::Role;
+use crate::vocab::Decision;
+
+/// The fields an adjudication decides, in display order.
+pub const FIELDS: [Field; 8] = [
+    Field::Decision,
+    Field::EvidenceSpan,
+    Field::CalibratedClaim,
+    Field::RaisedClaim,
+    Field::Axis,
+    Field::Severity,
+    Field::Repair,
+    Field::BoundaryType,
+];
+
+/// The fields a final decision needs besides the decision itself.
+pub fn needed(decision: Decision) -> &'static [Field] {
+    match decision {
+        Decision::AcceptForceGap => &[
+            Field::EvidenceSpan,
+            Field::CalibratedClaim,
+            Field::RaisedClaim,
+            Field::Axis,
+            Field::Severity,
+            Field::Repair,
+        ],
+        Decision::RejectNotForceGap => &[Field::BoundaryType],
+        Decision::NeedsDiscussion => &[],
+    }
+}
+
+/// Where a final value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Both annotators gave this value.
+    Both,
+    A,
+    B,
+    /// The suggestion imported with the candidate, which neither annotator kept.
+    Suggestion,
+    /// Written by the adjudicator.
+    Edited,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Both => "both",
+            Source::A => "a",
+            Source::B => "b",
+            Source::Suggestion => "suggestion",
+            Source::Edited => "edited",
+        }
+    }
+    fn parse(s: &str) -> Result<Source> {
+        Ok(match s {
+            "both" => Source::Both,
+            "a" => Source::A,
+            "b" => Source::B,
+            "suggestion" => Source::Suggestion,
+            "edited" => Source::Edited,
+            other => return Err(Error::InvalidArgument(format!("unknown adjudication source `{other}`"))),
+        })
+    }
+    /// Whether a value from this source overrides both annotators.
+    pub fn overrides_both(self) -> bool {
+        matches!(self, Source::Suggestion | Source::Edited)
+    }
+}
+
+/// The adjudicator's checklist; `None` is "not answered" (bulk confirmations leave it so).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Checklist {
+    /// The evidence span alone decides the support boundary.
+    #[serde(default)]
+    pub span_decisive: Option<bool>,
+    /// The passage licenses the calibrated claim.
+    #[serde(default)]
+    pub calibrated_supported: Option<bool>,
+    /// The passage does not license the raised claim.
+    #[serde(default)]
+    pub raised_underwarranted: Option<bool>,
+    /// The raised claim moves on one local axis only.
+    #[serde(default)]
+    pub one_local_axis: Option<bool>,
+    /// The raised claim adds nothing unrelated.
+    #[serde(default)]
+    pub no_unrelated_addition: Option<bool>,
+}
+
+impl Checklist {
+    /// (name, question, answer) in display order.
+    pub fn items(&self) -> [(&'static str, &'static str, Option<bool>); 5] {
+        [
+            ("span_decisive", "the evidence span decides the support boundary", self.span_decisive),
+            ("calibrated_supported", "the passage licenses the calibrated claim", self.calibrated_supported),
+            ("raised_underwarranted", "the passage does not license the raised claim", self.raised_underwarranted),
+            ("one_local_axis", "the raised claim moves on one local axis", self.one_local_axis),
+            ("no_unrelated_addition", "the raised claim adds nothing unrelated", self.no_unrelated_addition),
+        ]
+    }
+}
+
+/// Why a row is where it is in the adjudication queue (the queue's order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// The annotators' decisions differ.
+    DecisionDisagreement,
+    /// Both said `needs_discussion`.
+    NeedsDiscussion,
+    /// Same decision, but a field it needs differs.
+    FieldDisagreement,
+    /// Same decision and every field it needs: confirm.
+    FullAgreement,
+}
+
+impl Category {
+    pub const ALL: [Category; 4] =
+        [Category::DecisionDisagreement, Category::NeedsDiscussion, Category::FieldDisagreement, Category::FullAgreement];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::DecisionDisagreement => "decision_disagreement",
+            Category::NeedsDiscussion => "needs_discussion",
+            Category::FieldDisagreement => "field_disagreement",
+            Category::FullAgreement => "full_agreement",
+        }
+    }
+}
+
+/// Classifies a pair of finished annotations; returns the category and the fields that differ
+/// (all fields for a decision disagreement, else the fields the shared decision needs).
+pub fn classify(a: &Annotation, b: &Annotation) -> (Category, Vec<Field>) {
+    let all: Vec<Field> = FIELDS[1..].iter().copied().filter(|f| a.stored(*f) != b.stored(*f)).collect();
+    match (a.decision, b.decision) {
+        (Some(x), Some(y)) if x == y => {
+            if x == Decision::NeedsDiscussion {
+                return (Category::NeedsDiscussion, all);
+            }
+            let differing: Vec<Field> = all.into_iter().filter(|f| needed(x).contains(f)).collect();
+            if differing.is_empty() {
+                (Category::FullAgreement, differing)
+            } else {
+                (Category::FieldDisagreement, differing)
+            }
+        }
+        _ => {
+            let mut d = vec![Field::Decision];
+            d.extend(all);
+            (Category::DecisionDisagreement, d)
+        }
+    }
+}
+
+/// A double-annotated row as the adjudicator sees it.
+struct Pair {
+    candidate: Candidate,
+    names: [String; 2],
+    a: Annotation,
+    b: Annotation,
+    suggestion: Annotation,
+}
+
+/// Both finished annotations of a row, A first; an error naming the row if it has fewer.
+fn pair_in(conn: &rusqlite::Connection, id: &str) -> Result<Pair> {
+    let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.id, a.name, coalesce(n.finished, 0) FROM assignments s JOIN annotators a ON a.id = s.annotator_id
+         LEFT JOIN annotations n ON n.candidate_id = s.candidate_id AND n.annotator_id = s.annotator_id
+         WHERE s.candidate_id = ?1 ORDER BY a.id",
+    )?;
+    let people: Vec<(i64, String, bool)> =
+        stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    let finished: Vec<&(i64, String, bool)> = people.iter().filter(|p| p.2).collect();
+    if finished.len() < 2 {
+        return Err(Error::InvalidArgument(format!(
+            "row `{id}` is not double-annotated ({} of 2 annotations finished); only double-annotated rows can be adjudicated",
+            finished.len()
+        )));
+    }
+    let a = crate::annotate::fold(conn, &c, finished[0].0, &finished[0].1)?;
+    let b = crate::annotate::fold(conn, &c, finished[1].0, &finished[1].1)?;
+    let suggestion = Annotation::prefilled(&c, "suggestion", true);
+    Ok(Pair { names: [finished[0].1.clone(), finished[1].1.clone()], a, b, suggestion, candidate: c })
+}
+
+/// One final field as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct FinalField {
+    pub field: Field,
+    /// Stored form (a span is JSON `{text,start,end}`).
+    pub value: Option<String>,
+    pub source: Source,
+    pub adjudicator: String,
+    pub at: String,
+}
+
+/// A row's current final label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Adjudication {
+    pub candidate_id: String,
+    pub decision: Decision,
+    pub rationale: Option<String>,
+    pub adjudicator: String,
+    pub decided_at: String,
+    pub bulk_confirmed: bool,
+    pub checklist: Checklist,
+    pub fields: Vec<FinalField>,
+}
+
+impl Adjudication {
+    pub fn value(&self, field: Field) -> Option<&str> {
+        self.fields.iter().find(|f| f.field == field).and_then(|f| f.value.as_deref())
+    }
+    pub fn source(&self, field: Field) -> Option<Source> {
+        self.fields.iter().find(|f| f.field == field).map(|f| f.source)
+    }
+}
+
+pub(crate) fn load_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Adjudication>> {
+    let head = conn
+        .prepare_cached(
+            "SELECT j.decision, j.rationale, a.name, j.decided_at, j.bulk_confirmed, j.span_decisive,
+                    j.calibrated_supported, j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition
+             FROM adjudications j JOIN annotators a ON a.id = j.adjudicator_id WHERE j.candidate_id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, bool>(4)?,
+                Checklist {
+                    span_decisive: r.get(5)?,
+                    calibrated_supported: r.get(6)?,
+                    raised_underwarranted: r.get(7)?,
+                    one_local_axis: r.get(8)?,
+                    no_unrelated_addition: r.get(9)?,
+                },
+            ))
+        })
+        .optional()?;
+    let Some((decision, rationale, adjudicator, decided_at, bulk_confirmed, checklist)) = head else {
+        return Ok(None);
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT f.field, f.value, f.source, a.name, f.at FROM adjudication_fields f
+         JOIN annotators a ON a.id = f.adjudicator_id WHERE f.candidate_id = ?1",
+    )?;
+    let mut fields = Vec::new();
+    for row in stmt.query_map([id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get(3)?, r.get(4)?))
+    })? {
+        let (field, value, source, adjudicator, at) = row?;
+        fields.push(FinalField {
+            field: field.parse().map_err(Error::InvalidArgument)?,
+            value,
+            source: Source::parse(&source)?,
+            adjudicator,
+            at,
+        });
+    }
+    fields.sort_by_key(|f| FIELDS.iter().position(|x| *x == f.field));
+    Ok(Some(Adjudication {
+        candidate_id: id.to_string(),
+        decision: decision.parse().map_err(Error::InvalidArgument)?,
+        rationale,
+        adjudicator,
+        decided_at,
+        bulk_confirmed,
+        checklist,
+        fields,
+    }))
+}
+
+/// The current final label of a row, if adjudicated.
+pub fn get(project: &Project, id: &str) -> Result<Option<Adjudication>> {
+    load_in(project.conn(), id)
+}
+
+/// How the adjudicator settles one field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "take", content = "value", rename_all = "snake_case")]
+pub enum Choice {
+    A,
+    B,
+    Suggestion,
+    /// A value written by the adjudicator (a span as its verbatim text or `{text,start,end}` JSON).
+    Value(Option<String>),
+}
+
+/// One adjudication as submitted: choices for some fields (the rest keep the earlier final
+/// value, or the annotators' shared value), a rationale and the checklist.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Resolution {
+    pub choices: Vec<(Field, Choice)>,
+    pub rationale: Option<String>,
+    pub checklist: Checklist,
+}
+
+/// Problems with a resolution, each naming the field when there is one.
+type Problems = Vec<(Option<Field>, String)>;
+
+/// Computes the final label a resolution gives a row, or the problems that stop it.
+fn settle(pair: &Pair, earlier: Option<&Adjudication>, res: &Resolution) -> std::result::Result<Vec<(Field, Option<String>, Source)>, Problems> {
+    let passage = &pair.candidate.passage;
+    let mut problems: Problems = Vec::new();
+    let mut chosen: std::collections::HashMap<Field, Option<String>> = std::collections::HashMap::new();
+    for (field, choice) in &res.choices {
+        if !FIELDS.contains(field) {
+            problems.push((Some(*field), "this field is not adjudicated".into()));
+            continue;
+        }
+        let value = match choice {
+            Choice::A => pair.a.stored(*field),
+            Choice::B => pair.b.stored(*field),
+            Choice::Suggestion => pair.suggestion.stored(*field),
+            Choice::Value(v) => match crate::annotate::normalise(*field, v.as_deref(), passage) {
+                Ok(v) => v,
+                Err(e) => {
+                    problems.push((Some(*field), e));
+                    continue;
+                }
+            },
+        };
+        chosen.insert(*field, value);
+    }
+    // Where the final value of a field comes from when the resolution does not choose it.
+    let current = |field: Field| -> std::result::Result<Option<String>, String> {
+        if let Some(v) = chosen.get(&field) {
+            return Ok(v.clone());
+        }
+        if let Some(e) = earlier {
+            if let Some(f) = e.fields.iter().find(|f| f.field == field) {
+                return Ok(f.value.clone());
+            }
+            if field == Field::Decision {
+                return Ok(Some(e.decision.as_str().to_string()));
+            }
+        }
+        let (a, b) = (pair.a.stored(field), pair.b.stored(field));
+        if a == b {
+            Ok(a)
+        } else {
+            Err(format!(
+                "the annotators differ (A: {}, B: {}); take A, take B or give a value",
+                shown(field, a.as_deref()),
+                shown(field, b.as_deref())
+            ))
+        }
+    };
+    let decision = match current(Field::Decision) {
+        Ok(Some(d)) => d.parse::<Decision>().map_err(|e| vec![(Some(Field::Decision), e)])?,
+        Ok(None) => return Err(vec![(Some(Field::Decision), "a final decision is required".into())]),
+        Err(e) => {
+            problems.push((Some(Field::Decision), e));
+            return Err(problems);
+        }
+    };
+    if decision == Decision::NeedsDiscussion {
+        problems.push((Some(Field::Decision), "the final decision must be accept_force_gap or reject_not_force_gap".into()));
+        return Err(problems);
+    }
+    let mut finals = vec![(Field::Decision, Some(decision.as_str().to_string()))];
+    for field in needed(decision) {
+        match current(*field) {
+            Ok(v) => finals.push((*field, v)),
+            Err(e) => problems.push((Some(*field), e)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    // The same rules as an annotation (a span verbatim in the passage, what an accept needs).
+    let mut label = Annotation::empty(&pair.candidate, "final");
+    for (field, value) in &finals {
+        if let Err(e) = label.apply(*field, value.as_deref()) {
+            problems.push((Some(*field), e));
+        }
+    }
+    for p in label.problems(passage) {
+        problems.push((None, p));
+    }
+    let with_source: Vec<(Field, Option<String>, Source)> = finals
+        .into_iter()
+        .map(|(field, value)| {
+            let (a, b, s) = (pair.a.stored(field), pair.b.stored(field), pair.suggestion.stored(field));
+            let source = if value == a && value == b {
+                Source::Both
+            } else if value == a {
+                Source::A
+            } else if value == b {
+                Source::B
+            } else if value == s {
+                Source::Suggestion
+            } else {
+                Source::Edited
+            };
+            (field, value, source)
+        })
+        .collect();
+    let rationale_given = res.rationale.as_deref().is_some_and(|r| !r.trim().is_empty())
+        || (res.rationale.is_none() && earlier.is_some_and(|e| e.rationale.is_some()));
+    for (field, _, source) in &with_source {
+        if source.overrides_both() && !rationale_given {
+            problems.push((
+                Some(*field),
+                "the final value overrides both annotators, so a rationale is required".into(),
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(with_source)
+    } else {
+        Err(problems)
+    }
+}
+
+/// A stored value for people: a span's text, `(empty)` for none.
+fn shown(field: Field, value: Option<&str>) -> String {
+    match value {
+        None => "(empty)".into(),
+        Some(v) if field == Field::EvidenceSpan => serde_json::from_str::<crate::annotate::Span>(v)
+            .map(|s| format!("\"{}\"", s.text))
+            .unwrap_or_else(|_| v.to_string()),
+        Some(v) => format!("\"{v}\""),
+    }
+}
+
+fn adjudicator_id(conn: &rusqlite::Connection, name: &str) -> Result<(i64, String)> {
+    let found: Option<(i64, String, String)> = conn
+        .query_row("SELECT id, name, role FROM annotators WHERE name = ?1", [name.trim()], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?;
+    match found {
+        None => Err(Error::InvalidArgument(format!("no one named `{}` is on the roster", name.trim()))),
+        Some((id, name, role)) if role == Role::Adjudicator.as_str() || role == Role::Lead.as_str() => Ok((id, name)),
+        Some((_, name, role)) => Err(Error::InvalidArgument(format!(
+            "`{name}` is on the roster as {role}; only an adjudicator or the lead can adjudicate"
+        ))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn event(tx: &Transaction, id: &str, field: &str, old: Option<&str>, new: Option<&str>, source: &str, who: i64, at: &str) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![id, field, old, new, source, who, at])?;
+    Ok(())
+}
+
+/// Writes a settled label, its events and the row's QC results inside `tx`.
+fn write(
+    tx: &Transaction,
+    pair: &Pair,
+    earlier: Option<&Adjudication>,
+    finals: &[(Field, Option<String>, Source)],
+    res: &Resolution,
+    who: i64,
+    bulk: bool,
+) -> Result<()> {
+    let id = &pair.candidate.id;
+    crate::split::refuse_if_locked(tx, id)?;
+    let at = now();
+    let decision = finals[0].1.as_deref().expect("decision settled");
+    let rationale = match &res.rationale {
+        Some(r) if r.trim().is_empty() => None,
+        Some(r) => Some(r.trim().to_string()),
+        None => earlier.and_then(|e| e.rationale.clone()),
+    };
+    let boundary = finals.iter().find(|f| f.0 == Field::BoundaryType).and_then(|f| f.1.clone());
+    let c = &res.checklist;
+    tx.prepare_cached(
+        "INSERT INTO adjudications (candidate_id, decision, boundary_type, rationale, adjudicator_id, decided_at,
+             bulk_confirmed, span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (candidate_id) DO UPDATE SET decision = excluded.decision, boundary_type = excluded.boundary_type,
+             rationale = excluded.rationale, adjudicator_id = excluded.adjudicator_id, decided_at = excluded.decided_at,
+             bulk_confirmed = excluded.bulk_confirmed, span_decisive = excluded.span_decisive,
+             calibrated_supported = excluded.calibrated_supported, raised_underwarranted = excluded.raised_underwarranted,
+             one_local_axis = excluded.one_local_axis, no_unrelated_addition = excluded.no_unrelated_addition",
+    )?
+    .execute(params![
+        id,
+        decision,
+        boundary,
+        rationale,
+        who,
+        at,
+        bulk,
+        c.span_decisive,
+        c.calibrated_supported,
+        c.raised_underwarranted,
+        c.one_local_axis,
+        c.no_unrelated_addition
+    ])?;
+    for (field, value, source) in finals {
+        let before = earlier.and_then(|e| e.fields.iter().find(|f| f.field == *field));
+        if before.is_some_and(|b| b.value == *value && b.source == *source) {
+            continue;
+        }
+        event(tx, id, field.as_str(), before.and_then(|b| b.value.as_deref()), value.as_deref(), source.as_str(), who, &at)?;
+        tx.prepare_cached(
+            "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
+                 adjudicator_id = excluded.adjudicator_id, at = excluded.at",
+        )?
+        .execute(params![id, field.as_str(), value, source.as_str(), who, at])?;
+    }
+    // Fields the new decision does not need leave the final label (their history stays).
+    if let Some(e) = earlier {
+        for f in &e.fields {
+            if !finals.iter().any(|x| x.0 == f.field) {
+                event(tx, id, f.field.as_str(), f.value.as_deref(), None, "dropped", who, &at)?;
+                tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, f.field.as_str()])?;
+            }
+        }
+    }
+    if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref()) && !(earlier.is_none() && rationale.is_none()) {
+        event(tx, id, "rationale", earlier.and_then(|e| e.rationale.as_deref()), rationale.as_deref(), "edited", who, &at)?;
+    }
+    if earlier.map(|e| e.checklist) != Some(*c) {
+        let json = serde_json::to_string(c).expect("checklist serialises");
+        let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
+        event(tx, id, "checklist", old.as_deref(), Some(&json), if bulk { "bulk" } else { "edited" }, who, &at)?;
+    }
+    qc::run_row(tx, id)?;
+    Ok(())
+}
+
+/// Adjudicates one row (or reopens it): durable when this returns.
+pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolution) -> Result<RowView> {
+    let tx = project.conn_mut().transaction()?;
+    let (who, _) = adjudicator_id(&tx, adjudicator)?;
+    let pair = pair_in(&tx, id)?;
+    let earlier = load_in(&tx, id)?;
+    let finals = settle(&pair, earlier.as_ref(), res).map_err(|problems| {
+        Error::InvalidArgument(format!(
+            "row `{id}` cannot be adjudicated: {}",
+            problems
+                .iter()
+                .map(|(f, m)| match f {
+                    Some(f) => format!("field `{}`: {m}", f.as_str()),
+                    None => m.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+    })?;
+    write(&tx, &pair, earlier.as_ref(), &finals, res, who, false)?;
+    tx.commit()?;
+    row_view(project, id, false)
+}
+
+/// Confirms, in bulk, every full agreement not yet adjudicated (the annotators' shared label
+/// becomes final; logged as bulk-confirmed, checklist unanswered). Returns how many.
+pub fn confirm_agreements(project: &mut Project, adjudicator: &str) -> Result<u64> {
+    let ids: Vec<String> = queue(project, &QueueFilter::default())?
+        .items
+        .into_iter()
+        .filter(|q| q.category == Category::FullAgreement && !q.adjudicated)
+        .map(|q| q.id)
+        .collect();
+    let tx = project.conn_mut().transaction()?;
+    let (who, _) = adjudicator_id(&tx, adjudicator)?;
+    let res = Resolution::default();
+    for id in &ids {
+        let pair = pair_in(&tx, id)?;
+        let finals = settle(&pair, None, &res).map_err(|p| {
+            Error::InvalidArgument(format!("row `{id}`: {}", p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")))
+        })?;
+        write(&tx, &pair, None, &finals, &res, who, true)?;
+    }
+    tx.commit()?;
+    Ok(ids.len() as u64)
+}
+
+/// One row of the adjudication queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct QueueItem {
+    pub id: String,
+    pub category: Category,
+    /// Fields where the two annotations differ.
+    pub differing: Vec<Field>,
+    pub source_dataset: String,
+    pub suggested_axis: Option<crate::vocab::Axis>,
+    pub annotator_a: String,
+    pub annotator_b: String,
+    pub decision_a: Decision,
+    pub decision_b: Decision,
+    pub adjudicated: bool,
+    pub final_decision: Option<Decision>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct QueueFilter {
+    /// Suggested axis (`none` for rows without one).
+    pub axis: Option<String>,
+    pub source: Option<String>,
+    /// Annotator pair as `NAME+NAME` (either order).
+    pub pair: Option<String>,
+    /// Leave out rows already adjudicated.
+    #[serde(default)]
+    pub open_only: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
+pub struct CategoryCount {
+    #[ts(type = "number")]
+    pub total: u64,
+    /// Not yet adjudicated.
+    #[ts(type = "number")]
+    pub open: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Queue {
+    /// Counts per category over the whole project (filters do not change them).
+    #[ts(as = "BTreeMap<Category, CategoryCount>")]
+    pub counts: BTreeMap<Category, CategoryCount>,
+    pub items: Vec<QueueItem>,
+}
+
+/// The adjudication queue: decision disagreements, then needs-discussion rows, then field
+/// disagreements, then full agreements; in import order within each.
+pub fn queue(project: &Project, filter: &QueueFilter) -> Result<Queue> {
+    let conn = project.conn();
+    let ids: Vec<String> = conn
+        .prepare(
+            "SELECT c.id FROM candidates c WHERE
+               (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2
+             ORDER BY c.seq",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut counts: BTreeMap<Category, CategoryCount> = Category::ALL.iter().map(|c| (*c, CategoryCount::default())).collect();
+    let mut items = Vec::new();
+    let wanted_pair: Option<Vec<String>> = filter.pair.as_ref().map(|p| {
+        let mut v: Vec<String> = p.split('+').map(|s| s.trim().to_string()).collect();
+        v.sort();
+        v
+    });
+    for id in ids {
+        let pair = pair_in(conn, &id)?;
+        let (category, differing) = classify(&pair.a, &pair.b);
+        let final_decision: Option<Decision> = conn
+            .prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?
+            .query_row([&id], |r| r.get::<_, String>(0))
+            .optional()?
+            .map(|d| d.parse())
+            .transpose()
+            .map_err(Error::InvalidArgument)?;
+        let count = counts.get_mut(&category).expect("every category counted");
+        count.total += 1;
+        count.open += u64::from(final_decision.is_none());
+        let axis_name = pair.candidate.axis.map_or("none", |a| a.as_str());
+        let mut names = pair.names.to_vec();
+        names.sort();
+        if filter.axis.as_deref().is_some_and(|a| a != axis_name)
+            || filter.source.as_deref().is_some_and(|s| s != pair.candidate.source_dataset)
+            || wanted_pair.as_ref().is_some_and(|p| *p != names)
+            || (filter.open_only && final_decision.is_some())
+        {
+            continue;
+        }
+        items.push(QueueItem {
+            id: id.clone(),
+            category,
+            differing,
+            source_dataset: pair.candidate.source_dataset.clone(),
+            suggested_axis: pair.candidate.axis,
+            annotator_a: pair.names[0].clone(),
+            annotator_b: pair.names[1].clone(),
+            decision_a: pair.a.decision.expect("finished"),
+            decision_b: pair.b.decision.expect("finished"),
+            adjudicated: final_decision.is_some(),
+            final_decision,
+        });
+    }
+    items.sort_by_key(|i| i.category); // stable: import order within a category
+    Ok(Queue { counts, items })
+}
+
+/// One field of the side-by-side view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct FieldRow {
+    pub field: Field,
+    pub a: Option<String>,
+    pub b: Option<String>,
+    pub suggestion: Option<String>,
+    /// A and B differ here.
+    pub differs: bool,
+    /// The current final value and its source, when adjudicated.
+    #[serde(rename = "final")]
+    #[ts(rename = "final")]
+    pub final_value: Option<FinalField>,
+}
+
+/// One change in a row's adjudication history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct HistoryEvent {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub field: String,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub source: String,
+    pub adjudicator: String,
+    pub at: String,
+}
+
+/// Everything the adjudicate view shows for one row.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RowView {
+    pub candidate: Candidate,
+    /// `None` when names are hidden from the adjudicator.
+    pub annotator_a: Option<String>,
+    pub annotator_b: Option<String>,
+    pub category: Category,
+    pub a: Annotation,
+    pub b: Annotation,
+    pub fields: Vec<FieldRow>,
+    pub adjudication: Option<Adjudication>,
+    pub history: Vec<HistoryEvent>,
+    pub qc: Vec<QcResult>,
+}
+
+pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView> {
+    let conn = project.conn();
+    let pair = pair_in(conn, id)?;
+    let adjudication = load_in(conn, id)?;
+    let (category, differing) = classify(&pair.a, &pair.b);
+    let fields = FIELDS
+        .iter()
+        .map(|f| FieldRow {
+            field: *f,
+            a: pair.a.stored(*f),
+            b: pair.b.stored(*f),
+            suggestion: pair.suggestion.stored(*f),
+            differs: differing.contains(f) || (*f == Field::Decision && category == Category::DecisionDisagreement),
+            final_value: adjudication.as_ref().and_then(|j| j.fields.iter().find(|x| x.field == *f).cloned()),
+        })
+        .collect();
+    let history = conn
+        .prepare(
+            "SELECT e.id, e.field, e.old_value, e.new_value, e.source, a.name, e.at FROM adjudication_events e
+             JOIN annotators a ON a.id = e.adjudicator_id WHERE e.candidate_id = ?1 ORDER BY e.id",
+        )?
+        .query_map([id], |r| {
+            Ok(HistoryEvent {
+                id: r.get(0)?,
+                field: r.get(1)?,
+                old_value: r.get(2)?,
+                new_value: r.get(3)?,
+                source: r.get(4)?,
+                adjudicator: r.get(5)?,
+                at: r.get(6)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut a = pair.a;
+    let mut b = pair.b;
+    if hide_names {
+        a.annotator = "A".into();
+        b.annotator = "B".into();
+    }
+    Ok(RowView {
+        annotator_a: (!hide_names).then(|| pair.names[0].clone()),
+        annotator_b: (!hide_names).then(|| pair.names[1].clone()),
+        candidate: pair.candidate,
+        category,
+        a,
+        b,
+        fields,
+        adjudication,
+        history,
+        qc: qc::results(conn, id)?,
+    })
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AdjudicationImportReport {
+    pub file: String,
+    pub adjudicator: String,
+    #[ts(type = "number")]
+    pub rows: u64,
+}
+
+/// Reads adjudications from JSONL (`schema/adjudication.schema.json`): one object per row with
+/// the annotation field names plus `rationale` and `checklist`. Keys left out keep the earlier
+/// final value, or the value both annotators gave. All or nothing.
+pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Result<AdjudicationImportReport> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let problem = |line: u64, field: Option<&str>, message: String| InputProblem {
+        file: file.clone(),
+        line: Some(line),
+        field: field.map(String::from),
+        message,
+    };
+    let mut problems = Vec::new();
+    let mut parsed: Vec<(u64, String, Resolution)> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = i as u64 + 1;
+        let Ok(text) = std::str::from_utf8(raw) else {
+            problems.push(problem(line, None, "invalid UTF-8".into()));
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let map = match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => m,
+            Ok(_) => {
+                problems.push(problem(line, None, "each line must be one JSON object".into()));
+                continue;
+            }
+            Err(e) => {
+                problems.push(problem(line, None, format!("not valid JSON: {e}")));
+                continue;
+            }
+        };
+        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
+            problems.push(problem(line, Some("id"), "required field is missing or not a string".into()));
+            continue;
+        };
+        if let Some(first) = seen.insert(id.clone(), line) {
+            problems.push(problem(line, Some("id"), format!("duplicate id `{id}` (first used on line {first})")));
+            continue;
+        }
+        let mut res = Resolution::default();
+        for (key, value) in map {
+            match key.as_str() {
+                "id" => {}
+                "rationale" => match value {
+                    serde_json::Value::String(s) => res.rationale = Some(s),
+                    serde_json::Value::Null => res.rationale = Some(String::new()),
+                    other => problems.push(problem(line, Some("rationale"), format!("expected a string, found {other}"))),
+                },
+                "checklist" => match serde_json::from_value::<Checklist>(value) {
+                    Ok(c) => res.checklist = c,
+                    Err(e) => problems.push(problem(line, Some("checklist"), format!("expected an object of the five items as true/false: {e}"))),
+                },
+                _ => {
+                    let field = match key.parse::<Field>() {
+                        Ok(f) if FIELDS.contains(&f) => f,
+                        Ok(_) => {
+                            problems.push(problem(line, Some(&key), "not an adjudicated field".into()));
+                            continue;
+                        }
+                        Err(e) => {
+                            problems.push(problem(line, Some(&key), e));
+                            continue;
+                        }
+                    };
+                    let value = match value {
+                        serde_json::Value::Null => None,
+                        serde_json::Value::String(s) => Some(s),
+                        serde_json::Value::Number(n) => Some(n.to_string()),
+                        obj @ serde_json::Value::Object(_) if field == Field::EvidenceSpan => Some(obj.to_string()),
+                        other => {
+                            problems.push(problem(line, Some(&key), format!("unexpected value {other}")));
+                            continue;
+                        }
+                    };
+                    res.choices.push((field, Choice::Value(value)));
+                }
+            }
+        }
+        parsed.push((line, id, res));
+    }
+    if !problems.is_empty() {
+        return Err(Error::InvalidInput { file, problems });
+    }
+    let tx = project.conn_mut().transaction()?;
+    let (who, name) = adjudicator_id(&tx, adjudicator)?;
+    for (line, id, res) in &parsed {
+        let pair = match pair_in(&tx, id) {
+            Ok(p) => p,
+            Err(e) => {
+                problems.push(problem(*line, Some("id"), plain(e)));
+                continue;
+            }
+        };
+        let earlier = load_in(&tx, id)?;
+        match settle(&pair, earlier.as_ref(), res) {
+            Ok(finals) => {
+                if let Err(e) = write(&tx, &pair, earlier.as_ref(), &finals, res, who, false) {
+                    problems.push(problem(*line, None, plain(e)));
+                }
+            }
+            Err(ps) => {
+                for (field, message) in ps {
+                    problems.push(problem(*line, field.map(Field::as_str), message));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::InvalidInput { file, problems });
+    }
+    tx.commit()?;
+    Ok(AdjudicationImportReport { file, adjudicator: name, rows: parsed.len() as u64 })
+}
+
+/// An error's message without the kind prefix, for a line of an input-problem list.
+fn plain(e: Error) -> String {
+    match e {
+        Error::InvalidArgument(m) => m,
+        Error::CandidateNotFound(id) => format!("no candidate with id `{id}`"),
+        other => other.to_string(),
+    }
+}
+
+/// The final labels of every adjudicated row, for export: one JSON object per row with each
+/// final field's value and source.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ExportRow {
+    pub id: String,
+    pub state: crate::vocab::WorkflowState,
+    pub decision: Decision,
+    pub evidence_span: Option<String>,
+    pub calibrated_claim: Option<String>,
+    pub raised_claim: Option<String>,
+    pub axis: Option<String>,
+    #[ts(type = "number | null")]
+    pub severity: Option<i64>,
+    pub repair: Option<String>,
+    pub boundary_type: Option<String>,
+    pub rationale: Option<String>,
+    pub checklist: Checklist,
+    pub bulk_confirmed: bool,
+    pub adjudicator: String,
+    pub decided_at: String,
+    /// Field name -> source (`both`, `a`, `b`, `suggestion`, `edited`).
+    #[ts(as = "BTreeMap<String, Source>")]
+    pub sources: BTreeMap<String, Source>,
+    /// Field name -> the annotator whose value it is (`null` for `both`, `suggestion` and `edited`).
+    pub annotators: BTreeMap<String, Option<String>>,
+}
+
+pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
+    let conn = project.conn();
+    let ids: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT j.candidate_id, s.state FROM adjudications j JOIN candidates c ON c.id = j.candidate_id
+             JOIN candidate_states s ON s.candidate_id = j.candidate_id ORDER BY c.seq",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(ids.len());
+    for (id, state) in ids {
+        let j = load_in(conn, &id)?.expect("adjudicated");
+        let pair = pair_in(conn, &id)?;
+        let text = |f: Field| j.value(f).map(str::to_string);
+        let span = j.value(Field::EvidenceSpan).and_then(|v| serde_json::from_str::<crate::annotate::Span>(v).ok()).map(|s| s.text);
+        out.push(ExportRow {
+            state: state.parse().map_err(Error::InvalidArgument)?,
+            decision: j.decision,
+            evidence_span: span,
+            calibrated_claim: text(Field::CalibratedClaim),
+            raised_claim: text(Field::RaisedClaim),
+            axis: text(Field::Axis),
+            severity: j.value(Field::Severity).and_then(|s| s.parse().ok()),
+            repair: text(Field::Repair),
+            boundary_type: text(Field::BoundaryType),
+            rationale: j.rationale.clone(),
+            checklist: j.checklist,
+            bulk_confirmed: j.bulk_confirmed,
+            adjudicator: j.adjudicator.clone(),
+            decided_at: j.decided_at.clone(),
+            sources: j.fields.iter().map(|f| (f.field.as_str().to_string(), f.source)).collect(),
+            annotators: j
+                .fields
+                .iter()
+                .map(|f| {
+                    let who = match f.source {
+                        Source::A => Some(pair.names[0].clone()),
+                        Source::B => Some(pair.names[1].clone()),
+                        _ => None,
+                    };
+                    (f.field.as_str().to_string(), who)
+                })
+                .collect(),
+            id,
+        });
+    }
+    Ok(out)
+}

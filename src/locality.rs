@@ -1,0 +1,124 @@
+//! The locality audit: a last pass over accepted rows that removes those whose raised claim
+//! changes more than force (new content, another entity, another time). A removed row keeps its
+//! adjudication; the mark, with its reason, who made it and when, is kept and exported.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::error::{Error, Result};
+use crate::project::{now, Project};
+
+/// An accepted row for the audit, with the locality warnings QC raised on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AuditRow {
+    pub id: String,
+    pub axis: Option<String>,
+    pub calibrated_claim: Option<String>,
+    pub raised_claim: Option<String>,
+    /// Failed locality checks (`locality_*`), with their details.
+    pub warnings: Vec<crate::qc::QcResult>,
+    /// Set when the row has been marked nonlocal.
+    pub mark: Option<Mark>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Mark {
+    pub id: String,
+    pub reason: String,
+    pub marked_by: String,
+    pub at: String,
+}
+
+/// Accepted and removed rows, those with locality warnings first, then in import order.
+pub fn audit_rows(project: &Project) -> Result<Vec<AuditRow>> {
+    let conn = project.conn();
+    let mut stmt = conn.prepare(
+        "SELECT c.id,
+                (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'axis'),
+                (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'calibrated_claim'),
+                (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'raised_claim')
+         FROM candidates c JOIN candidate_states s ON s.candidate_id = c.id
+         WHERE s.state IN ('accepted', 'locality_removed') ORDER BY c.seq",
+    )?;
+    type Row = (String, Option<String>, Option<String>, Option<String>);
+    let rows: Vec<Row> =
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (id, axis, calibrated_claim, raised_claim) in rows {
+        let warnings = crate::qc::results(conn, &id)?
+            .into_iter()
+            .filter(|r| r.check.starts_with("locality_") && !r.passed)
+            .collect();
+        out.push(AuditRow { mark: get(project, &id)?, id, axis, calibrated_claim, raised_claim, warnings });
+    }
+    out.sort_by_key(|r| r.warnings.is_empty());
+    Ok(out)
+}
+
+pub fn get(project: &Project, id: &str) -> Result<Option<Mark>> {
+    Ok(project
+        .conn()
+        .prepare_cached("SELECT candidate_id, reason, marked_by, at FROM locality_marks WHERE candidate_id = ?1")?
+        .query_row([id], |r| Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? }))
+        .optional()?)
+}
+
+/// Every nonlocal mark, in import order.
+pub fn list(project: &Project) -> Result<Vec<Mark>> {
+    let mut stmt = project.conn().prepare(
+        "SELECT l.candidate_id, l.reason, l.marked_by, l.at FROM locality_marks l
+         JOIN candidates c ON c.id = l.candidate_id ORDER BY c.seq",
+    )?;
+    let rows = stmt.query_map([], |r| Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? }))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Marks an accepted row nonlocal. The reason is required.
+pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<Mark> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::InvalidArgument(format!("marking row `{id}` nonlocal needs a reason (what the raised claim adds or changes)")));
+    }
+    let tx = project.conn_mut().transaction()?;
+    let state: Option<String> = tx
+        .query_row("SELECT state FROM candidate_states WHERE candidate_id = ?1", [id], |r| r.get(0))
+        .optional()?;
+    match state.as_deref() {
+        None => return Err(Error::CandidateNotFound(id.into())),
+        Some("accepted") => {}
+        Some("locality_removed") => {
+            return Err(Error::InvalidArgument(format!("row `{id}` is already marked nonlocal")));
+        }
+        Some(other) => {
+            return Err(Error::InvalidArgument(format!(
+                "row `{id}` is {other}; the locality audit marks accepted rows only"
+            )))
+        }
+    }
+    crate::split::refuse_if_locked(&tx, id)?;
+    let at = now();
+    tx.execute(
+        "INSERT INTO locality_marks (candidate_id, reason, marked_by, at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, reason, by.trim(), at],
+    )?;
+    tx.commit()?;
+    Ok(Mark { id: id.to_string(), reason: reason.to_string(), marked_by: by.trim().to_string(), at })
+}
+
+/// Takes a nonlocal mark back (a mistaken mark); refused once a locked split holds the row.
+pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
+    let tx = project.conn_mut().transaction()?;
+    let Some(mark) = tx
+        .query_row("SELECT candidate_id, reason, marked_by, at FROM locality_marks WHERE candidate_id = ?1", [id], |r| {
+            Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? })
+        })
+        .optional()?
+    else {
+        return Err(Error::InvalidArgument(format!("row `{id}` is not marked nonlocal")));
+    };
+    crate::split::refuse_if_locked(&tx, id)?;
+    tx.execute("DELETE FROM locality_marks WHERE candidate_id = ?1", [id])?;
+    tx.commit()?;
+    Ok(mark)
+}

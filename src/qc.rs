@@ -1,0 +1,328 @@
+//! Quality control of final labels.
+//!
+//! Every adjudicated `accept_force_gap` row gets these checks on its final fields:
+//!
+//! | check | severity | fails when |
+//! |---|---|---|
+//! | `span_present` | error | the evidence span is missing or blank |
+//! | `span_verbatim` | error | the span's text is not the passage's text at its offsets |
+//! | `claims_differ` | error | the two claims are the same (ignoring case and spacing) |
+//! | `axis_valid` | error | no primary axis |
+//! | `severity_valid` | error | severity missing or outside 1-3 |
+//! | `repair_present` | error | no repair |
+//! | `checklist_<item>` | error / warning | the adjudicator answered no (error) or did not answer (warning) |
+//! | `locality_new_entities` | warning | the raised claim names something the calibrated one does not |
+//! | `locality_new_numbers` | warning | the raised claim has a number the calibrated one does not |
+//! | `locality_changed_dates` | warning | years or month names differ between the claims |
+//! | `locality_large_rewrite` | warning | more than half the words changed (word edit distance) |
+//!
+//! A row is accepted when it is adjudicated `accept_force_gap` and no error check fails
+//! (warnings are for the locality audit). Results are rewritten whenever the row's adjudication
+//! changes, and by [`run`] for every row.
+
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use ts_rs::TS;
+
+use crate::annotate::{Field, Span};
+use crate::error::Result;
+use crate::project::{now, Project};
+use crate::vocab::{Axis, Decision};
+
+/// Share of changed words above which a raised claim is flagged as a large rewrite.
+pub const REWRITE_THRESHOLD: f64 = 0.5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct QcResult {
+    pub check: String,
+    pub severity: Severity,
+    pub passed: bool,
+    /// What failed, for people.
+    pub detail: Option<String>,
+}
+
+fn result(check: &str, severity: Severity, failure: Option<String>) -> QcResult {
+    QcResult { check: check.to_string(), severity, passed: failure.is_none(), detail: failure }
+}
+
+/// Lower-cased words (letters and digits).
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// Capitalised words not at the start of a sentence, and all-caps words: a rough stand-in for
+/// named entities that needs no model.
+pub fn entities(s: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut sentence_start = true;
+    for token in s.split_whitespace() {
+        let word: String = token.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+        let first = word.chars().next();
+        let acronym = word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && word.chars().all(|c| !c.is_lowercase());
+        if first.is_some_and(char::is_uppercase) && (!sentence_start || acronym) {
+            out.insert(word.clone());
+        }
+        if !word.is_empty() {
+            sentence_start = token.ends_with(['.', '!', '?']);
+        }
+    }
+    out
+}
+
+/// Numbers written with digits (a decimal point or thousands comma kept), e.g. `12.5`, `1,000`.
+pub fn numbers(s: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit() || ((chars[i] == '.' || chars[i] == ',') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+            {
+                i += 1;
+            }
+            out.insert(chars[start..i].iter().collect::<String>().replace(',', ""));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+const MONTHS: [&str; 12] =
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/// Years (1000-2099) and month names. "may" counts only when capitalised.
+pub fn dates(s: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for token in s.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()) {
+        let lower = token.to_lowercase();
+        let year = token.len() == 4 && token.chars().all(|c| c.is_ascii_digit()) && (token.starts_with('1') || token.starts_with("20"));
+        let month = MONTHS.contains(&lower.as_str()) && (lower != "may" || token.starts_with('M'));
+        if year || month {
+            out.insert(lower);
+        }
+    }
+    out
+}
+
+/// Word-level edit distance divided by the longer claim's length in words.
+pub fn rewrite_share(a: &str, b: &str) -> f64 {
+    let (a, b) = (words(a), words(b));
+    let longest = a.len().max(b.len());
+    if longest == 0 {
+        return 0.0;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, y) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(x != y)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()] as f64 / longest as f64
+}
+
+fn listed(set: &BTreeSet<String>) -> String {
+    set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The locality warnings for a raised claim against its calibrated claim.
+pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
+    let cal_words: BTreeSet<String> = words(calibrated).into_iter().collect();
+    let new_entities: BTreeSet<String> =
+        entities(raised).into_iter().filter(|e| words(e).iter().any(|w| !cal_words.contains(w))).collect();
+    let new_numbers: BTreeSet<String> = numbers(raised).difference(&numbers(calibrated)).cloned().collect();
+    let (dc, dr) = (dates(calibrated), dates(raised));
+    let share = rewrite_share(calibrated, raised);
+    vec![
+        result(
+            "locality_new_entities",
+            Severity::Warning,
+            (!new_entities.is_empty()).then(|| format!("the raised claim names {} not in the calibrated claim", listed(&new_entities))),
+        ),
+        result(
+            "locality_new_numbers",
+            Severity::Warning,
+            (!new_numbers.is_empty()).then(|| format!("the raised claim has {} not in the calibrated claim", listed(&new_numbers))),
+        ),
+        result(
+            "locality_changed_dates",
+            Severity::Warning,
+            (dc != dr).then(|| format!("dates differ: calibrated {{{}}}, raised {{{}}}", listed(&dc), listed(&dr))),
+        ),
+        result(
+            "locality_large_rewrite",
+            Severity::Warning,
+            (share > REWRITE_THRESHOLD).then(|| format!("{:.0}% of the words changed", share * 100.0)),
+        ),
+    ]
+}
+
+/// Every check on one final label (accepts only; rejects get none).
+pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> Vec<QcResult> {
+    if adjudication.decision != Decision::AcceptForceGap {
+        return Vec::new();
+    }
+    let value = |f: Field| adjudication.value(f).filter(|v| !v.trim().is_empty());
+    let span: Option<Span> = value(Field::EvidenceSpan).and_then(|v| serde_json::from_str(v).ok());
+    let mut out = vec![
+        result(
+            "span_present",
+            Severity::Error,
+            span.as_ref().is_none_or(|s| s.text.trim().is_empty()).then(|| "the evidence span is missing or blank".to_string()),
+        ),
+        result(
+            "span_verbatim",
+            Severity::Error,
+            span.as_ref().and_then(|s| s.check(passage).err()).or_else(|| span.is_none().then(|| "no span to check".into())),
+        ),
+    ];
+    let (cal, raised) = (value(Field::CalibratedClaim), value(Field::RaisedClaim));
+    let norm = |s: &str| words(s).join(" ");
+    out.push(result(
+        "claims_differ",
+        Severity::Error,
+        match (cal, raised) {
+            (Some(c), Some(r)) if norm(c) == norm(r) => Some("the calibrated and raised claims are the same".into()),
+            (Some(_), Some(_)) => None,
+            _ => Some("a claim is missing".into()),
+        },
+    ));
+    out.push(result(
+        "axis_valid",
+        Severity::Error,
+        match value(Field::Axis).map(str::parse::<Axis>) {
+            Some(Ok(_)) => None,
+            Some(Err(e)) => Some(e),
+            None => Some("no primary axis".into()),
+        },
+    ));
+    out.push(result(
+        "severity_valid",
+        Severity::Error,
+        match value(Field::Severity).map(str::parse::<i64>) {
+            Some(Ok(n)) if crate::vocab::SEVERITIES.contains(&n) => None,
+            Some(_) => Some("severity is not 1, 2 or 3".into()),
+            None => Some("no severity".into()),
+        },
+    ));
+    out.push(result("repair_present", Severity::Error, value(Field::Repair).is_none().then(|| "no repair".to_string())));
+    for (name, question, answer) in adjudication.checklist.items() {
+        let check = format!("checklist_{name}");
+        out.push(match answer {
+            Some(true) => result(&check, Severity::Error, None),
+            Some(false) => result(&check, Severity::Error, Some(format!("the adjudicator answered no: {question}"))),
+            None => result(&check, Severity::Warning, Some(format!("not answered: {question}"))),
+        });
+    }
+    if let (Some(c), Some(r)) = (cal, raised) {
+        out.extend(locality(c, r));
+    }
+    out
+}
+
+/// Re-runs QC for one row inside a transaction (results replace the row's earlier ones).
+pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
+    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+    let Some(adjudication) = crate::adjudicate::load_in(conn, id)? else { return Ok(Vec::new()) };
+    let passage: String = conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let results = checks(&passage, &adjudication);
+    let at = now();
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, run_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for r in &results {
+        let severity = match r.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        insert.execute(params![id, r.check, severity, r.passed, r.detail, at])?;
+    }
+    Ok(results)
+}
+
+/// The stored QC results of a row, in check order.
+pub fn results(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY rowid",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(QcResult {
+            check: r.get(0)?,
+            severity: if r.get::<_, String>(1)? == "error" { Severity::Error } else { Severity::Warning },
+            passed: r.get(2)?,
+            detail: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A row with at least one failed check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RowFailures {
+    pub id: String,
+    /// Whether an error (not only warnings) failed, so the row is not accepted.
+    pub blocked: bool,
+    pub failed: Vec<QcResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct QcReport {
+    /// Adjudicated accepts checked.
+    #[ts(type = "number")]
+    pub rows_checked: u64,
+    /// Rows with no failed error check (accepted).
+    #[ts(type = "number")]
+    pub passed: u64,
+    /// Rows held back by a failed error check.
+    #[ts(type = "number")]
+    pub blocked: u64,
+    /// Rows with warnings only.
+    #[ts(type = "number")]
+    pub warned: u64,
+    /// Every row with a failed check, in import order.
+    pub rows: Vec<RowFailures>,
+}
+
+/// Runs QC on every adjudicated row and reports the failures per row.
+pub fn run(project: &mut Project) -> Result<QcReport> {
+    let tx = project.conn_mut().transaction()?;
+    let ids: Vec<String> = tx
+        .prepare("SELECT j.candidate_id FROM adjudications j JOIN candidates c ON c.id = j.candidate_id ORDER BY c.seq")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut report = QcReport { rows_checked: 0, passed: 0, blocked: 0, warned: 0, rows: Vec::new() };
+    for id in ids {
+        let results = run_row(&tx, &id)?;
+        if results.is_empty() {
+            continue; // a reject
+        }
+        report.rows_checked += 1;
+        let failed: Vec<QcResult> = results.into_iter().filter(|r| !r.passed).collect();
+        let blocked = failed.iter().any(|r| r.severity == Severity::Error);
+        if blocked {
+            report.blocked += 1;
+        } else {
+            report.passed += 1;
+            if !failed.is_empty() {
+                report.warned += 1;
+            }
+        }
+        if !failed.is_empty() {
+            report.rows.push(RowFailures { id, blocked, failed });
+        }
+    }
+    tx.commit()?;
+    Ok(report)
+}

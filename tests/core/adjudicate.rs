@@ -1,0 +1,302 @@
+//! Adjudication, quality control, the locality audit and the funnel.
+
+use crate::common::*;
+use forcebench::adjudicate::{self, Category, Choice, Checklist, QueueFilter, Resolution, Source};
+use forcebench::annotate::Field;
+use forcebench::roster::{self, Role};
+use forcebench::{locality, qc, status, Project};
+
+const YES: Checklist = Checklist {
+    span_decisive: Some(true),
+    calibrated_supported: Some(true),
+    raised_underwarranted: Some(true),
+    one_local_axis: Some(true),
+    no_unrelated_addition: Some(true),
+};
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    project: Project,
+    /// Rows in import order: [full agreement (accept), field disagreement (axis), needs
+    /// discussion, decision disagreement, full agreement (reject)], then a row nobody finished.
+    ids: Vec<String>,
+    /// The suggested axis of row 3 and the axis Ana gave it instead.
+    ana_axis_row3: String,
+}
+
+fn other_axis(axis: Option<forcebench::vocab::Axis>, not: &[&str]) -> String {
+    ["relation", "modality", "scope", "temporal", "numeric"]
+        .into_iter()
+        .find(|a| Some(*a) != axis.map(|x| x.as_str()) && !not.contains(a))
+        .unwrap()
+        .to_string()
+}
+
+/// Ana and Ben annotate six sample rows so that every queue category occurs, in reverse order of
+/// import; Eve adjudicates.
+fn fixture() -> Fixture {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    roster::add(&project, "eve", Role::Adjudicator).unwrap();
+    let rows: Vec<_> = forcebench::candidate::list(&project).unwrap().into_iter().take(6).collect();
+    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+    let accept = |id: &str, extra: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":2{extra}}}\n");
+    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n");
+    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let suggested = |i: usize| rows[i].axis;
+    let axis1_b = other_axis(suggested(1), &[]);
+    let ana_axis_row3 = other_axis(suggested(3), &[]);
+    let ana = [
+        accept(&ids[0], ""),
+        accept(&ids[1], ""),
+        discuss(&ids[2]),
+        accept(&ids[3], &format!(",\"axis\":\"{ana_axis_row3}\",\"severity\":1")),
+        reject(&ids[4]),
+    ]
+    .concat();
+    let ben = [
+        accept(&ids[0], ""),
+        accept(&ids[1], &format!(",\"axis\":\"{axis1_b}\"")),
+        discuss(&ids[2]),
+        format!("{{\"id\":\"{}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"severity\":3}}\n", ids[3]),
+        reject(&ids[4]),
+    ]
+    .concat();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
+    Fixture { dir, project, ids, ana_axis_row3 }
+}
+
+#[test]
+fn queue_orders_disagreements_first_and_counts_each_category() {
+    let f = fixture();
+    let q = adjudicate::queue(&f.project, &QueueFilter::default()).unwrap();
+    let order: Vec<(&str, Category)> = q.items.iter().map(|i| (i.id.as_str(), i.category)).collect();
+    assert_eq!(
+        order,
+        [
+            (f.ids[3].as_str(), Category::DecisionDisagreement),
+            (f.ids[2].as_str(), Category::NeedsDiscussion),
+            (f.ids[1].as_str(), Category::FieldDisagreement),
+            (f.ids[0].as_str(), Category::FullAgreement),
+            (f.ids[4].as_str(), Category::FullAgreement),
+        ]
+    );
+    assert_eq!(q.items[2].differing, [Field::Axis]);
+    assert_eq!(q.counts[&Category::FullAgreement].total, 2);
+    assert_eq!(q.counts[&Category::DecisionDisagreement].open, 1);
+    // Filters narrow the list, not the counts.
+    let by_source = adjudicate::queue(&f.project, &QueueFilter { source: Some(q.items[0].source_dataset.clone()), ..Default::default() }).unwrap();
+    assert!(by_source.items.iter().all(|i| i.source_dataset == q.items[0].source_dataset));
+    assert_eq!(by_source.counts, q.counts);
+    let pair = adjudicate::queue(&f.project, &QueueFilter { pair: Some("ben+ana".into()), ..Default::default() }).unwrap();
+    assert_eq!(pair.items.len(), 5);
+    let nobody = adjudicate::queue(&f.project, &QueueFilter { pair: Some("ana+eve".into()), ..Default::default() }).unwrap();
+    assert!(nobody.items.is_empty());
+}
+
+#[test]
+fn an_override_without_a_rationale_is_refused_and_nothing_written() {
+    let mut f = fixture();
+    let before = dump(&f.project);
+    let id = f.ids[1].clone();
+    let res = Resolution { choices: vec![(Field::Axis, Choice::Value(Some("temporal".into())))], rationale: None, checklist: YES };
+    let a = forcebench::annotate::get(&f.project, &id, "ana").unwrap().axis.unwrap();
+    let b = forcebench::annotate::get(&f.project, &id, "ben").unwrap().axis.unwrap();
+    let edited = ["relation", "modality", "scope", "temporal", "numeric"].into_iter().find(|x| *x != a.as_str() && *x != b.as_str()).unwrap();
+    let res = Resolution { choices: vec![(Field::Axis, Choice::Value(Some(edited.into())))], ..res };
+    let err = adjudicate::resolve(&mut f.project, &id, "eve", &res).unwrap_err().to_string();
+    assert!(err.contains("field `axis`: the final value overrides both annotators, so a rationale is required"), "{err}");
+    assert_eq!(dump(&f.project), before);
+    // An unresolved disagreement is named with both values.
+    let err = adjudicate::resolve(&mut f.project, &id, "eve", &Resolution::default()).unwrap_err().to_string();
+    assert!(err.contains(&format!("field `axis`: the annotators differ (A: \"{a}\", B: \"{b}\")")), "{err}");
+    // Annotators cannot adjudicate.
+    let err = adjudicate::resolve(&mut f.project, &id, "ana", &Resolution { choices: vec![(Field::Axis, Choice::A)], ..Default::default() }).unwrap_err().to_string();
+    assert!(err.contains("`ana` is on the roster as annotator"), "{err}");
+    assert_eq!(dump(&f.project), before);
+    let ok = Resolution { rationale: Some("The passage is about a forecast, so temporal.".into()), ..res };
+    let view = adjudicate::resolve(&mut f.project, &id, "eve", &ok).unwrap();
+    let j = view.adjudication.unwrap();
+    assert_eq!(j.value(Field::Axis), Some(edited));
+    assert_eq!(j.source(Field::Axis), Some(Source::Edited));
+}
+
+#[test]
+fn each_final_field_records_source_adjudicator_and_history() {
+    let mut f = fixture();
+    let id = f.ids[3].clone();
+    // Decision and axis from Ana, severity from Ben, raised claim edited.
+    let res = Resolution {
+        choices: vec![
+            (Field::Decision, Choice::A),
+            (Field::Axis, Choice::A),
+            (Field::Severity, Choice::B),
+            (Field::RaisedClaim, Choice::Value(Some("A sharper claim than the passage allows.".into()))),
+        ],
+        rationale: Some("Ana's reading holds; the raised claim needed rewording.".into()),
+        checklist: YES,
+    };
+    let view = adjudicate::resolve(&mut f.project, &id, "eve", &res).unwrap();
+    let j = view.adjudication.as_ref().unwrap();
+    assert_eq!(j.decision.as_str(), "accept_force_gap");
+    assert_eq!(j.source(Field::Decision), Some(Source::A));
+    assert_eq!(j.value(Field::Axis), Some(f.ana_axis_row3.as_str()));
+    assert_eq!(j.source(Field::Axis), Some(Source::A));
+    assert_eq!((j.value(Field::Severity), j.source(Field::Severity)), (Some("3"), Some(Source::B)));
+    assert_eq!(j.source(Field::RaisedClaim), Some(Source::Edited));
+    assert_eq!(j.source(Field::CalibratedClaim), Some(Source::Both), "both kept the suggestion");
+    assert_eq!(j.value(Field::BoundaryType), None, "an accept has no boundary type");
+    assert!(j.fields.iter().all(|x| x.adjudicator == "eve" && !x.at.is_empty()));
+    // Reopen: severity from Ana now. History keeps both.
+    let again = Resolution { choices: vec![(Field::Severity, Choice::A)], rationale: None, checklist: YES };
+    let view = adjudicate::resolve(&mut f.project, &id, "eve", &again).unwrap();
+    let j = view.adjudication.as_ref().unwrap();
+    assert_eq!((j.value(Field::Severity), j.source(Field::Severity)), (Some("1"), Some(Source::A)));
+    assert_eq!(j.rationale.as_deref(), Some("Ana's reading holds; the raised claim needed rewording."), "kept on reopen");
+    let severity: Vec<(Option<&str>, Option<&str>, &str)> = view
+        .history
+        .iter()
+        .filter(|e| e.field == "severity")
+        .map(|e| (e.old_value.as_deref(), e.new_value.as_deref(), e.source.as_str()))
+        .collect();
+    assert_eq!(severity, [(None, Some("3"), "b"), (Some("3"), Some("1"), "a")]);
+    // Exported with sources and the annotator each came from.
+    let rows = adjudicate::export_rows(&f.project).unwrap();
+    let row = rows.iter().find(|r| r.id == id).unwrap();
+    assert_eq!(row.sources["raised_claim"], Source::Edited);
+    assert_eq!(row.annotators["axis"].as_deref(), Some("ana"));
+    assert_eq!(row.annotators["severity"].as_deref(), Some("ana"));
+}
+
+#[test]
+fn qc_lists_failures_per_row_with_the_check_that_failed() {
+    let mut f = fixture();
+    // Row 0: checklist all yes, raised claim edited to name a new place and a new year.
+    let res = Resolution {
+        choices: vec![(Field::RaisedClaim, Choice::Value(Some("In Norway the effect was proven in 2031.".into())))],
+        rationale: Some("Rewritten for the test.".into()),
+        checklist: YES,
+    };
+    adjudicate::resolve(&mut f.project, &f.ids[0].clone(), "eve", &res).unwrap();
+    // Row 1: the adjudicator answers no to "span decisive".
+    let no = Resolution {
+        choices: vec![(Field::Axis, Choice::A)],
+        rationale: None,
+        checklist: Checklist { span_decisive: Some(false), ..YES },
+    };
+    adjudicate::resolve(&mut f.project, &f.ids[1].clone(), "eve", &no).unwrap();
+    // Row 4: a full agreement on reject, confirmed in bulk.
+    assert_eq!(adjudicate::confirm_agreements(&mut f.project, "eve").unwrap(), 1, "row 0 is already adjudicated");
+    let report = qc::run(&mut f.project).unwrap();
+    assert_eq!((report.rows_checked, report.passed, report.blocked, report.warned), (2, 1, 1, 1));
+    let row0 = report.rows.iter().find(|r| r.id == f.ids[0]).unwrap();
+    assert!(!row0.blocked);
+    let failed: Vec<&str> = row0.failed.iter().map(|r| r.check.as_str()).collect();
+    assert!(failed.contains(&"locality_new_entities") && failed.contains(&"locality_changed_dates"), "{failed:?}");
+    let entities = row0.failed.iter().find(|r| r.check == "locality_new_entities").unwrap();
+    assert!(entities.detail.as_deref().unwrap().contains("`Norway`"), "{entities:?}");
+    let row1 = report.rows.iter().find(|r| r.id == f.ids[1]).unwrap();
+    assert!(row1.blocked);
+    assert_eq!(row1.failed.iter().filter(|r| r.severity == qc::Severity::Error).map(|r| r.check.as_str()).collect::<Vec<_>>(), ["checklist_span_decisive"]);
+    let states = status::status(&f.project).unwrap().states;
+    use forcebench::vocab::WorkflowState as S;
+    assert_eq!((states[&S::Accepted], states[&S::Adjudicated], states[&S::Rejected]), (1, 1, 1));
+    // Answering yes on reopen lets the row through without running `qc run` again.
+    let yes = Resolution { choices: vec![], rationale: None, checklist: YES };
+    let view = adjudicate::resolve(&mut f.project, &f.ids[1].clone(), "eve", &yes).unwrap();
+    assert!(view.qc.iter().all(|r| r.passed || r.severity == qc::Severity::Warning));
+    assert_eq!(status::status(&f.project).unwrap().states[&S::Accepted], 2);
+}
+
+#[test]
+fn locality_marks_need_a_reason_and_an_accepted_row() {
+    let mut f = fixture();
+    let id = f.ids[0].clone();
+    adjudicate::resolve(&mut f.project, &id, "eve", &Resolution { checklist: YES, ..Default::default() }).unwrap();
+    let before = dump(&f.project);
+    let err = locality::mark(&mut f.project, &id, "   ", "eve").unwrap_err().to_string();
+    assert!(err.contains(&format!("marking row `{id}` nonlocal needs a reason")), "{err}");
+    let err = locality::mark(&mut f.project, &f.ids[2].clone(), "adds a place", "eve").unwrap_err().to_string();
+    assert!(err.contains("is double_annotated; the locality audit marks accepted rows only"), "{err}");
+    assert_eq!(dump(&f.project), before);
+    locality::mark(&mut f.project, &id, "the raised claim adds a place the passage never names", "eve").unwrap();
+    let marks = locality::list(&f.project).unwrap();
+    assert_eq!(marks.len(), 1);
+    assert_eq!(marks[0].reason, "the raised claim adds a place the passage never names");
+    let s = status::status(&f.project).unwrap();
+    assert_eq!((s.funnel.total.accepted, s.funnel.total.locality_removed), (0, 1));
+    let exported = adjudicate::export_rows(&f.project).unwrap();
+    assert_eq!(exported[0].state.as_str(), "locality_removed");
+    locality::unmark(&mut f.project, &id).unwrap();
+    assert_eq!(status::status(&f.project).unwrap().funnel.total.accepted, 1);
+}
+
+#[test]
+fn importing_adjudications_for_rows_not_double_annotated_writes_nothing() {
+    let mut f = fixture();
+    let before = dump(&f.project);
+    let text = format!(
+        "{{\"id\":\"{}\",\"checklist\":{{\"span_decisive\":true}}}}\n{{\"id\":\"{}\",\"decision\":\"accept_force_gap\"}}\n",
+        f.ids[0], f.ids[5]
+    );
+    let path = write(f.dir.path(), "adj.jsonl", text);
+    let err = adjudicate::import_jsonl(&mut f.project, &path, "eve").unwrap_err().to_string();
+    assert!(err.contains(&format!("adj.jsonl:2: field `id`: row `{}` is not double-annotated (0 of 2 annotations finished)", f.ids[5])), "{err}");
+    assert_eq!(dump(&f.project), before);
+    // Bad fields name line and field; the checklist must be true/false items.
+    let text = format!("{{\"id\":\"{}\",\"notes\":\"x\"}}\n{{\"id\":\"{}\",\"checklist\":{{\"tidy\":true}}}}\n", f.ids[0], f.ids[1]);
+    let err = adjudicate::import_jsonl(&mut f.project, &write(f.dir.path(), "bad.jsonl", text), "eve").unwrap_err().to_string();
+    assert!(err.contains("bad.jsonl:1: field `notes`: not an adjudicated field"), "{err}");
+    assert!(err.contains("bad.jsonl:2: field `checklist`: expected an object of the five items"), "{err}");
+    assert_eq!(dump(&f.project), before);
+    // A good file: row 3 resolved by values, row 1 by Ben's axis.
+    let b_axis = forcebench::annotate::get(&f.project, &f.ids[1], "ben").unwrap().axis.unwrap();
+    let yes = serde_json::to_string(&YES).unwrap();
+    let text = format!(
+        "{{\"id\":\"{}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n{{\"id\":\"{}\",\"axis\":\"{}\",\"checklist\":{yes}}}\n",
+        f.ids[3], f.ids[1], b_axis
+    );
+    let report = adjudicate::import_jsonl(&mut f.project, &write(f.dir.path(), "good.jsonl", text), "eve").unwrap();
+    assert_eq!(report.rows, 2);
+    let j = adjudicate::get(&f.project, &f.ids[3]).unwrap().unwrap();
+    assert_eq!((j.source(Field::Decision), j.source(Field::BoundaryType)), (Some(Source::B), Some(Source::B)));
+    let j = adjudicate::get(&f.project, &f.ids[1]).unwrap().unwrap();
+    assert_eq!(j.source(Field::Axis), Some(Source::B));
+    assert_eq!(j.checklist, YES);
+}
+
+#[test]
+fn funnel_counts_every_step_per_axis() {
+    let mut f = fixture();
+    adjudicate::confirm_agreements(&mut f.project, "eve").unwrap(); // rows 0 (accept) and 4 (reject)
+    let s = status::status(&f.project).unwrap();
+    let t = &s.funnel.total;
+    assert_eq!((t.candidates, t.double_annotated, t.adjudicated), (106, 5, 2));
+    // Row 0 was bulk-confirmed: its checklist is unanswered, which is a warning, so it is accepted.
+    assert_eq!((t.accepted, t.rejected, t.qc_blocked, t.locality_removed), (1, 1, 0, 0));
+    assert_eq!((t.retained, t.evaluation), (None, None), "no split yet");
+    assert_eq!(s.funnel.rejected_by_boundary["ambiguous"], 1);
+    assert_eq!(s.funnel.by_axis.values().map(|c| c.candidates).sum::<i64>(), 106);
+    assert_eq!(s.funnel.by_axis.values().map(|c| c.accepted).sum::<i64>(), 1);
+    let axis0 = adjudicate::get(&f.project, &f.ids[0]).unwrap().unwrap().value(Field::Axis).unwrap().to_string();
+    assert_eq!(s.funnel.by_axis[&axis0].accepted, 1);
+}
+
+#[test]
+fn qc_heuristics_by_hand() {
+    use std::collections::BTreeSet;
+    let set = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    assert_eq!(qc::entities("Tea may lower stroke risk in Japan. Coffee was not studied by the WHO."), set(&["Japan", "WHO"]));
+    assert_eq!(qc::numbers("between 1,200 and 1,500 adults, 12.5% of them"), set(&["1200", "1500", "12.5"]));
+    assert_eq!(qc::dates("As of May 2021 it may change"), set(&["2021", "may"]));
+    assert!(qc::dates("it may change").is_empty());
+    // "tea may lower risk" -> "tea lowers risk": delete "may", substitute "lower": 2 of 4 words.
+    assert!((qc::rewrite_share("Tea may lower risk", "Tea lowers risk") - 0.5).abs() < 1e-12);
+    let warnings = qc::locality("The drug may reduce pain in adults.", "The drug reduces pain in all adults.");
+    assert!(warnings.iter().all(|w| w.passed), "a local modality change raises no warning: {warnings:?}");
+    let warnings = qc::locality("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.");
+    let failed: Vec<&str> = warnings.iter().filter(|w| !w.passed).map(|w| w.check.as_str()).collect();
+    // 9 words against 5, 6 edits (two substitutions, four insertions): 6/9 of the words changed.
+    assert_eq!(failed, ["locality_new_entities", "locality_new_numbers", "locality_changed_dates", "locality_large_rewrite"]);
+    assert!((qc::rewrite_share("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.") - 6.0 / 9.0).abs() < 1e-12);
+}
