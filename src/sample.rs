@@ -175,3 +175,135 @@ pub fn load_sample_project(project: &mut Project) -> Result<()> {
     crate::assign::assign(project, 1)?;
     Ok(())
 }
+
+/// Rows the first-run project has simulated annotations on (the rest are left to annotate).
+pub const DEMO_ANNOTATED_ROWS: usize = 80;
+
+/// The app's first-run project: [`load_sample_project`] plus simulated annotations of the first
+/// [`DEMO_ANNOTATED_ROWS`] rows, so agreement and adjudication have something to show while 26
+/// rows remain to annotate.
+pub fn load_demo_project(project: &mut Project) -> Result<()> {
+    load_sample_project(project)?;
+    let already: i64 = project.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0))?;
+    if already == 0 {
+        annotate_sample(project, DEMO_ANNOTATED_ROWS, 1)?;
+    }
+    Ok(())
+}
+
+/// The sample's answer key (`sample-data/README.md`): rows written to be rejected, with the
+/// boundary type that says why. Every other sample row is meant to be accepted as suggested.
+pub const SAMPLE_ANSWER_KEY: &[(&str, crate::vocab::BoundaryType)] = {
+    use crate::vocab::BoundaryType::*;
+    &[
+        ("fb-0006", RaisedClaimSupported),
+        ("fb-0015", NonlocalRewrite),
+        ("fb-0023", MultipleForceShifts),
+        ("fb-0030", RaisedClaimSupported),
+        ("fb-0033", NonlocalRewrite),
+        ("fb-0039", MultipleForceShifts),
+        ("fb-0042", NoDecisiveSpan),
+        ("fb-0051", UnsupportedCalibratedClaim),
+        ("fb-0059", Duplicate),
+        ("fb-0066", UnrelatedAddition),
+        ("fb-0075", SafeOrUnderclaimed),
+        ("fb-0084", NoDecisiveSpan),
+        ("fb-0089", NeedsOutsideKnowledge),
+        ("fb-0095", UnsupportedCalibratedClaim),
+        ("fb-0102", UnrelatedAddition),
+    ]
+};
+
+/// FNV-1a: a fixed, platform-independent hash to seed each simulated annotator's choices.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.iter().chain([&0xffu8]) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Simulates both assigned annotators on the first `rows` sample rows (import order), so a
+/// demonstration project has agreement to read and disagreements to adjudicate. The simulated
+/// annotators mostly follow the answer key (a flawed row is rejected with its boundary type 92%
+/// of the time, a sound row accepted 97% of the time) and the suggestions, with seeded slips: another axis, a severity one step off, a
+/// shorter span, `needs_discussion`. Deterministic for a seed on every machine. Recorded as
+/// `import` events like any imported annotation; returns the number of annotations written.
+pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<u64> {
+    use crate::annotate::{set_in, Field, Origin};
+    use crate::vocab::Decision;
+    let targets: Vec<(String, Vec<String>)> = {
+        let conn = project.conn();
+        let mut stmt = conn.prepare(
+            "SELECT c.id, group_concat(a.name, char(31)) FROM candidates c
+             JOIN assignments s ON s.candidate_id = c.id JOIN annotators a ON a.id = s.annotator_id
+             GROUP BY c.id ORDER BY c.seq LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([rows as i64], |r| {
+            let names: String = r.get(1)?;
+            Ok((r.get(0)?, names.split('\u{1f}').map(String::from).collect()))
+        })?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let tx = project.conn_mut().transaction()?;
+    let mut written = 0;
+    for (id, names) in &targets {
+        let c = crate::candidate::find_in(&tx, id)?.ok_or_else(|| Error::CandidateNotFound(id.clone()))?;
+        let flaw = SAMPLE_ANSWER_KEY.iter().find(|(k, _)| k == id).map(|(_, b)| *b);
+        for name in names {
+            let mut rng = SplitMix64::new(fnv1a(&[&seed.to_le_bytes(), id.as_bytes(), name.as_bytes()]));
+            let set = |field: Field, value: Option<&str>| set_in(&tx, &c, name, field, value, Origin::Import).map(|_| ());
+            let roll = rng.below(100);
+            let decision = match flaw {
+                Some(_) if roll < 92 => Decision::RejectNotForceGap,
+                Some(_) if roll < 96 => Decision::NeedsDiscussion,
+                Some(_) => Decision::AcceptForceGap,
+                None if roll < 97 => Decision::AcceptForceGap,
+                None if roll < 99 => Decision::NeedsDiscussion,
+                None => Decision::RejectNotForceGap,
+            };
+            match decision {
+                Decision::RejectNotForceGap => {
+                    let boundary = flaw.unwrap_or(crate::vocab::BoundaryType::Ambiguous);
+                    set(Field::Decision, Some(decision.as_str()))?;
+                    set(Field::BoundaryType, Some(boundary.as_str()))?;
+                }
+                Decision::NeedsDiscussion => {
+                    set(Field::Decision, Some(decision.as_str()))?;
+                    set(Field::Notes, Some("Unsure where the boundary lies; flagging for the adjudicator."))?;
+                }
+                Decision::AcceptForceGap => {
+                    let suggested = c.axis.unwrap_or(Axis::Modality);
+                    let axis = if rng.below(100) < 8 {
+                        Axis::ALL[(Axis::ALL.iter().position(|a| *a == suggested).unwrap() + 1) % Axis::ALL.len()]
+                    } else {
+                        suggested
+                    };
+                    let severity = match (c.severity.unwrap_or(2), rng.below(100)) {
+                        (s, r) if r < 8 && s < 3 => s + 1,
+                        (s, r) if r < 16 && s > 1 => s - 1,
+                        (s, _) => s,
+                    };
+                    set(Field::Axis, Some(axis.as_str()))?;
+                    set(Field::Severity, Some(&severity.to_string()))?;
+                    if let Some(span) = c.evidence_span.as_deref().filter(|_| rng.below(100) < 12) {
+                        let words: Vec<&str> = span.split(' ').collect();
+                        if words.len() >= 4 {
+                            set(Field::EvidenceSpan, Some(&words[..words.len().div_ceil(2)].join(" ")))?;
+                        }
+                    }
+                    if c.repair.as_deref().is_none_or(|r| r.trim().is_empty()) {
+                        set(Field::Repair, Some(&c.calibrated_claim))?;
+                    }
+                    set(Field::Decision, Some(decision.as_str()))?;
+                }
+            }
+            written += 1;
+        }
+    }
+    tx.commit()?;
+    Ok(written)
+}

@@ -2,8 +2,9 @@
 //! state (the open project, or why it could not be opened) and the IPC commands, each a line or
 //! two that call the core. Domain logic never lives here.
 //!
-//! To add a command: write it in `commands`, call the core through [`Studio::with`] (or
-//! [`Studio::with_mut`] for changes), and list it in [`builder`]'s `generate_handler!`.
+//! To add a command: write it in `commands` (or a module of its own, as `adjudication`), call
+//! the core through [`Studio::with`] (or [`Studio::with_mut`] for changes), and list it in
+//! [`builder`]'s `generate_handler!`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -11,6 +12,7 @@ use std::sync::Mutex;
 use forcebench::{ErrorPayload, Project};
 use tauri::{Builder, Runtime};
 
+pub mod adjudication;
 pub mod commands;
 
 /// The managed state: the project the window works on, or the error that stopped it opening
@@ -66,13 +68,13 @@ pub fn default_return_path(packet: &Path) -> PathBuf {
 }
 
 /// Opens the default project (`FORCEBENCH_PROJECT`, else the user's data directory), creating it
-/// and filling it with the sample project (candidates, roster, assignments) the first time, so
-/// the annotate view works at once.
+/// and filling it with the demonstration project the first time (sample candidates, roster,
+/// assignments, and simulated annotations on 80 rows), so every view has something to show.
 pub fn open_default_project() -> Result<Project, ErrorPayload> {
     let path = forcebench::project::default_project_path().map_err(|e| e.payload())?;
     let (mut project, created) = Project::open_or_create(&path).map_err(|e| e.payload())?;
     if created {
-        forcebench::sample::load_sample_project(&mut project).map_err(|e| e.payload())?;
+        forcebench::sample::load_demo_project(&mut project).map_err(|e| e.payload())?;
     }
     Ok(project)
 }
@@ -116,6 +118,14 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::agreement_report,
         commands::agreement_cell_rows,
         commands::export_agreement,
+        adjudication::adjudication_queue,
+        adjudication::adjudication_row,
+        adjudication::resolve_row,
+        adjudication::confirm_agreements,
+        adjudication::run_qc,
+        adjudication::locality_rows,
+        adjudication::mark_nonlocal,
+        adjudication::unmark_nonlocal,
     ])
 }
 

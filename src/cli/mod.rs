@@ -120,6 +120,13 @@ pub enum SampleCommand {
     Generate(GenerateArgs),
     /// Import the bundled hand-written sample candidates into the project
     Load,
+    /// Simulate both assigned annotators on the first N sample rows (for demonstrations)
+    Annotate {
+        #[arg(long, default_value_t = 80)]
+        rows: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -316,6 +323,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Adjudicate(cmd) => adjudication::adjudicate_cmd(cli.project.as_deref(), cmd),
         Command::Qc(cmd) => adjudication::qc_cmd(cli.project.as_deref(), cmd),
         Command::Locality(cmd) => adjudication::locality_cmd(cli.project.as_deref(), cmd),
+        Command::Sample(SampleCommand::Annotate { rows, seed }) => {
+            let mut project = open(cli.project.as_deref())?;
+            let n = sample::annotate_sample(&mut project, rows, seed)?;
+            println!("simulated {n} annotations on the first {rows} rows (seed {seed})");
+            Ok(())
+        }
         Command::Sample(SampleCommand::Load) => {
             let mut project = open(cli.project.as_deref())?;
             println!("{}", sample::load_sample(&mut project)?.summary());
