@@ -1,0 +1,80 @@
+//! IPC commands for the adjudicate view and the funnel (issue 5): the adjudication queue, one row
+//! side by side, resolving it, bulk-confirming full agreements, quality control and the locality
+//! audit. Each is a call into `forcebench::{adjudicate, qc, locality}`; the funnel itself comes
+//! with `project_status`.
+//!
+//! Changes (`resolve_row`, `confirm_agreements`, `run_qc`, the locality marks) are `async` so the
+//! durable commit never stalls the window, and answer only after it. Argument names are as the
+//! UI sends them (`hide_names` is kept snake_case on purpose: it reads the same on both sides).
+
+use forcebench::adjudicate::{self, Queue, QueueFilter, Resolution, RowView};
+use forcebench::locality::{self, AuditRow, Mark};
+use forcebench::qc::{self, QcReport};
+use forcebench::ErrorPayload;
+use tauri::State;
+
+use crate::Studio;
+
+/// The queue in its fixed order (decision disagreements, needs discussion, field disagreements,
+/// full agreements) with the counts per category; `filter` narrows the items, not the counts.
+#[tauri::command]
+pub async fn adjudication_queue(studio: State<'_, Studio>, filter: Option<QueueFilter>) -> Result<Queue, ErrorPayload> {
+    studio.with(|p| adjudicate::queue(p, &filter.unwrap_or_default()))
+}
+
+/// One double-annotated row side by side: A, B, the suggestion, the final label with its sources,
+/// the history and the row's QC results. With `hide_names` the annotators are "A" and "B".
+#[tauri::command(rename_all = "snake_case")]
+pub async fn adjudication_row(studio: State<'_, Studio>, id: String, hide_names: bool) -> Result<RowView, ErrorPayload> {
+    studio.with(|p| adjudicate::row_view(p, &id, hide_names))
+}
+
+/// Adjudicates (or reopens) one row as `adjudicator`; durable when it answers. The answer is the
+/// row as the view shows it (names hidden again when the view hides them).
+#[tauri::command(rename_all = "snake_case")]
+pub async fn resolve_row(
+    studio: State<'_, Studio>,
+    id: String,
+    adjudicator: String,
+    resolution: Resolution,
+    hide_names: Option<bool>,
+) -> Result<RowView, ErrorPayload> {
+    studio.with_mut(|p| {
+        let view = adjudicate::resolve(p, &id, &adjudicator, &resolution)?;
+        if hide_names.unwrap_or(false) {
+            adjudicate::row_view(p, &id, true)
+        } else {
+            Ok(view)
+        }
+    })
+}
+
+/// Confirms every open full agreement at once (logged as bulk-confirmed); answers how many.
+#[tauri::command]
+pub async fn confirm_agreements(studio: State<'_, Studio>, adjudicator: String) -> Result<u64, ErrorPayload> {
+    studio.with_mut(|p| adjudicate::confirm_agreements(p, &adjudicator))
+}
+
+/// Re-runs quality control on every adjudicated row.
+#[tauri::command]
+pub async fn run_qc(studio: State<'_, Studio>) -> Result<QcReport, ErrorPayload> {
+    studio.with_mut(qc::run)
+}
+
+/// Accepted and locality-removed rows for the audit, rows with locality warnings first.
+#[tauri::command]
+pub async fn locality_rows(studio: State<'_, Studio>) -> Result<Vec<AuditRow>, ErrorPayload> {
+    studio.with(locality::audit_rows)
+}
+
+/// Marks an accepted row nonlocal; the reason is required (the core refuses a blank one).
+#[tauri::command]
+pub async fn mark_nonlocal(studio: State<'_, Studio>, id: String, reason: String, by: String) -> Result<Mark, ErrorPayload> {
+    studio.with_mut(|p| locality::mark(p, &id, &reason, &by))
+}
+
+/// Takes a nonlocal mark back; answers with the mark that was removed.
+#[tauri::command]
+pub async fn unmark_nonlocal(studio: State<'_, Studio>, id: String) -> Result<Mark, ErrorPayload> {
+    studio.with_mut(|p| locality::unmark(p, &id))
+}
