@@ -139,6 +139,10 @@ pub fn write_report(report: &ProjectAgreement, path: &Path, format: ExportFormat
     if path.is_dir() {
         return Err(Error::InvalidArgument(format!("{} is a folder; type a file name for the report", path.display())));
     }
+    if let Some(folder) = path.parent().filter(|f| !f.is_dir()) {
+        let why = if folder.exists() { "is not a folder" } else { "does not exist; create it or choose another" };
+        return Err(Error::InvalidArgument(format!("{}: the folder {} {why}", path.display(), folder.display())));
+    }
     let bytes = match format {
         ExportFormat::Csv => to_csv(report)?,
         ExportFormat::Json => to_json(report),

@@ -407,8 +407,10 @@ fn agreement_report_files_are_written_whole_in_either_format() {
     assert!(err.to_string().contains("is a folder"), "{err}");
     let missing = dir.path().join("no-such-folder/agreement.csv");
     let err = export::write_report(&report, &missing, ExportFormat::Csv).unwrap_err();
-    assert_eq!(err.code(), "io");
-    assert!(err.to_string().contains("no-such-folder/agreement.csv"), "{err}");
+    assert!(err.to_string().contains("no-such-folder/agreement.csv: the folder"), "{err}");
+    assert!(err.to_string().ends_with("no-such-folder does not exist; create it or choose another"), "{err}");
+    let err = export::write_report(&report, &csv_path.join("x.csv"), ExportFormat::Csv).unwrap_err();
+    assert!(err.to_string().ends_with("agreement.csv is not a folder"), "{err}");
     let err = "xlsx".parse::<ExportFormat>().unwrap_err();
     assert_eq!(err.to_string(), "invalid argument: export format `xlsx` is not csv or json");
 }
