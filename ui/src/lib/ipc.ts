@@ -87,3 +87,17 @@ export const guideline = () => call<string>("guideline");
 export const mergePackets = (paths: string[]) => call<MergeReport[]>("merge_packets", { paths });
 export const returnPacket = (out: string | null) => call<ReturnedPacket>("return_packet", { out });
 export const openPacket = (path: string) => call<SessionInfo>("open_packet", { path });
+
+// The agreement view.
+import type { CellRow } from "../bindings/CellRow";
+import type { ConfusionTable } from "../bindings/ConfusionTable";
+import type { ProjectAgreement } from "../bindings/ProjectAgreement";
+
+export type ExportFormat = "csv" | "json";
+
+export const agreementReport = () => call<ProjectAgreement>("agreement_report");
+export const agreementCellRows = (table: ConfusionTable, row: number, col: number) =>
+  call<CellRow[]>("agreement_cell_rows", { table, row, col });
+/** Writes the report; answers with the absolute path written. */
+export const exportAgreement = (path: string, format: ExportFormat) =>
+  call<string>("export_agreement", { path, format });

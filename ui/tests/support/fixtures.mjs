@@ -227,3 +227,127 @@ Judge one thing per row.
 - Relation: association versus causation.
 - Modality: may versus will.
 `;
+
+// --- The agreement view ----------------------------------------------------------------------
+
+const DECISION_LABELS = ["accept_force_gap", "reject_not_force_gap", "needs_discussion"];
+const AXIS_LABELS = ["relation", "modality", "scope", "temporal", "numeric"];
+
+function pair(labels, confusion, stats, notes = []) {
+  return {
+    n_items: confusion.flat().reduce((a, b) => a + b, 0),
+    percent_agreement: null,
+    chance_agreement: null,
+    cohen_kappa: null,
+    kappa_se: null,
+    kappa_ci95: null,
+    pabak: null,
+    gwet_ac1: null,
+    bootstrap_ci95: null,
+    labels,
+    confusion,
+    notes,
+    ...stats,
+  };
+}
+
+/** 40 double-annotated rows; the statistics are those of the matrices (computed by hand). */
+export const agreementReport = {
+  ...pair(DECISION_LABELS, [[18, 2, 1], [1, 12, 1], [0, 1, 4]], {
+    percent_agreement: 0.85,
+    chance_agreement: 0.399375,
+    cohen_kappa: 0.7502601456815816,
+    kappa_se: 0.09224407782332072,
+    kappa_ci95: [0.569461753147873, 0.9310585382152903],
+    bootstrap_ci95: [0.5831, 0.9012],
+    pabak: 0.775,
+    gwet_ac1: 0.7857621066726176,
+  }),
+  krippendorff_alpha: 0.7533,
+  fleiss_kappa: 0.7502,
+  accept_vs_not: pair(["accept", "not_accept"], [[18, 3], [2, 17]], {
+    percent_agreement: 0.875,
+    chance_agreement: 0.5,
+    cohen_kappa: 0.75,
+    kappa_se: 0.10445169338024157,
+    kappa_ci95: [0.5452746809747265, 0.9547253190252735],
+    pabak: 0.75,
+    gwet_ac1: 0.7501561524047471,
+  }),
+  axis_when_both_accept: pair(AXIS_LABELS, [[4, 0, 1, 0, 0], [0, 3, 0, 0, 0], [0, 0, 4, 0, 0], [0, 1, 0, 2, 0], [0, 0, 0, 0, 3]], {
+    percent_agreement: 0.8888888888888888,
+    chance_agreement: 0.2067901234567901,
+    cohen_kappa: 0.8599221789883268,
+    kappa_se: 0.092681099415691,
+    kappa_ci95: [0.6782672241335724, 1],
+    pabak: 0.8611111111111109,
+    gwet_ac1: 0.8615384615384614,
+  }),
+  severity_weighted_kappa: 0.6125,
+  severity_n_items: 18,
+  span: { n_items: 31, exact_match_rate: 0.6451612903225806, mean_token_f1: 0.8734 },
+  calibrated_claim_edits: { both_kept: 29, one_changed: 8, both_changed: 3 },
+  raised_claim_edits: { both_kept: 33, one_changed: 6, both_changed: 1 },
+  by_source: [
+    { key: "AttributedQA", n_items: 9, percent_agreement: 0.7777777777777778, cohen_kappa: 0.6 },
+    { key: "ExpertQA", n_items: 17, percent_agreement: 0.8823529411764706, cohen_kappa: 0.8021 },
+    { key: "LFQA", n_items: 14, percent_agreement: 0.8571428571428571, cohen_kappa: null },
+  ],
+  by_suggested_axis: [
+    { key: "modality", n_items: 12, percent_agreement: 0.8333333333333334, cohen_kappa: 0.7143 },
+    { key: "numeric", n_items: 15, percent_agreement: 0.8666666666666667, cohen_kappa: 0.7727 },
+    { key: "scope", n_items: 13, percent_agreement: 0.8461538461538461, cohen_kappa: -0.0833 },
+  ],
+  by_pair: [
+    { key: "Ana + Ben", n_items: 21, percent_agreement: 0.9047619047619048, cohen_kappa: 0.8412 },
+    { key: "Ana + Chidi", n_items: 19, percent_agreement: 0.7894736842105263, cohen_kappa: 0.6552 },
+  ],
+};
+
+/** Five rows, every decision "accept": kappa and its companions are undefined. */
+export const singleCategoryReport = {
+  ...pair(DECISION_LABELS, [[5, 0, 0], [0, 0, 0], [0, 0, 0]], { percent_agreement: 1, chance_agreement: 1, pabak: 1, gwet_ac1: 1 }, [
+    "every label is `accept_force_gap`: with a single category chance agreement is 1 and kappa is undefined",
+  ]),
+  krippendorff_alpha: null,
+  fleiss_kappa: null,
+  accept_vs_not: pair(["accept", "not_accept"], [[5, 0], [0, 0]], { percent_agreement: 1, chance_agreement: 1, pabak: 1, gwet_ac1: 1 }, [
+    "every label is `accept`: with a single category chance agreement is 1 and kappa is undefined",
+  ]),
+  axis_when_both_accept: pair(AXIS_LABELS, [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 5, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]], { percent_agreement: 1, chance_agreement: 1, pabak: 1, gwet_ac1: 1 }, [
+    "every label is `scope`: with a single category chance agreement is 1 and kappa is undefined",
+  ]),
+  severity_weighted_kappa: null,
+  severity_n_items: 5,
+  span: { n_items: 0, exact_match_rate: null, mean_token_f1: null },
+  calibrated_claim_edits: { both_kept: 5, one_changed: 0, both_changed: 0 },
+  raised_claim_edits: { both_kept: 5, one_changed: 0, both_changed: 0 },
+  by_source: [{ key: "ExpertQA", n_items: 5, percent_agreement: 1, cohen_kappa: null }],
+  by_suggested_axis: [{ key: "scope", n_items: 5, percent_agreement: 1, cohen_kappa: null }],
+  by_pair: [{ key: "Ana + Ben", n_items: 5, percent_agreement: 1, cohen_kappa: null }],
+};
+
+const NO_ITEMS = "no item was labelled by both annotators, so agreement is undefined";
+
+/** No row has two finished annotations yet (a fresh project). */
+export const emptyReport = {
+  ...pair(DECISION_LABELS, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], {}, [NO_ITEMS]),
+  krippendorff_alpha: null,
+  fleiss_kappa: null,
+  accept_vs_not: pair(["accept", "not_accept"], [[0, 0], [0, 0]], {}, [NO_ITEMS]),
+  axis_when_both_accept: pair(AXIS_LABELS, AXIS_LABELS.map(() => [0, 0, 0, 0, 0]), {}, [NO_ITEMS]),
+  severity_weighted_kappa: null,
+  severity_n_items: 0,
+  span: { n_items: 0, exact_match_rate: null, mean_token_f1: null },
+  calibrated_claim_edits: { both_kept: 0, one_changed: 0, both_changed: 0 },
+  raised_claim_edits: { both_kept: 0, one_changed: 0, both_changed: 0 },
+  by_source: [],
+  by_suggested_axis: [],
+  by_pair: [],
+};
+
+/** The rows behind a cell: ids that get_candidate knows. */
+export const cellRows = [
+  { id: "fx-002", annotator_a: "Ana", annotator_b: "Ben" },
+  { id: "fx-003", annotator_a: "Ana", annotator_b: "Chidi" },
+];

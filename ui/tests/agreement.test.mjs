@@ -1,0 +1,214 @@
+// The agreement view in headless Chromium with mocked IPC: the headline kappa with its reading
+// and companions, heatmap cells that list the rows behind them (by mouse and keyboard) and open
+// a row in full, undefined reports said in sentences (never NaN or null), and export with the
+// typed path and format.
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
+import { agreementReport, backend, cellRows, details, emptyReport, singleCategoryReport } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = (page, cmd) => page.evaluate((c) => window.__ipcCalls.filter((x) => x.cmd === c).map((x) => x.args), cmd);
+const text = async (page, testid) => (await page.innerText(`[data-testid="${testid}"]`))?.replace(/\s+/g, " ").trim();
+const cell = (table, row, col) => `[data-testid="cell"][data-table="${table}"][data-row="${row}"][data-col="${col}"]`;
+
+/** Opens the app and goes to the agreement view with Alt+4. */
+async function openAgreement(report, more = {}) {
+  const app = await openApp(
+    browser.context,
+    server.url,
+    backend({ ...more, answers: { agreement_report: report, agreement_cell_rows: cellRows, ...more.answers } }),
+  );
+  await app.page.waitForSelector('[data-testid="nav-agreement"]');
+  await app.page.keyboard.press("Alt+4");
+  await app.page.waitForSelector('[data-testid="agreement-headline"], [data-testid="agreement-error"]');
+  return app;
+}
+
+/** Everything on screen must be words or numbers: no NaN, null, undefined values or Infinity. */
+async function assertNoRawValues(page) {
+  const body = await page.innerText("body");
+  assert.doesNotMatch(body, /\bNaN\b|\bnull\b|Infinity|\[object/, body);
+}
+
+test("the headline: kappa, its reading in plain words and every companion statistic", async () => {
+  const { page, problems } = await openAgreement(agreementReport);
+  assert.equal(await page.getAttribute('[data-testid="nav-agreement"]', "aria-selected"), "true");
+  assert.equal(await text(page, "kappa"), "0.75");
+  assert.equal(
+    await text(page, "kappa-reading"),
+    "κ = 0.75 (95% CI 0.57–0.93): substantial agreement; the interval spans moderate to almost perfect.",
+  );
+  assert.match(await text(page, "agreement-n"), /^40 rows with two finished annotations/);
+  const stats = {
+    "stat-se": "0.092",
+    "stat-ci": "0.57–0.93",
+    "stat-bootstrap": "0.58–0.90",
+    "stat-po": "85%",
+    "stat-pe": "39.9%",
+    "stat-ac1": "0.79",
+    "stat-alpha": "0.75",
+    "stat-fleiss": "0.75",
+  };
+  for (const [id, want] of Object.entries(stats)) assert.equal(await text(page, id), want, id);
+  // Field agreement and breakdowns.
+  assert.match(await text(page, "field-axis"), /Axis Cohen's κ, rows both accepted 0\.86 almost perfect 18/);
+  assert.match(await text(page, "field-severity"), /0\.61 substantial 18/);
+  assert.match(await text(page, "field-span"), /64\.5% · 0\.87 31/);
+  assert.match(await text(page, "field-calibrated"), /29 kept by both · 8 changed by one · 3 changed by both 40/);
+  assert.match(await text(page, "by-source"), /LFQA 14 85\.7% — one category only/);
+  assert.match(await text(page, "by-axis"), /scope 13 84\.6% −0\.08 poor/);
+  assert.match(await text(page, "by-pair"), /Ana \+ Ben 21 90\.5% 0\.84 almost perfect/);
+  assert.equal(await page.isVisible('[data-testid="agreement-note"]'), false, "nothing is undefined here");
+  assert.equal(await page.isVisible('[data-testid="kappa-prevalence"]'), false, "chance agreement is not high here");
+  assert.match(await text(page, "small-groups"), /one row more or less moves κ a lot/);
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, [], "no console errors and no CSP violations (the heatmap tint is a CSS variable)");
+  await page.close();
+});
+
+test("when most rows share one decision, the reading says why kappa is low beside high agreement", async () => {
+  const skewed = { ...agreementReport, percent_agreement: 0.842, chance_agreement: 0.715, cohen_kappa: 0.444, kappa_ci95: [0.242, 0.646], pabak: 0.762, gwet_ac1: 0.8153 };
+  const { page, problems } = await openAgreement(skewed);
+  assert.equal(await text(page, "kappa-reading"), "κ = 0.44 (95% CI 0.24–0.65): moderate agreement; the interval spans fair to substantial.");
+  assert.equal(
+    await text(page, "kappa-prevalence"),
+    "Most rows share one decision, so chance agreement is high (71.5%) and κ reads lower than the 84.2% raw agreement; PABAK (0.76) and Gwet's AC1 (0.82) are less affected by this.",
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a heatmap cell says what it holds, lists the rows behind it, and a row opens in full", async () => {
+  const { page, problems } = await openAgreement(agreementReport);
+  const label = await page.getAttribute(cell("decision", 0, 2), "aria-label");
+  assert.equal(label, "Decision: annotator A Accept, annotator B Needs discussion (differ): 1 row, 2.5% of 40");
+  assert.equal(await page.textContent(`${cell("decision", 0, 0)} .n`), "18");
+  // Agreeing cells are tinted more strongly the larger their share.
+  const tint = (sel) => page.$eval(sel, (b) => getComputedStyle(b).getPropertyValue("--tint").trim());
+  assert.ok(Number(await tint(cell("decision", 0, 0))) > Number(await tint(cell("decision", 2, 2))));
+  assert.equal(await tint(cell("decision", 2, 0)), "0");
+
+  await page.click(cell("decision", 0, 2));
+  await page.waitForSelector('[data-testid="cell-row"]');
+  assert.deepEqual(await calls(page, "agreement_cell_rows"), [{ table: "decision", row: 0, col: 2 }]);
+  assert.equal(await page.getAttribute(cell("decision", 0, 2), "aria-pressed"), "true");
+  assert.equal(await text(page, "cell-title"), "A: Accept · B: Needs discussion · 1 row");
+  const listed = await page.$$eval('[data-testid="cell-row"]', (bs) => bs.map((b) => b.textContent.replace(/\s+/g, " ").trim()));
+  assert.deepEqual(listed, ["fx-002 Ana: Accept · Ben: Needs discussion", "fx-003 Ana: Accept · Chidi: Needs discussion"]);
+
+  await page.click('[data-testid="cell-row"][data-id="fx-002"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-002");
+  assert.equal(await text(page, "detail-passage"), details["fx-002"].passage);
+  assert.equal(await page.getAttribute('[data-testid="cell-row"][data-id="fx-002"]', "aria-current"), "true");
+
+  // The keyboard: arrows move between cells of a matrix, Enter opens a cell.
+  await page.focus(cell("axis_when_both_accept", 0, 0));
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), await page.getAttribute(cell("axis_when_both_accept", 1, 1), "aria-label"));
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="cell-title"]')?.textContent.includes("Modality"));
+  assert.deepEqual((await calls(page, "agreement_cell_rows")).at(-1), { table: "axis_when_both_accept", row: 1, col: 1 });
+  assert.equal(await page.isVisible('[data-testid="cell-detail"]'), false, "a new cell closes the row opened before");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an empty cell lists nothing and asks the core for nothing", async () => {
+  const { page } = await openAgreement(agreementReport);
+  await page.click(cell("decision", 2, 0));
+  await page.waitForSelector('[data-testid="cell-empty"]');
+  assert.deepEqual(await calls(page, "agreement_cell_rows"), []);
+  await page.close();
+});
+
+test("undefined cases are said in sentences: one category only", async () => {
+  const { page, problems } = await openAgreement(singleCategoryReport);
+  assert.equal(await text(page, "kappa"), "—");
+  assert.equal(await page.isVisible('[data-testid="kappa-reading"]'), false);
+  assert.deepEqual(await page.$$eval('[data-testid="agreement-note"]', (ps) => ps.map((p) => p.textContent)), [
+    "Every label is “Accept”: with a single category chance agreement is 1 and kappa is undefined.",
+  ]);
+  assert.match(await text(page, "accept-kappa"), /^κ — undefined: one category only · agreement 100%$/);
+  assert.match(await page.innerText('[data-testid="agreement-headline"] .stats'), /95% CI \(bootstrap\)\s+— κ is undefined/);
+  assert.equal(await text(page, "stat-po"), "100%");
+  assert.match(await text(page, "field-span"), /— no row where both marked a span 0/);
+  assert.match(await text(page, "field-severity"), /— undefined: one severity only 5/);
+  assert.match(await text(page, "axis-note"), /Every label is “Scope”/);
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("undefined cases are said in sentences: no row annotated twice yet", async () => {
+  const { page, problems } = await openAgreement(emptyReport);
+  assert.match(await text(page, "agreement-n"), /^0 rows/);
+  assert.equal(await text(page, "agreement-note"), "No item was labelled by both annotators, so agreement is undefined.");
+  assert.match(await text(page, "agreement-empty"), /once both annotators of a row have finished it/);
+  assert.equal(await page.$('[data-testid="cell"]'), null, "no empty matrices");
+  assert.equal(await page.$('[data-testid="agreement-headline"] .stats'), null, "no grid of dashes: the sentence says it");
+  assert.equal(await page.isVisible('[data-testid="export-csv"]'), true, "an empty report can still be exported");
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("export writes the typed path in the chosen format and names the file", async () => {
+  const { page, problems } = await openAgreement(agreementReport, { answers: { export_agreement: "/data/out/report.csv" } });
+  assert.equal(await page.inputValue('[data-testid="export-path"]'), "/tmp/ui-fixture-agreement", "beside the project by default");
+  await page.fill('[data-testid="export-path"]', "/data/out/report.csv");
+  await page.click('[data-testid="export-csv"]');
+  await page.waitForSelector('[data-testid="export-result"]');
+  assert.deepEqual(await calls(page, "export_agreement"), [{ path: "/data/out/report.csv", format: "csv" }]);
+  assert.equal(await text(page, "export-result"), "Wrote the CSV report to /data/out/report.csv.");
+  // Without an extension, the format's is added.
+  await page.fill('[data-testid="export-path"]', " /data/out/report ");
+  await page.click('[data-testid="export-json"]');
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "export_agreement").length === 2);
+  assert.deepEqual((await calls(page, "export_agreement"))[1], { path: "/data/out/report.json", format: "json" });
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  const failing = await openAgreement(agreementReport, {
+    errors: { export_agreement: { code: "io", message: "/nope/report.csv: No such file or directory (os error 2)" } },
+  });
+  await failing.page.fill('[data-testid="export-path"]', "/nope/report.csv");
+  await failing.page.click('[data-testid="export-csv"]');
+  await failing.page.waitForSelector('[data-testid="export-error"]');
+  assert.equal(await text(failing.page, "export-error"), "io: /nope/report.csv: No such file or directory (os error 2)");
+  assert.equal(await failing.page.isVisible('[data-testid="export-result"]'), false);
+  await failing.page.close();
+});
+
+test("a report that cannot be computed says why", async () => {
+  const { page } = await openAgreement(agreementReport, {
+    errors: { agreement_report: { code: "database", message: "database disk image is malformed" } },
+  });
+  assert.equal(await text(page, "agreement-error"), "database: database disk image is malformed");
+  await page.close();
+});
+
+test("screenshot of the agreement view, for review", async () => {
+  const { page } = await openAgreement(agreementReport);
+  await page.click(cell("decision", 0, 1));
+  await page.click('[data-testid="cell-row"][data-id="fx-002"]');
+  await page.waitForSelector('[data-testid="detail-id"]');
+  await mkdir(shotsDir, { recursive: true });
+  await page.screenshot({ path: join(shotsDir, "agreement.png") });
+  await page.close();
+});
