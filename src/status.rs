@@ -101,7 +101,9 @@ fn funnel(conn: &rusqlite::Connection) -> Result<Funnel> {
         let double: bool = r.get(2)?;
         let decision: Option<String> = r.get(3)?;
         let boundary: Option<String> = r.get(4)?;
-        let (retained, eval): (bool, bool) = (r.get(5)?, r.get(6)?);
+        // Rows the locality audit removed leave the retained pool and the evaluation set.
+        let kept = state != "locality_removed";
+        let (retained, eval): (bool, bool) = (r.get::<_, bool>(5)? && kept, r.get::<_, bool>(6)? && kept);
         if state == "rejected" {
             if let Some(b) = boundary {
                 *out.rejected_by_boundary.entry(b).or_insert(0) += 1;

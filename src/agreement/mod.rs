@@ -260,8 +260,13 @@ fn vocab_index<T: std::str::FromStr + PartialEq + Copy>(all: &[T], value: Option
 /// Reads every row with two finished pre-adjudication annotations. Equal spans and kept claims
 /// are compared by SQLite where the text lies, so only differing spans are copied out.
 pub fn double_annotated(project: &Project) -> Result<AnnotatedRows> {
+    double_annotated_in(project.conn())
+}
+
+/// [`double_annotated`] on a connection (inside a transaction, say).
+pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows> {
     use crate::vocab::{Axis, Decision};
-    let mut stmt = project.conn().prepare(
+    let mut stmt = conn.prepare(
         "SELECT c.id, c.source_dataset, c.axis, a1.id > a2.id,
                 a1.name, n1.decision, n1.axis, n1.severity,
                 n1.calibrated_claim IS c.calibrated_claim, n1.raised_claim IS c.raised_claim,

@@ -7,6 +7,7 @@
 
 mod adjudication;
 mod annotation;
+mod split;
 
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -94,6 +95,21 @@ pub enum Command {
     /// The locality audit of accepted rows
     #[command(subcommand)]
     Locality(adjudication::LocalityCommand),
+    /// Draft, show and lock the evaluation split
+    #[command(subcommand)]
+    Split(split::SplitCommand),
+    /// Export the locked split to a folder (eval, benchmark, annotations, manifest, datasheet...)
+    Export {
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-check an exported folder: hashes and internal consistency (non-zero exit on any mismatch)
+    Verify {
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -323,6 +339,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Adjudicate(cmd) => adjudication::adjudicate_cmd(cli.project.as_deref(), cmd),
         Command::Qc(cmd) => adjudication::qc_cmd(cli.project.as_deref(), cmd),
         Command::Locality(cmd) => adjudication::locality_cmd(cli.project.as_deref(), cmd),
+        Command::Split(cmd) => split::split_cmd(cli.project.as_deref(), cmd),
+        Command::Export { dir, json } => split::export_cmd(cli.project.as_deref(), dir, json),
+        Command::Verify { dir, json } => split::verify_cmd(dir, json),
         Command::Sample(SampleCommand::Annotate { rows, seed }) => {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;

@@ -12,4 +12,5 @@ mod import;
 mod packets;
 mod sample;
 mod schemas;
+mod split;
 mod vocab;

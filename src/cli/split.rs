@@ -1,0 +1,125 @@
+//! CLI for the evaluation split: draft, show, lock, export and verify.
+
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
+
+use super::{open, print_json};
+use crate::error::Result;
+use crate::split::{self, SplitParams, SplitShow};
+
+#[derive(Debug, Subcommand)]
+pub enum SplitCommand {
+    /// Draft a split from the accepted rows (replaces an unlocked draft)
+    Draft {
+        /// Cap an over-represented axis, e.g. --cap relation=48 (repeatable)
+        #[arg(long = "cap", value_name = "AXIS=N", value_parser = split::parse_cap)]
+        caps: Vec<(crate::vocab::Axis, u32)>,
+        /// Evaluation rows per axis
+        #[arg(long, default_value_t = split::DEFAULT_PER_AXIS)]
+        per_axis: u32,
+        /// Seed of the stable hash that breaks ties
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the latest split with the locality filter applied
+    Show {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lock the latest draft: it can no longer change
+    Lock {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()> {
+    let mut p = open(project)?;
+    match cmd {
+        SplitCommand::Draft { caps, per_axis, seed, json } => {
+            let params = SplitParams::new(caps.into_iter().collect(), Some(per_axis), Some(seed));
+            let s = split::draft(&mut p, &params)?;
+            if json {
+                return print_json(&s);
+            }
+            print_show(&s);
+            Ok(())
+        }
+        SplitCommand::Show { json } => {
+            let s = split::show(&p)?;
+            if json {
+                return print_json(&s);
+            }
+            match s {
+                Some(s) => print_show(&s),
+                None => println!("no split yet: draft one with `forcebench split draft`"),
+            }
+            Ok(())
+        }
+        SplitCommand::Lock { json } => {
+            let s = split::lock(&mut p)?;
+            if json {
+                return print_json(&s);
+            }
+            print_show(&s);
+            println!("\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`");
+            Ok(())
+        }
+    }
+}
+
+pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, json: bool) -> Result<()> {
+    let p = open(project)?;
+    let bar = indicatif::ProgressBar::new(split::EXPORT_FILES.len() as u64);
+    let report = split::export(&p, &dir, &mut |done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    if json {
+        return print_json(&report);
+    }
+    println!("exported split v{} to {}", report.version, report.dir);
+    for (name, hash) in &report.files {
+        println!("  {name:<24} {hash}");
+    }
+    println!("content sha256 {}", report.content_sha256);
+    Ok(())
+}
+
+pub(super) fn verify_cmd(dir: PathBuf, json: bool) -> Result<()> {
+    let report = split::verify(&dir)?;
+    if json {
+        return print_json(&report);
+    }
+    println!(
+        "ok: {} files match their sha256; {} evaluation rows, {} retained; content sha256 {}",
+        report.files_checked, report.eval_rows, report.retained_rows, report.content_sha256
+    );
+    Ok(())
+}
+
+fn print_show(s: &SplitShow) {
+    println!("split v{} ({})  seed {}  per axis {}", s.version, s.status, s.params.seed, s.params.per_axis);
+    if !s.params.caps.is_empty() {
+        let caps: Vec<String> = s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect();
+        println!("caps {}", caps.join(", "));
+    }
+    let c = &s.counts;
+    println!(
+        "candidates {} → accepted {} → capped {} → selected {} → locality-removed {} → retained {}, evaluation {}",
+        c.candidates, c.accepted, c.capped, c.selected, c.locality_removed, c.retained, c.eval
+    );
+    println!("{:<10} {:>8} {:>7} {:>9} {:>9} {:>5}  eval severity 1/2/3", "axis", "accepted", "capped", "nonlocal", "retained", "eval");
+    for t in &s.per_axis {
+        println!(
+            "{:<10} {:>8} {:>7} {:>9} {:>9} {:>5}  {}/{}/{}",
+            t.axis, t.accepted, t.capped, t.locality_removed, t.retained, t.eval, t.eval_severity[0], t.eval_severity[1], t.eval_severity[2]
+        );
+    }
+    for r in &s.locality_removed {
+        println!("removed {} ({}{}): {}", r.id, r.axis, if r.was_eval { ", was selected" } else { "" }, r.reason);
+    }
+    if !s.stale.is_empty() {
+        println!("warning: {} row(s) changed state since the draft; draft again before locking", s.stale.len());
+    }
+}
