@@ -15,6 +15,7 @@ APT_PACKAGES=(
   chromium                                            # test the UI alone
   imagemagick                                         # screenshots (import -window root)
   fonts-dejavu-core sqlite3 curl ca-certificates
+  python3-venv python3-pip                            # pandas + datasets read the export (tests)
 )
 
 # --- system packages -------------------------------------------------------------------------

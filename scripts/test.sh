@@ -10,6 +10,9 @@ scripts/setup.sh
 echo "== core: library, storage, import, CLI =="
 cargo test --locked
 
+echo "== the export, read by pandas and Hugging Face datasets =="
+scripts/test-export-loaders.sh
+
 echo "== UI alone in headless Chromium =="
 scripts/test-ui.sh
 
