@@ -14,7 +14,7 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
@@ -972,49 +972,99 @@ pub struct ExportRow {
     pub annotators: BTreeMap<String, Option<String>>,
 }
 
+/// Every final field of every row, read in one scan of the table: row id -> value and source per
+/// field, in [`FIELDS`] order.
+pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<HashMap<String, [Option<(Option<String>, Source)>; 8]>> {
+    let mut out: HashMap<String, [Option<(Option<String>, Source)>; 8]> = HashMap::new();
+    let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let field: String = r.get(1)?;
+        let Some(i) = FIELDS.iter().position(|f| f.as_str() == field) else { continue };
+        let id: String = r.get(0)?;
+        let source = Source::parse(&r.get::<_, String>(3)?)?;
+        out.entry(id).or_default()[i] = Some((r.get(2)?, source));
+    }
+    Ok(out)
+}
+
+/// Every adjudicated row's final label, in import order. Read in a few whole-table passes, not
+/// row by row, so exporting a large project stays fast.
 pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
     let conn = project.conn();
-    let ids: Vec<(String, String)> = conn
-        .prepare(
-            "SELECT j.candidate_id, s.state FROM adjudications j JOIN candidates c ON c.id = j.candidate_id
-             JOIN candidate_states s ON s.candidate_id = j.candidate_id ORDER BY c.seq",
-        )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut out = Vec::with_capacity(ids.len());
-    for (id, state) in ids {
-        let j = load_in(conn, &id)?.expect("adjudicated");
-        let pair = pair_in(conn, &id)?;
-        let text = |f: Field| j.value(f).map(str::to_string);
-        let span = j.value(Field::EvidenceSpan).and_then(|v| serde_json::from_str::<crate::annotate::Span>(v).ok()).map(|s| s.text);
+    let mut fields = all_final_fields(conn)?;
+    // The two annotators of each row, A first (roster order).
+    let mut names: HashMap<String, Vec<String>> = HashMap::new();
+    {
+        let mut stmt = conn.prepare(
+            "SELECT n.candidate_id, a.name FROM annotations n JOIN annotators a ON a.id = n.annotator_id
+             WHERE n.finished = 1 ORDER BY n.candidate_id, n.annotator_id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            names.entry(r.get(0)?).or_default().push(r.get(1)?);
+        }
+    }
+    let mut stmt = conn.prepare(
+        "SELECT j.candidate_id,
+                CASE WHEN EXISTS (SELECT 1 FROM locality_marks l WHERE l.candidate_id = j.candidate_id) THEN 'locality_removed'
+                     WHEN j.decision = 'reject_not_force_gap' THEN 'rejected'
+                     WHEN EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = j.candidate_id)
+                          AND NOT EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = j.candidate_id
+                                          AND q.passed = 0 AND q.severity = 'error') THEN 'accepted'
+                     ELSE 'adjudicated' END,
+                j.decision, j.rationale, a.name, j.decided_at, j.bulk_confirmed,
+                j.span_decisive, j.calibrated_supported, j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition
+         FROM adjudications j JOIN candidates c ON c.id = j.candidate_id
+         JOIN annotators a ON a.id = j.adjudicator_id ORDER BY c.seq",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: String = r.get(0)?;
+        let finals = fields.remove(&id).unwrap_or_default();
+        let pair = names.get(&id);
+        let value = |f: Field| -> Option<String> {
+            finals[FIELDS.iter().position(|x| *x == f).expect("adjudicated field")].as_ref().and_then(|x| x.0.clone())
+        };
+        let mut sources = BTreeMap::new();
+        let mut annotators = BTreeMap::new();
+        for (i, f) in FIELDS.iter().enumerate() {
+            let Some((_, source)) = &finals[i] else { continue };
+            let who = match source {
+                Source::A => pair.and_then(|p| p.first().cloned()),
+                Source::B => pair.and_then(|p| p.get(1).cloned()),
+                _ => None,
+            };
+            sources.insert(f.as_str().to_string(), *source);
+            annotators.insert(f.as_str().to_string(), who);
+        }
+        let state: String = r.get(1)?;
+        let decision: String = r.get(2)?;
         out.push(ExportRow {
             state: state.parse().map_err(Error::InvalidArgument)?,
-            decision: j.decision,
-            evidence_span: span,
-            calibrated_claim: text(Field::CalibratedClaim),
-            raised_claim: text(Field::RaisedClaim),
-            axis: text(Field::Axis),
-            severity: j.value(Field::Severity).and_then(|s| s.parse().ok()),
-            repair: text(Field::Repair),
-            boundary_type: text(Field::BoundaryType),
-            rationale: j.rationale.clone(),
-            checklist: j.checklist,
-            bulk_confirmed: j.bulk_confirmed,
-            adjudicator: j.adjudicator.clone(),
-            decided_at: j.decided_at.clone(),
-            sources: j.fields.iter().map(|f| (f.field.as_str().to_string(), f.source)).collect(),
-            annotators: j
-                .fields
-                .iter()
-                .map(|f| {
-                    let who = match f.source {
-                        Source::A => Some(pair.names[0].clone()),
-                        Source::B => Some(pair.names[1].clone()),
-                        _ => None,
-                    };
-                    (f.field.as_str().to_string(), who)
-                })
-                .collect(),
+            decision: decision.parse().map_err(Error::InvalidArgument)?,
+            evidence_span: value(Field::EvidenceSpan)
+                .map(|v| serde_json::from_str::<crate::annotate::Span>(&v).map(|s| s.text).unwrap_or(v)),
+            calibrated_claim: value(Field::CalibratedClaim),
+            raised_claim: value(Field::RaisedClaim),
+            axis: value(Field::Axis),
+            severity: value(Field::Severity).and_then(|s| s.parse().ok()),
+            repair: value(Field::Repair),
+            boundary_type: value(Field::BoundaryType),
+            rationale: r.get(3)?,
+            adjudicator: r.get(4)?,
+            decided_at: r.get(5)?,
+            bulk_confirmed: r.get(6)?,
+            checklist: Checklist {
+                span_decisive: r.get(7)?,
+                calibrated_supported: r.get(8)?,
+                raised_underwarranted: r.get(9)?,
+                one_local_axis: r.get(10)?,
+                no_unrelated_addition: r.get(11)?,
+            },
+            sources,
+            annotators,
             id,
         });
     }

@@ -577,50 +577,84 @@ pub struct EvalRow {
     pub repair: String,
 }
 
-/// Final fields of the given rows, in id order, read with one query.
-fn final_rows(conn: &Connection, split_id: i64, roles: &[&str]) -> Result<Vec<EvalRow>> {
-    let placeholders = roles.iter().map(|r| format!("'{r}'")).collect::<Vec<_>>().join(", ");
-    let mut stmt = conn.prepare(&format!(
-        "SELECT c.id, c.source_dataset, c.group_id, c.context, c.passage,
-                max(CASE WHEN f.field = 'axis' THEN f.value END),
-                max(CASE WHEN f.field = 'severity' THEN f.value END),
-                max(CASE WHEN f.field = 'evidence_span' THEN f.value END),
-                max(CASE WHEN f.field = 'calibrated_claim' THEN f.value END),
-                max(CASE WHEN f.field = 'raised_claim' THEN f.value END),
-                max(CASE WHEN f.field = 'repair' THEN f.value END)
-         FROM candidates c JOIN adjudication_fields f ON f.candidate_id = c.id
-         WHERE c.id IN (SELECT candidate_id FROM split_rows WHERE split_id = ?1 AND role IN ({placeholders}))
-           AND c.id NOT IN (SELECT candidate_id FROM split_rows WHERE split_id = ?1 AND role = 'locality_removed')
-         GROUP BY c.id ORDER BY c.id"
-    ))?;
-    let rows = stmt.query_map([split_id], |r| {
-        let text = |i: usize| -> rusqlite::Result<String> { Ok(r.get::<_, Option<String>>(i)?.unwrap_or_default()) };
-        let span_json = text(7)?;
-        let span = serde_json::from_str::<crate::annotate::Span>(&span_json).map(|s| s.text).unwrap_or(span_json);
-        Ok(EvalRow {
-            id: r.get(0)?,
+/// Final fields of the split's rows in the given role (locality-removed rows left out), in id
+/// order: the candidates in one query, their final fields from one scan.
+fn final_rows(conn: &Connection, split_id: i64, role: &str, fields: &HashMap<String, [Option<(Option<String>, crate::adjudicate::Source)>; 8]>) -> Result<Vec<EvalRow>> {
+    use crate::annotate::Field;
+    let mut stmt = conn.prepare(
+        "SELECT c.id, c.source_dataset, c.group_id, c.context, c.passage
+         FROM split_rows r JOIN candidates c ON c.id = r.candidate_id
+         WHERE r.split_id = ?1 AND r.role = ?2
+           AND NOT EXISTS (SELECT 1 FROM split_rows x WHERE x.split_id = ?1 AND x.candidate_id = r.candidate_id AND x.role = 'locality_removed')
+         ORDER BY c.id",
+    )?;
+    let mut rows = stmt.query(params![split_id, role])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: String = r.get(0)?;
+        let finals = fields.get(&id);
+        let value = |f: Field| -> String {
+            let i = crate::adjudicate::FIELDS.iter().position(|x| *x == f).expect("adjudicated field");
+            finals.and_then(|v| v[i].as_ref()).and_then(|x| x.0.clone()).unwrap_or_default()
+        };
+        let span_json = value(Field::EvidenceSpan);
+        out.push(EvalRow {
+            evidence_span: serde_json::from_str::<crate::annotate::Span>(&span_json).map(|s| s.text).unwrap_or(span_json),
+            axis: value(Field::Axis),
+            severity: value(Field::Severity).parse().unwrap_or(0),
+            calibrated_claim: value(Field::CalibratedClaim),
+            raised_claim: value(Field::RaisedClaim),
+            repair: value(Field::Repair),
             source_dataset: r.get(1)?,
             group_id: r.get(2)?,
             context: r.get(3)?,
             passage: r.get(4)?,
-            axis: text(5)?,
-            severity: text(6)?.parse().unwrap_or(0),
-            evidence_span: span,
-            calibrated_claim: text(8)?,
-            raised_claim: text(9)?,
-            repair: text(10)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+            id,
+        });
+    }
+    Ok(out)
 }
 
-fn jsonl<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Vec<u8> {
-    let mut out = Vec::new();
+fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {
     for r in rows {
-        serde_json::to_writer(&mut out, &r).expect("rows serialise");
-        out.push(b'\n');
+        serde_json::to_writer(&mut *w, &r)?;
+        w.write_all(b"\n")?;
     }
-    out
+    Ok(())
+}
+
+/// Writes through a buffer into a file while hashing what passes.
+struct HashingWriter {
+    file: std::io::BufWriter<std::fs::File>,
+    hash: Sha256,
+}
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Writes `name` in `dir` by streaming `fill` into a temporary file that is synced and renamed
+/// into place; returns the sha256 of what was written.
+fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<String> {
+    use std::io::Write;
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let io = |e: std::io::Error| Error::io(&path, e);
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let mut w = HashingWriter { file: std::io::BufWriter::with_capacity(1 << 20, file), hash: Sha256::new() };
+    fill(&mut w).map_err(io)?;
+    w.flush().map_err(io)?;
+    let HashingWriter { file, hash } = w;
+    file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)?;
+    Ok(hex::encode(hash.finalize()))
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -642,10 +676,10 @@ pub const EXPORT_FILES: [&str; 9] = [
 
 /// The canonical content of a split: parameters and the ids on every side, as compact JSON.
 /// Its sha256 names the split's content whatever the times in the manifest.
-fn canonical_content(params: &serde_json::Value, benchmark: &[u8], eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
+fn canonical_content(params: &serde_json::Value, benchmark_sha256: &str, eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
     let value = serde_json::json!({
         "params": params,
-        "benchmark_sha256": sha256_hex(benchmark),
+        "benchmark_sha256": benchmark_sha256,
         "eval_ids": eval_ids,
         "capped_ids": capped,
         "locality_removed_ids": removed,
@@ -679,24 +713,30 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let total = EXPORT_FILES.len();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
-    let mut put = |name: &str, bytes: &[u8], files: &mut BTreeMap<String, String>| -> Result<()> {
-        crate::packets::write_atomically(&dir.join(name), bytes)?;
-        files.insert(name.to_string(), sha256_hex(bytes));
+    let mut put = |name: &str, fill: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>, files: &mut BTreeMap<String, String>| -> Result<String> {
+        let hash = write_file(dir, name, |w| fill(w))?;
+        files.insert(name.to_string(), hash.clone());
         progress(files.len(), total);
-        Ok(())
+        Ok(hash)
     };
+    let csv_io = |e: csv::Error| std::io::Error::other(e);
 
-    let eval = final_rows(conn, split_id, &["eval"])?;
-    put("eval.jsonl", &jsonl(&eval), &mut files)?;
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    for r in &eval {
-        w.serialize(r).map_err(|e| Error::InvalidArgument(e.to_string()))?;
-    }
-    if eval.is_empty() {
-        w.write_record(["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"])
-            .map_err(|e| Error::InvalidArgument(e.to_string()))?;
-    }
-    put("eval.csv", &w.into_inner().map_err(|e| Error::InvalidArgument(e.to_string()))?, &mut files)?;
+    let fields = crate::adjudicate::all_final_fields(conn)?;
+    let eval = final_rows(conn, split_id, "eval", &fields)?;
+    put("eval.jsonl", &mut |w| jsonl(w, &eval), &mut files)?;
+    put(
+        "eval.csv",
+        &mut |w| {
+            let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+            c.write_record(["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"])
+                .map_err(csv_io)?;
+            for r in &eval {
+                c.serialize(r).map_err(csv_io)?;
+            }
+            c.flush()
+        },
+        &mut files,
+    )?;
 
     let eval_ids: BTreeSet<&str> = eval.iter().map(|r| r.id.as_str()).collect();
     #[derive(Serialize)]
@@ -705,20 +745,30 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
         row: &'a EvalRow,
         in_eval: bool,
     }
-    let retained = final_rows(conn, split_id, &["retained"])?;
-    let benchmark = jsonl(retained.iter().map(|row| BenchRow { row, in_eval: eval_ids.contains(row.id.as_str()) }));
-    put("benchmark.jsonl", &benchmark, &mut files)?;
-    put("annotations.jsonl", &jsonl(annotation_rows(conn)?), &mut files)?;
+    let retained = final_rows(conn, split_id, "retained", &fields)?;
+    drop(fields);
+    let benchmark_sha256 = put(
+        "benchmark.jsonl",
+        &mut |w| jsonl(w, retained.iter().map(|row| BenchRow { row, in_eval: eval_ids.contains(row.id.as_str()) })),
+        &mut files,
+    )?;
+    drop(retained);
+    let annotations = annotation_rows(conn)?;
+    put("annotations.jsonl", &mut |w| jsonl(w, &annotations), &mut files)?;
+    drop(annotations);
     let adjudications = adjudication_rows(project)?;
-    put("adjudications.jsonl", &jsonl(&adjudications), &mut files)?;
-    put("rejected.jsonl", &jsonl(rejected_rows(conn)?), &mut files)?;
-    put("locality_removed.jsonl", &jsonl(&s.locality_removed), &mut files)?;
+    put("adjudications.jsonl", &mut |w| jsonl(w, &adjudications), &mut files)?;
+    drop(adjudications);
+    let rejected = rejected_rows(conn)?;
+    put("rejected.jsonl", &mut |w| jsonl(w, &rejected), &mut files)?;
+    put("locality_removed.jsonl", &mut |w| jsonl(w, &s.locality_removed), &mut files)?;
 
     let capped: Vec<String> = s.capped.iter().map(|c| c.id.clone()).collect();
     let removed: Vec<String> = s.locality_removed.iter().map(|c| c.id.clone()).collect();
     let eval_id_list: Vec<String> = eval.iter().map(|r| r.id.clone()).collect();
-    let content_sha256 = sha256_hex(&canonical_content(&stored["params"], &benchmark, &eval_id_list, &capped, &removed));
-    put("DATASHEET.md", datasheet(&s, &stored, &content_sha256).as_bytes(), &mut files)?;
+    let content_sha256 = sha256_hex(&canonical_content(&stored["params"], &benchmark_sha256, &eval_id_list, &capped, &removed));
+    let sheet = datasheet(&s, &stored, &content_sha256);
+    put("DATASHEET.md", &mut |w| w.write_all(sheet.as_bytes()), &mut files)?;
 
     let mut manifest = stored.clone();
     manifest["content_sha256"] = content_sha256.clone().into();
@@ -727,7 +777,7 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
     let text = serde_json::to_string_pretty(&manifest).expect("manifest") + "\n";
     let own = sha256_hex(text.as_bytes());
     let text = text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
-    put("manifest.json", text.as_bytes(), &mut files)?;
+    put("manifest.json", &mut |w| w.write_all(text.as_bytes()), &mut files)?;
     Ok(ExportReport { dir: dir.display().to_string(), version: s.version, files, content_sha256 })
 }
 
@@ -737,9 +787,8 @@ fn annotation_rows(conn: &Connection) -> Result<Vec<serde_json::Value>> {
         "SELECT n.candidate_id, a.name, n.decision, n.evidence_span, n.span_start, n.span_end, n.calibrated_claim,
                 n.raised_claim, n.axis, n.severity, n.boundary_type, n.repair, n.notes, n.seconds_spent
          FROM annotations n JOIN annotators a ON a.id = n.annotator_id
-         JOIN assignments s ON s.candidate_id = n.candidate_id AND s.annotator_id = n.annotator_id
          WHERE n.finished = 1 AND n.candidate_id IN (SELECT candidate_id FROM adjudications)
-         ORDER BY n.candidate_id, a.id",
+         ORDER BY n.candidate_id, n.annotator_id",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(serde_json::json!({
@@ -976,7 +1025,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     }
     let removed = ids(&parse_lines("locality_removed.jsonl")?);
     let capped: Vec<String> = manifest["capped"].as_array().map(|v| ids(v)).unwrap_or_default();
-    let content = sha256_hex(&canonical_content(&manifest["params"], &read("benchmark.jsonl")?, &eval_ids, &capped, &removed));
+    let content = sha256_hex(&canonical_content(&manifest["params"], &sha256_hex(&read("benchmark.jsonl")?), &eval_ids, &capped, &removed));
     if manifest["content_sha256"].as_str() != Some(content.as_str()) {
         return Err(mismatch(dir, "manifest.json", "content_sha256 does not match the exported rows".into()));
     }

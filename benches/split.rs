@@ -1,0 +1,80 @@
+//! Split benchmark: draft, lock and export on a 100,000-row project. Target: under 1 s in total.
+//!
+//! The project is built in bulk with SQL for the benchmark's setup (not timed): 100,000
+//! synthetic candidates, two annotators who agree, and adjudications that accept 90% of the rows
+//! (with passing QC) and reject the rest. Timed: `split draft` (relation capped), `split lock`
+//! (which also computes kappa over every double-annotated row for the manifest) and `export`
+//! (nine files), each on its own and in total.
+//!
+//! Run: `cargo bench --bench split` (rows via FORCEBENCH_BENCH_ROWS).
+
+use std::time::Instant;
+
+fn main() {
+    let rows: usize = std::env::var("FORCEBENCH_BENCH_ROWS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = forcebench::Project::create(&dir.path().join("bench.forcebench"), "bench").unwrap();
+    let csv = dir.path().join("c.csv");
+    forcebench::sample::write_candidates(&csv, &forcebench::sample::generate(rows, 5)).unwrap();
+    forcebench::import::import_file(&mut project, &csv, &mut |_, _| {}).unwrap();
+    for (who, role) in [("A", forcebench::roster::Role::Annotator), ("B", forcebench::roster::Role::Annotator), ("E", forcebench::roster::Role::Adjudicator)] {
+        forcebench::roster::add(&project, who, role).unwrap();
+    }
+    forcebench::assign::assign(&mut project, 1).unwrap();
+    project
+        .conn()
+        .execute_batch(
+            "BEGIN;
+             INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
+                 calibrated_claim, raised_claim, axis, severity, boundary_type, repair, finished, updated_at)
+             SELECT c.id, a.id, CASE WHEN c.seq % 10 = 0 THEN 'reject_not_force_gap' ELSE 'accept_force_gap' END,
+                 c.evidence_span, instr(c.passage, c.evidence_span) - 1, instr(c.passage, c.evidence_span) - 1 + length(c.evidence_span),
+                 c.calibrated_claim, c.raised_claim, c.axis, c.severity,
+                 CASE WHEN c.seq % 10 = 0 THEN 'ambiguous' END, c.repair, 1, 't'
+             FROM candidates c JOIN annotators a ON a.role = 'annotator';
+             INSERT INTO adjudications (candidate_id, decision, boundary_type, adjudicator_id, decided_at, bulk_confirmed)
+             SELECT c.id, CASE WHEN c.seq % 10 = 0 THEN 'reject_not_force_gap' ELSE 'accept_force_gap' END,
+                 CASE WHEN c.seq % 10 = 0 THEN 'ambiguous' END, 3, 't', 1
+             FROM candidates c;
+             INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at)
+             SELECT c.id, f.field,
+                 CASE f.field WHEN 'decision' THEN 'accept_force_gap'
+                     WHEN 'evidence_span' THEN json_object('text', c.evidence_span, 'start', instr(c.passage, c.evidence_span) - 1,
+                                                           'end', instr(c.passage, c.evidence_span) - 1 + length(c.evidence_span))
+                     WHEN 'calibrated_claim' THEN c.calibrated_claim WHEN 'raised_claim' THEN c.raised_claim
+                     WHEN 'axis' THEN c.axis WHEN 'severity' THEN CAST(c.severity AS TEXT) ELSE c.repair END,
+                 'both', 3, 't'
+             FROM candidates c
+             JOIN (SELECT 'decision' AS field UNION ALL SELECT 'evidence_span' UNION ALL SELECT 'calibrated_claim'
+                   UNION ALL SELECT 'raised_claim' UNION ALL SELECT 'axis' UNION ALL SELECT 'severity' UNION ALL SELECT 'repair') f
+             WHERE c.seq % 10 <> 0;
+             INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at)
+             SELECT c.id, f.field, CASE f.field WHEN 'decision' THEN 'reject_not_force_gap' ELSE 'ambiguous' END, 'both', 3, 't'
+             FROM candidates c JOIN (SELECT 'decision' AS field UNION ALL SELECT 'boundary_type') f WHERE c.seq % 10 = 0;
+             INSERT INTO qc_results (candidate_id, check_name, severity, passed, run_at)
+             SELECT id, 'span_present', 'error', 1, 't' FROM candidates WHERE seq % 10 <> 0;
+             COMMIT;",
+        )
+        .unwrap();
+    let accepted: i64 = project.conn().query_row("SELECT count(*) FROM candidate_states WHERE state = 'accepted'", [], |r| r.get(0)).unwrap();
+
+    let params = forcebench::split::SplitParams::new([(forcebench::vocab::Axis::Relation, (accepted / 8) as u32)].into_iter().collect(), Some(40), Some(1));
+    let start = Instant::now();
+    let draft = forcebench::split::draft(&mut project, &params).unwrap();
+    let t_draft = start.elapsed();
+    let start = Instant::now();
+    let locked = forcebench::split::lock(&mut project).unwrap();
+    let t_lock = start.elapsed();
+    let start = Instant::now();
+    let report = forcebench::split::export(&project, &dir.path().join("out"), &mut |_, _| {}).unwrap();
+    let t_export = start.elapsed();
+    assert_eq!(locked.eval_ids, draft.eval_ids);
+    let size: u64 = report.files.keys().map(|f| std::fs::metadata(dir.path().join("out").join(f)).unwrap().len()).sum();
+
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!("{rows} candidates, {accepted} accepted; {} retained, {} capped, {} evaluation", locked.counts.retained, locked.counts.capped, locked.counts.eval);
+    println!("split draft                 {:>8.1} ms", ms(t_draft));
+    println!("split lock (incl. kappa)    {:>8.1} ms", ms(t_lock));
+    println!("export (9 files, {:.1} MB)  {:>8.1} ms", size as f64 / 1e6, ms(t_export));
+    println!("total                       {:>8.1} ms   (target: under 1000 ms)", ms(t_draft + t_lock + t_export));
+}
