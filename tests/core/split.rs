@@ -271,3 +271,25 @@ fn lock_refuses_a_stale_draft_and_export_a_draft() {
     let next = fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(2), Some(1))).unwrap();
     assert_eq!((next.version, next.status.as_str()), (2, "draft"));
 }
+
+#[test]
+fn the_exported_manifest_matches_its_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = project_from(dir.path(), "m.forcebench", &[("relation", 9), ("temporal", 6)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new([(Axis::Relation, 6)].into_iter().collect(), Some(4), Some(2))).unwrap();
+    let id = fs::show(&p).unwrap().unwrap().eval_ids[0].clone();
+    forcebench::locality::mark(&mut p, &id, "adds a second place", "eve").unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/manifest.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&manifest).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(manifest["locality_removed"][0]["was_eval"], true);
+    assert_eq!(manifest["capped"].as_array().unwrap().len(), 3);
+    let mut broken = manifest.clone();
+    broken["counts"]["eval"] = Value::from(-1);
+    assert!(!validator.is_valid(&broken));
+}
