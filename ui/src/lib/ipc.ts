@@ -101,3 +101,25 @@ export const agreementCellRows = (table: ConfusionTable, row: number, col: numbe
 /** Writes the report; answers with the absolute path written. */
 export const exportAgreement = (path: string, format: ExportFormat) =>
   call<string>("export_agreement", { path, format });
+
+// The adjudicate view, quality control, the locality audit (the funnel is in projectStatus).
+import type { AuditRow } from "../bindings/AuditRow";
+import type { Mark } from "../bindings/Mark";
+import type { QcReport } from "../bindings/QcReport";
+import type { Queue } from "../bindings/Queue";
+import type { QueueFilter } from "../bindings/QueueFilter";
+import type { Resolution } from "../bindings/Resolution";
+import type { RowView } from "../bindings/RowView";
+
+export const adjudicationQueue = (filter: QueueFilter | null) => call<Queue>("adjudication_queue", { filter });
+export const adjudicationRow = (id: string, hideNames: boolean) =>
+  call<RowView>("adjudication_row", { id, hide_names: hideNames });
+/** Durable when it answers; the row comes back with its recorded sources, history and QC. */
+export const resolveRow = (id: string, adjudicator: string, resolution: Resolution, hideNames: boolean) =>
+  call<RowView>("resolve_row", { id, adjudicator, resolution, hide_names: hideNames });
+/** Answers how many full agreements were confirmed. */
+export const confirmAgreements = (adjudicator: string) => call<number>("confirm_agreements", { adjudicator });
+export const runQc = () => call<QcReport>("run_qc");
+export const localityRows = () => call<AuditRow[]>("locality_rows");
+export const markNonlocal = (id: string, reason: string, by: string) => call<Mark>("mark_nonlocal", { id, reason, by });
+export const unmarkNonlocal = (id: string) => call<Mark>("unmark_nonlocal", { id });

@@ -351,3 +351,265 @@ export const cellRows = [
   { id: "fx-002", annotator_a: "Ana", annotator_b: "Ben" },
   { id: "fx-003", annotator_a: "Ana", annotator_b: "Chidi" },
 ];
+
+// --- The adjudicate view and the funnel ------------------------------------------------------
+
+const FIELDS = ["decision", "evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair", "boundary_type"];
+
+/** A span of `passage` as the core stores it: JSON {text,start,end} with UTF-8 byte offsets. */
+export function storedSpan(passage, text) {
+  const at = passage.indexOf(text);
+  if (at === -1) throw new Error(`fixture span not in passage: ${text}`);
+  const start = Buffer.byteLength(passage.slice(0, at));
+  return JSON.stringify({ text, start, end: start + Buffer.byteLength(text) });
+}
+
+function adjAnnotation(id, who, v) {
+  return {
+    ...annotation(id, { annotator: who }),
+    decision: v.decision ?? null,
+    evidence_span: v.evidence_span ? JSON.parse(v.evidence_span) : null,
+    calibrated_claim: v.calibrated_claim ?? null,
+    raised_claim: v.raised_claim ?? null,
+    axis: v.axis ?? null,
+    severity: v.severity ? Number(v.severity) : null,
+    boundary_type: v.boundary_type ?? null,
+    repair: v.repair ?? null,
+    finished: true,
+    problems: [],
+  };
+}
+
+/** A RowView as adjudication_row answers it, from A's, B's and the suggestion's stored values. */
+function rowView(candidate, category, names, a, b, s, extra = {}) {
+  const decisionDisagreement = category === "decision_disagreement";
+  const fields = FIELDS.map((field) => ({
+    field,
+    a: a[field] ?? null,
+    b: b[field] ?? null,
+    suggestion: s[field] ?? null,
+    differs: (a[field] ?? null) !== (b[field] ?? null) && (decisionDisagreement || field !== "boundary_type"),
+    final: null,
+  }));
+  return {
+    candidate,
+    annotator_a: names[0],
+    annotator_b: names[1],
+    category,
+    a: adjAnnotation(candidate.id, names[0] ?? "A", a),
+    b: adjAnnotation(candidate.id, names[1] ?? "B", b),
+    fields,
+    adjudication: null,
+    history: [],
+    qc: [],
+    ...extra,
+  };
+}
+
+const adjCandidate = {
+  id: "fx-adj-1",
+  group_id: "g-adj-1",
+  source_dataset: "LFQA",
+  source_id: "",
+  context: "How many renters in Zürich may move?",
+  passage: UNICODE_PASSAGE,
+  evidence_span: "12–18% of renters may move",
+  calibrated_claim: "A 2019 survey found that 12–18% of Zürich renters may move within a year.",
+  raised_claim: "Many Zürich renters will move within a year.",
+  repair: "A 2019 survey found that 12–18% of Zürich renters may move within a year.",
+  rationale: null,
+  axis: "numeric",
+  severity: 2,
+};
+
+const common = {
+  calibrated_claim: adjCandidate.calibrated_claim,
+  repair: adjCandidate.repair,
+};
+/** Ana accepts (numeric, 2); Ben rejects (modality, 3, nonlocal rewrite); their spans and raised claims differ. */
+export const adjA = {
+  ...common,
+  decision: "accept_force_gap",
+  evidence_span: storedSpan(UNICODE_PASSAGE, "12–18% of renters"),
+  raised_claim: "Most Zürich renters will move within a year.",
+  axis: "numeric",
+  severity: "2",
+};
+export const adjB = {
+  ...common,
+  decision: "reject_not_force_gap",
+  evidence_span: storedSpan(UNICODE_PASSAGE, "may move within a year"),
+  raised_claim: "All Zürich renters will move within a year.",
+  axis: "modality",
+  severity: "3",
+  boundary_type: "nonlocal_rewrite",
+};
+const adjS = {
+  ...common,
+  evidence_span: storedSpan(UNICODE_PASSAGE, adjCandidate.evidence_span),
+  raised_claim: adjCandidate.raised_claim,
+  axis: "numeric",
+  severity: "2",
+};
+
+const fieldCandidate = { ...full[0], id: "fx-adj-2" };
+delete fieldCandidate.state;
+const fieldA = {
+  decision: "accept_force_gap",
+  evidence_span: storedSpan(full[0].passage, full[0].evidence_span),
+  calibrated_claim: full[0].calibrated_claim,
+  raised_claim: full[0].raised_claim,
+  axis: "modality",
+  severity: "1",
+  repair: full[0].repair,
+};
+
+export const adjRows = {
+  "fx-adj-1": rowView(adjCandidate, "decision_disagreement", ["Ana", "Ben"], adjA, adjB, adjS),
+  "fx-adj-2": rowView(fieldCandidate, "field_disagreement", ["Ana", "Chidi"], fieldA, { ...fieldA, severity: "3" }, { ...fieldA, decision: null, severity: "2" }),
+};
+
+/** The row after "take A, A, B, A, B" on fx-adj-1 was saved: sources, history and QC as the core records them. */
+export function savedRow(rationale = null) {
+  const at = "2025-03-04T05:06:07.123Z";
+  const row = structuredClone(adjRows["fx-adj-1"]);
+  const pick = { decision: "a", evidence_span: "a", calibrated_claim: "both", raised_claim: "b", axis: "a", severity: "b", repair: "both" };
+  for (const f of row.fields) {
+    const src = pick[f.field];
+    if (src) f.final = { field: f.field, value: src === "b" ? f.b : f.a, source: src, adjudicator: "Eve", at };
+  }
+  row.adjudication = {
+    candidate_id: "fx-adj-1",
+    decision: "accept_force_gap",
+    rationale,
+    adjudicator: "Eve",
+    decided_at: at,
+    bulk_confirmed: false,
+    checklist: { span_decisive: true, calibrated_supported: true, raised_underwarranted: true, one_local_axis: false, no_unrelated_addition: null },
+    fields: row.fields.filter((f) => f.final).map((f) => f.final),
+  };
+  row.history = row.fields
+    .filter((f) => f.final)
+    .map((f, i) => ({ id: i + 1, field: f.field, old_value: null, new_value: f.final.value, source: f.final.source, adjudicator: "Eve", at }));
+  row.qc = [
+    { check: "span_present", severity: "error", passed: true, detail: null },
+    { check: "span_verbatim", severity: "error", passed: true, detail: null },
+    { check: "claims_differ", severity: "error", passed: true, detail: null },
+    { check: "checklist_one_local_axis", severity: "error", passed: false, detail: "the adjudicator answered no: the raised claim moves on one local axis" },
+    { check: "checklist_no_unrelated_addition", severity: "warning", passed: false, detail: "not answered: the raised claim adds nothing unrelated" },
+    { check: "locality_large_rewrite", severity: "warning", passed: false, detail: "60% of the words changed" },
+  ];
+  return row;
+}
+
+const queueItem = (id, category, a, b, decisions, extra = {}) => ({
+  id,
+  category,
+  differing: [],
+  source_dataset: "LFQA",
+  suggested_axis: "numeric",
+  annotator_a: a,
+  annotator_b: b,
+  decision_a: decisions[0],
+  decision_b: decisions[1],
+  adjudicated: false,
+  final_decision: null,
+  ...extra,
+});
+
+export const adjQueue = {
+  counts: {
+    decision_disagreement: { total: 1, open: 1 },
+    needs_discussion: { total: 0, open: 0 },
+    field_disagreement: { total: 1, open: 1 },
+    full_agreement: { total: 3, open: 2 },
+  },
+  items: [
+    queueItem("fx-adj-1", "decision_disagreement", "Ana", "Ben", ["accept_force_gap", "reject_not_force_gap"], {
+      differing: ["decision", "evidence_span", "raised_claim", "axis", "severity", "boundary_type"],
+    }),
+    queueItem("fx-adj-2", "field_disagreement", "Ana", "Chidi", ["accept_force_gap", "accept_force_gap"], {
+      differing: ["severity"],
+      source_dataset: "ExpertQA",
+      suggested_axis: "modality",
+    }),
+    queueItem("fx-adj-3", "full_agreement", "Ben", "Chidi", ["accept_force_gap", "accept_force_gap"]),
+    queueItem("fx-adj-4", "full_agreement", "Ana", "Ben", ["reject_not_force_gap", "reject_not_force_gap"]),
+    queueItem("fx-adj-5", "full_agreement", "Ana", "Ben", ["accept_force_gap", "accept_force_gap"], {
+      adjudicated: true,
+      final_decision: "accept_force_gap",
+    }),
+  ],
+};
+
+export const auditRows = [
+  {
+    id: "fx-adj-5",
+    axis: "numeric",
+    calibrated_claim: "Water rose by between 2 and 4 metres in 2019.",
+    raised_claim: "Water rose by exactly 4 metres in 2021 at the Hoover Dam.",
+    warnings: [
+      { check: "locality_new_entities", severity: "warning", passed: false, detail: "the raised claim names `Hoover`, `Dam` not in the calibrated claim" },
+      { check: "locality_changed_dates", severity: "warning", passed: false, detail: "dates differ: calibrated {`2019`}, raised {`2021`}" },
+    ],
+    mark: null,
+  },
+  {
+    id: "fx-adj-6",
+    axis: "scope",
+    calibrated_claim: "Among second graders in the pilot district, reading scores rose.",
+    raised_claim: "Reading scores rose for all pupils.",
+    warnings: [],
+    mark: { id: "fx-adj-6", reason: "changes the population studied", marked_by: "Eve", at: "2025-03-01T10:00:00Z" },
+  },
+  {
+    id: "fx-adj-7",
+    axis: "modality",
+    calibrated_claim: "The drug may reduce blood pressure.",
+    raised_claim: "The drug reduces blood pressure.",
+    warnings: [],
+    mark: null,
+  },
+];
+
+const counts = (c, d, adj, acc, qc, rej, loc, retained = null, evaluation = null) => ({
+  candidates: c, double_annotated: d, adjudicated: adj, accepted: acc, qc_blocked: qc, rejected: rej,
+  locality_removed: loc, retained, evaluation,
+});
+
+/** A status whose funnel adds up: 106 candidates, 80 double-annotated, 40 adjudicated. */
+export const funnelStatus = {
+  ...status,
+  funnel: {
+    ...counts(106, 80, 40, 27, 2, 9, 2),
+    rejected_by_boundary: {
+      unsupported_calibrated_claim: 2, raised_claim_supported: 3, nonlocal_rewrite: 1, multiple_force_shifts: 0,
+      unrelated_addition: 0, needs_outside_knowledge: 1, no_decisive_span: 2, duplicate: 0, safe_or_underclaimed: 0, ambiguous: 0,
+    },
+    by_axis: {
+      modality: counts(21, 16, 8, 6, 0, 2, 0),
+      numeric: counts(24, 18, 10, 7, 1, 1, 1),
+      relation: counts(22, 17, 9, 5, 1, 3, 0),
+      scope: counts(20, 15, 7, 5, 0, 1, 1),
+      temporal: counts(19, 14, 6, 4, 0, 2, 0),
+    },
+  },
+};
+
+/** The mock backend of the adjudicate view; override per test. */
+export function adjudicateBackend(overrides = {}) {
+  return backend({
+    status: funnelStatus,
+    answers: {
+      adjudication_queue: adjQueue,
+      resolve_row: savedRow(),
+      confirm_agreements: 2,
+      run_qc: { rows_checked: 28, passed: 27, blocked: 1, warned: 5, rows: [] },
+      locality_rows: auditRows,
+      mark_nonlocal: { id: "fx-adj-5", reason: "names another dam and year", marked_by: "Eve", at: "2025-03-05T00:00:00Z" },
+      unmark_nonlocal: auditRows[1].mark,
+    },
+    byArg: { adjudication_row: { arg: "id", answers: adjRows } },
+    ...overrides,
+  });
+}

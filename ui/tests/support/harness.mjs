@@ -93,7 +93,8 @@ export async function launchBrowser() {
 
 /**
  * Opens the app in a new page whose Tauri IPC is mocked. `backend` holds the fixture answers:
- * { status, rows, details: {id: detail}, errors: {command: {code, message}} }. Everything the
+ * { status, rows, details: {id: detail}, errors: {command: {code, message}}, answers: {command: answer},
+ * byArg: {command: {arg, answers: {value: answer}}} }. Everything the
  * page reports as a console error, page error or CSP violation is collected in `problems`.
  */
 export async function openApp(context, url, backend) {
@@ -119,6 +120,13 @@ export async function openApp(context, url, backend) {
       if (cmd === "project_status") return b.status;
       if (cmd === "list_candidates") return b.rows;
       if (b.answers && cmd in b.answers) return b.answers[cmd];
+      // Answers that depend on one argument: { cmd: { arg: "id", answers: { "fx-1": answer } } }.
+      const per = b.byArg?.[cmd];
+      if (per) {
+        const key = args?.[per.arg];
+        if (!(key in per.answers)) throw { code: "not_found", message: `no candidate with id \`${key}\`` };
+        return per.answers[key];
+      }
       if (cmd === "session_info") return b.session;
       if (cmd === "guideline") return b.guideline;
       if (cmd === "list_annotators") return b.annotate.annotators;

@@ -1,0 +1,348 @@
+// The adjudicate view, the locality audit and the funnel in headless Chromium with mocked IPC:
+// differing fields are highlighted and both spans marked; taking A or B by keyboard builds the
+// Resolution the core expects; an edited value asks for a rationale before anything is sent;
+// full agreements are confirmed in bulk only after a confirmation; a nonlocal mark needs a reason
+// (and the core's refusal is shown); the funnel shows the status counts.
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
+import { adjA, adjB, adjudicateBackend, savedRow } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+  await mkdir(shotsDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = (page, cmd) => page.evaluate((c) => window.__ipcCalls.filter((x) => x.cmd === c).map((x) => x.args), cmd);
+const focused = (page) => page.getAttribute('[data-testid="field-row"][data-focused="true"]', "data-field");
+const sourceOf = (page, field) => page.getAttribute(`[data-testid="field-row"][data-field="${field}"]`, "data-source");
+
+/** Opens the app and goes to Adjudicate with Alt+5; the first open row (fx-adj-1) shows. */
+async function openAdjudicate(overrides = {}) {
+  const app = await openApp(browser.context, server.url, adjudicateBackend(overrides));
+  await app.page.waitForSelector('[data-testid="nav-adjudicate"]');
+  await app.page.keyboard.press("Alt+5");
+  await app.page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  return app;
+}
+
+test("the queue comes in category order with counts; differing fields are highlighted and both spans marked", async () => {
+  const { page, problems } = await openAdjudicate();
+  assert.equal(await page.getAttribute('[data-testid="nav-adjudicate"]', "aria-selected"), "true");
+  const count = (c) =>
+    page.$eval(`[data-testid="count-${c}"]`, (el) => [Number(el.dataset.open), Number(el.dataset.total)]);
+  assert.deepEqual(await count("decision_disagreement"), [1, 1]);
+  assert.deepEqual(await count("full_agreement"), [2, 3]);
+  const items = await page.$$eval('[data-testid="adj-item"]', (els) => els.map((e) => [e.dataset.id, e.dataset.category]));
+  assert.deepEqual(items.map((i) => i[0]), ["fx-adj-1", "fx-adj-2", "fx-adj-3", "fx-adj-4", "fx-adj-5"]);
+  assert.match(await page.textContent('[data-testid="confirm-bulk"]'), /Confirm 2 full agreements/);
+
+  const differing = await page.$$eval('[data-testid="field-row"][data-differs="true"]', (els) => els.map((e) => e.dataset.field));
+  assert.deepEqual(differing, ["decision", "evidence_span", "raised_claim", "axis", "severity", "boundary_type"]);
+  // A highlighted cell looks different from one that agrees.
+  const bg = (field) =>
+    page.$eval(`[data-testid="field-row"][data-field="${field}"] [data-testid="cell-a"]`, (el) => getComputedStyle(el).backgroundColor);
+  assert.notEqual(await bg("axis"), await bg("calibrated_claim"));
+  // The words that differ between A's and B's raised claims are marked.
+  assert.equal(await page.textContent('[data-testid="field-row"][data-field="raised_claim"] [data-testid="cell-a"] .changed'), "Most");
+  assert.equal(await page.textContent('[data-testid="field-row"][data-field="raised_claim"] [data-testid="cell-b"] .changed'), "All");
+  assert.match(await page.textContent('[data-testid="row-names"]'), /A: Ana · B: Ben/);
+
+  // Both spans in the passage (byte offsets in a non-ASCII passage), each with its own mark.
+  const marks = await page.$$eval('[data-testid="span-mark"]', (els) => els.map((e) => [e.textContent, e.dataset.a, e.dataset.b]));
+  assert.deepEqual(marks, [
+    [JSON.parse(adjA.evidence_span).text, "true", "false"],
+    [JSON.parse(adjB.evidence_span).text, "false", "true"],
+  ]);
+  // The first conflict has the focus; nothing is final yet.
+  assert.equal(await focused(page), "decision");
+  assert.match(await page.textContent('[data-testid="field-row"][data-field="axis"] [data-testid="final-value"]'), /open/);
+  await page.screenshot({ path: join(shotsDir, "adjudicate-row.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("taking A and B by keyboard builds the Resolution; the saved row shows sources, history and QC", async () => {
+  const { page, problems } = await openAdjudicate();
+  // decision: A; j → span: A; j → raised claim: B; j → axis: A; j → severity: B.
+  await page.keyboard.press("a");
+  assert.equal(await sourceOf(page, "decision"), "a");
+  // A's decision (accept) does not need a boundary type: it is dimmed and j skips it.
+  assert.match(await page.getAttribute('[data-testid="field-row"][data-field="boundary_type"]', "class"), /\bdim\b/);
+  for (const [key, field] of [["a", "evidence_span"], ["b", "raised_claim"], ["a", "axis"], ["b", "severity"]]) {
+    await page.keyboard.press("j");
+    assert.equal(await focused(page), field);
+    await page.keyboard.press(key);
+  }
+  await page.keyboard.press("j");
+  assert.equal(await focused(page), "decision", "j wraps around and skips the boundary type an accept does not need");
+  await page.keyboard.press("k");
+  assert.equal(await focused(page), "severity");
+  assert.equal(await sourceOf(page, "severity"), "b");
+  assert.equal(await sourceOf(page, "calibrated_claim"), "both");
+  assert.equal(await page.isVisible('[data-testid="rationale-required"]'), false, "no value overrides both annotators");
+  await page.click('[data-testid="check-span_decisive-yes"]');
+  await page.click('[data-testid="check-one_local_axis-no"]');
+  await page.click('[data-testid="check-one_local_axis-no"]'); // a second click takes the answer back
+  await page.click('[data-testid="check-one_local_axis-no"]');
+  assert.equal(await page.getAttribute('[data-testid="save-state"]', "data-state"), "unsaved");
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.dataset.state === "saved");
+  assert.deepEqual(await calls(page, "resolve_row"), [
+    {
+      id: "fx-adj-1",
+      adjudicator: "Eve",
+      hide_names: false,
+      resolution: {
+        choices: [
+          ["decision", { take: "a" }],
+          ["evidence_span", { take: "a" }],
+          ["raised_claim", { take: "b" }],
+          ["axis", { take: "a" }],
+          ["severity", { take: "b" }],
+        ],
+        rationale: null,
+        checklist: {
+          span_decisive: true,
+          calibrated_supported: null,
+          raised_underwarranted: null,
+          one_local_axis: false,
+          no_unrelated_addition: null,
+        },
+      },
+    },
+  ]);
+  // What the core recorded: each field's source, who and when; the history; QC with failed
+  // errors in red and warnings in amber.
+  const recorded = await page.$$eval('[data-testid="field-row"]', (rows) =>
+    rows.map((r) => [r.dataset.field, r.querySelector('[data-testid="recorded"]')?.textContent ?? null]),
+  );
+  assert.deepEqual(Object.fromEntries(recorded).severity, "Eve · 2025-03-04 05:06:07 UTC");
+  assert.deepEqual(Object.fromEntries(recorded).boundary_type, null);
+  assert.equal(await page.locator('[data-testid="history-event"]').count(), savedRow().history.length);
+  const qc = await page.$$eval('[data-testid="qc-result"]', (els) =>
+    els.map((e) => [e.dataset.check, e.dataset.severity, getComputedStyle(e).color]),
+  );
+  assert.deepEqual(qc, [
+    ["checklist_one_local_axis", "error", "rgb(179, 38, 30)"],
+    ["checklist_no_unrelated_addition", "warning", "rgb(138, 90, 0)"],
+    ["locality_large_rewrite", "warning", "rgb(138, 90, 0)"],
+  ]);
+  assert.match(await page.textContent('[data-testid="qc-summary"]'), /Held back/);
+  assert.match(await page.textContent('[data-testid="qc"]'), /3 checks passed/);
+  await page.screenshot({ path: join(shotsDir, "adjudicate-saved.png"), fullPage: true });
+  // ] moves to the next row of the queue.
+  await page.keyboard.press("]");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-2");
+  assert.equal(await focused(page), "severity", "the only conflict of a field disagreement");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("editing to a value neither annotator gave requires a rationale before anything is sent", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.keyboard.press("a");
+  await page.keyboard.press("j");
+  await page.keyboard.press("a");
+  await page.keyboard.press("j");
+  assert.equal(await focused(page), "raised_claim");
+  await page.keyboard.press("e");
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "edit-input");
+  await page.keyboard.press("Control+A");
+  const edited = "Every Zürich renter will certainly move within a year.";
+  await page.keyboard.type(edited);
+  assert.equal(await focused(page), "raised_claim", "typing in the editor fires no shortcut");
+  await page.keyboard.press("Enter");
+  assert.equal(await sourceOf(page, "raised_claim"), "edited");
+  assert.match(await page.textContent('[data-testid="rationale-required"]'), /A rationale is required: the final raised claim is neither A's nor B's/);
+  for (const [key, field] of [["a", "axis"], ["b", "severity"]]) {
+    await page.keyboard.press("j");
+    assert.equal(await focused(page), field);
+    await page.keyboard.press(key);
+  }
+  await page.keyboard.press("Control+Enter");
+  assert.match(await page.textContent('[data-testid="save-problem"]'), /rationale is required: raised claim overrides both annotators/);
+  assert.deepEqual(await calls(page, "resolve_row"), [], "nothing was sent");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), "rationale");
+  const why = "Both raised claims add a quantifier; this one shifts only modality.";
+  await page.keyboard.type(why);
+  assert.equal(await page.isVisible('[data-testid="rationale-required"]'), false);
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.dataset.state === "saved");
+  const [sent] = await calls(page, "resolve_row");
+  assert.deepEqual(sent.resolution.choices, [
+    ["decision", { take: "a" }],
+    ["evidence_span", { take: "a" }],
+    ["raised_claim", { take: "value", value: edited }],
+    ["axis", { take: "a" }],
+    ["severity", { take: "b" }],
+  ]);
+  assert.equal(sent.resolution.rationale, why);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an edited span must be verbatim; the core's refusal is shown with its code", async () => {
+  const message =
+    "invalid argument: row `fx-adj-1` cannot be adjudicated: field `raised_claim`: the final value overrides both annotators, so a rationale is required";
+  const { page, problems } = await openAdjudicate({ errors: { resolve_row: { code: "invalid_argument", message } } });
+  await page.keyboard.press("a");
+  await page.keyboard.press("j");
+  await page.keyboard.press("e");
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "edit-input");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("renters will leave");
+  await page.keyboard.press("Enter");
+  assert.match(await page.textContent('[data-testid="edit-error"]'), /verbatim part of the passage/);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("survey found that 12–18%");
+  await page.keyboard.press("Enter");
+  assert.equal(await sourceOf(page, "evidence_span"), "edited");
+  assert.match(await page.textContent('[data-testid="field-row"][data-field="evidence_span"] [data-testid="final-value"]'), /survey found that 12–18%/);
+  for (const [key, field] of [["b", "raised_claim"], ["a", "axis"], ["a", "severity"]]) {
+    await page.keyboard.press("j");
+    assert.equal(await focused(page), field);
+    await page.keyboard.press(key);
+  }
+  await page.keyboard.press("r");
+  await page.keyboard.type("The decisive words are the survey's range.");
+  await page.keyboard.press("Control+Enter");
+  await page.waitForSelector('[data-testid="save-error"]');
+  assert.equal(await page.textContent('[data-testid="save-error"]'), `Not saved: ${message} invalid_argument`);
+  const [sent] = await calls(page, "resolve_row");
+  const span = JSON.parse(sent.resolution.choices.find((c) => c[0] === "evidence_span")[1].value);
+  const passage = "In Zürich — a 2019 survey found that 12–18% of renters may move within a year, the city said.";
+  assert.equal(Buffer.from(passage).subarray(span.start, span.end).toString(), "survey found that 12–18%");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("full agreements are confirmed in bulk only after a confirmation", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.click('[data-testid="confirm-bulk"]');
+  await page.waitForSelector('[data-testid="confirm-dialog"]');
+  assert.match(await page.textContent('[data-testid="confirm-dialog"]'), /Confirm all 2 open full agreements as Eve\?/);
+  await page.click('[data-testid="confirm-no"]');
+  assert.equal(await page.isVisible('[data-testid="confirm-dialog"]'), false);
+  assert.deepEqual(await calls(page, "confirm_agreements"), []);
+  await page.click('[data-testid="confirm-bulk"]');
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "confirm-yes");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-testid="bulk-result"]');
+  assert.deepEqual(await calls(page, "confirm_agreements"), [{ adjudicator: "Eve" }]);
+  assert.match(await page.textContent('[data-testid="bulk-result"]'), /Confirmed 2 full agreements as Eve \(logged as bulk-confirmed\)/);
+  assert.ok((await calls(page, "adjudication_queue")).length >= 2, "the queue is read again");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("filters reach the queue command; hiding names hides them everywhere", async () => {
+  const { page, problems } = await openAdjudicate();
+  const pairs = await page.$$eval('[data-testid="filter-pair"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(pairs, ["", "Ana+Ben", "Ana+Chidi", "Ben+Chidi"]);
+  await page.selectOption('[data-testid="filter-source"]', "ExpertQA");
+  await page.selectOption('[data-testid="filter-pair"]', "Ana+Chidi");
+  // Each filtered read comes with an unfiltered one (for the filter options): 1 + 2 + 2 calls.
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_queue").length >= 5);
+  const filters = (await calls(page, "adjudication_queue")).map((a) => a.filter);
+  assert.deepEqual(filters.at(-2) ?? null, { axis: null, source: "ExpertQA", pair: "Ana+Chidi", open_only: false });
+  assert.ok(filters.includes(null), "an unfiltered read gives the filter options");
+  await page.keyboard.press("Escape"); // leave the select: shortcuts are quiet in a field
+  await page.keyboard.press("h");
+  await page.waitForFunction(() => document.querySelector('[data-testid="hide-names"]')?.checked === true);
+  await page.waitForFunction(() =>
+    window.__ipcCalls.some((c) => c.cmd === "adjudication_row" && c.args.hide_names === true),
+  );
+  assert.equal(await page.isDisabled('[data-testid="filter-pair"]'), true);
+  const text = await page.textContent('[data-testid="adj-item"][data-id="fx-adj-3"]');
+  assert.doesNotMatch(text, /Ben|Chidi/);
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_queue").length >= 7);
+  const last = (await calls(page, "adjudication_queue")).map((a) => a.filter).filter(Boolean).at(-1);
+  assert.deepEqual(last, { axis: null, source: "ExpertQA", pair: null, open_only: false }, "the pair filter is dropped");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the locality audit: a mark needs a reason, the core's refusal is shown, removed rows are listed", async () => {
+  const refusal = { code: "invalid_argument", message: "invalid argument: row `fx-adj-7` is in a locked split" };
+  const { page, problems } = await openAdjudicate();
+  await page.keyboard.press("l");
+  await page.waitForSelector('[data-testid="locality-view"]');
+  const rows = await page.$$eval('[data-testid="audit-row"]', (els) => els.map((e) => [e.dataset.id, e.dataset.removed]));
+  assert.deepEqual(rows, [["fx-adj-5", "false"], ["fx-adj-6", "true"], ["fx-adj-7", "false"]]);
+  assert.equal(await page.locator('[data-testid="audit-row"][data-id="fx-adj-5"] [data-testid="audit-warning"]').count(), 2);
+  assert.match(await page.textContent('[data-testid="removed-list"]'), /fx-adj-6 changes the population studied/);
+  assert.match(await page.textContent('[data-testid="audit-stats"]'), /2 kept · 1 with locality warnings · 1 removed/);
+  // m on the focused (first) row opens the reason; Enter with no reason is refused here.
+  await page.keyboard.press("m");
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "reason");
+  await page.keyboard.press("Enter");
+  assert.match(await page.textContent('[data-testid="reason-required"]'), /A reason is required/);
+  await page.keyboard.type("   ");
+  await page.click('[data-testid="mark-save"]');
+  assert.deepEqual(await calls(page, "mark_nonlocal"), [], "a blank reason never reaches the core");
+  await page.fill('[data-testid="reason"]', "names another dam and year");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "mark_nonlocal"));
+  assert.deepEqual(await calls(page, "mark_nonlocal"), [{ id: "fx-adj-5", reason: "names another dam and year", by: "Eve" }]);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="reason"]'));
+  // Unmark a removed row.
+  await page.click('[data-testid="audit-row"][data-id="fx-adj-6"] [data-testid="unmark"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "unmark_nonlocal"));
+  assert.deepEqual(await calls(page, "unmark_nonlocal"), [{ id: "fx-adj-6" }]);
+  await page.screenshot({ path: join(shotsDir, "adjudicate-locality.png") });
+  // l goes back to the queue.
+  await page.keyboard.press("l");
+  await page.waitForSelector('[data-testid="compare"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  // The core refuses (here: a locked split): the message and code are shown on the row.
+  const second = await openAdjudicate({ errors: { mark_nonlocal: refusal } });
+  await second.page.keyboard.press("l");
+  await second.page.click('[data-testid="audit-row"][data-id="fx-adj-7"] [data-testid="mark-nonlocal"]');
+  await second.page.fill('[data-testid="reason"]', "changes the answer target");
+  await second.page.click('[data-testid="mark-save"]');
+  await second.page.waitForSelector('[data-testid="mark-error"]');
+  assert.equal(await second.page.textContent('[data-testid="mark-error"]'), `Not changed: ${refusal.message} invalid_argument`);
+  assert.equal(await second.page.isVisible('[data-testid="reason"]'), true, "the reason stays for another try");
+  assert.deepEqual(second.problems, []);
+  await second.page.close();
+});
+
+test("the funnel shows the status counts per axis, the totals and the rejections by boundary type", async () => {
+  const app = await openApp(browser.context, server.url, adjudicateBackend());
+  const { page, problems } = app;
+  await page.waitForSelector('[data-testid="nav-funnel"]');
+  await page.keyboard.press("Alt+6");
+  await page.waitForSelector('[data-testid="funnel-table"]');
+  const cell = (axis, col) => page.textContent(`[data-testid="funnel-row"][data-axis="${axis}"] [data-col="${col}"]`);
+  assert.equal(await cell("numeric", "candidates"), "24");
+  assert.equal(await cell("numeric", "qc_blocked"), "1");
+  assert.equal(await cell("scope", "locality_removed"), "1");
+  assert.equal(await cell("total", "accepted"), "27");
+  assert.equal(await cell("total", "double_annotated"), "80");
+  assert.equal(await cell("total", "retained"), "—", "no split drafted yet");
+  assert.equal(await cell("relation", "evaluation"), "—");
+  const axes = await page.$$eval('[data-testid="funnel-row"]', (els) => els.map((e) => e.dataset.axis));
+  assert.deepEqual(axes, ["relation", "modality", "scope", "temporal", "numeric", "total"]);
+  assert.equal(await page.getAttribute('[data-testid="boundary-row"][data-boundary="raised_claim_supported"]', "data-value"), "3");
+  assert.equal(await page.getAttribute('[data-testid="funnel-stage"][data-key="adjudicated"]', "data-value"), "40");
+  // The bars are drawn to scale (widths set through the CSSOM, which the CSP allows).
+  const ratio = await page.$eval('[data-testid="funnel-stage"][data-key="accepted"] .fill', (el) => el.getBoundingClientRect().width / el.parentElement.getBoundingClientRect().width);
+  assert.ok(Math.abs(ratio - 27 / 106) < 0.01, `accepted bar at ${ratio}`);
+  await page.screenshot({ path: join(shotsDir, "funnel.png") });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
