@@ -972,10 +972,13 @@ pub struct ExportRow {
     pub annotators: BTreeMap<String, Option<String>>,
 }
 
+/// Final fields of one row: value and source per field, in [`FIELDS`] order.
+pub type FinalFields = [Option<(Option<String>, Source)>; 8];
+
 /// Every final field of every row, read in one scan of the table: row id -> value and source per
 /// field, in [`FIELDS`] order.
-pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<HashMap<String, [Option<(Option<String>, Source)>; 8]>> {
-    let mut out: HashMap<String, [Option<(Option<String>, Source)>; 8]> = HashMap::new();
+pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<HashMap<String, FinalFields>> {
+    let mut out: HashMap<String, FinalFields> = HashMap::new();
     let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {

@@ -12,6 +12,7 @@ pub mod candidate;
 pub mod cli;
 pub mod db;
 pub mod error;
+pub mod evaluate;
 pub mod guideline;
 pub mod import;
 pub mod locality;

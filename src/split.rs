@@ -320,7 +320,10 @@ pub struct SplitShow {
     pub stale: Vec<String>,
 }
 
-fn latest(conn: &Connection) -> Result<Option<(i64, i64, String, String, String, Option<String>)>> {
+/// The latest split: id, version, status, params JSON, created_at, locked_at.
+type SplitHead = (i64, i64, String, String, String, Option<String>);
+
+fn latest(conn: &Connection) -> Result<Option<SplitHead>> {
     Ok(conn
         .query_row(
             "SELECT id, version, status, params_json, created_at, locked_at FROM splits ORDER BY version DESC LIMIT 1",
@@ -579,7 +582,7 @@ pub struct EvalRow {
 
 /// Final fields of the split's rows in the given role (locality-removed rows left out), in id
 /// order: the candidates in one query, their final fields from one scan.
-fn final_rows(conn: &Connection, split_id: i64, role: &str, fields: &HashMap<String, [Option<(Option<String>, crate::adjudicate::Source)>; 8]>) -> Result<Vec<EvalRow>> {
+fn final_rows(conn: &Connection, split_id: i64, role: &str, fields: &HashMap<String, crate::adjudicate::FinalFields>) -> Result<Vec<EvalRow>> {
     use crate::annotate::Field;
     let mut stmt = conn.prepare(
         "SELECT c.id, c.source_dataset, c.group_id, c.context, c.passage
@@ -613,6 +616,14 @@ fn final_rows(conn: &Connection, split_id: i64, role: &str, fields: &HashMap<Str
         });
     }
     Ok(out)
+}
+
+/// The evaluation rows of the latest split, with their final fields, in id order.
+pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
+    let conn = project.conn();
+    let (split_id, ..) = latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split".into()))?;
+    let fields = crate::adjudicate::all_final_fields(conn)?;
+    final_rows(conn, split_id, "eval", &fields)
 }
 
 fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {

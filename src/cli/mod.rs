@@ -7,6 +7,7 @@
 
 mod adjudication;
 mod annotation;
+mod evaluate;
 mod split;
 
 use clap::{Args, Parser, Subcommand};
@@ -104,6 +105,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Score an evaluator's outputs on the locked split (MVR, FS), or compare every stored one
+    Evaluate(evaluate::EvaluateArgs),
+    /// Deterministic baseline evaluators
+    #[command(subcommand)]
+    Baselines(evaluate::BaselinesCommand),
     /// Re-check an exported folder: hashes and internal consistency (non-zero exit on any mismatch)
     Verify {
         dir: PathBuf,
@@ -342,6 +348,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Split(cmd) => split::split_cmd(cli.project.as_deref(), cmd),
         Command::Export { dir, json } => split::export_cmd(cli.project.as_deref(), dir, json),
         Command::Verify { dir, json } => split::verify_cmd(dir, json),
+        Command::Evaluate(args) => evaluate::evaluate_cmd(cli.project.as_deref(), args),
+        Command::Baselines(cmd) => evaluate::baselines_cmd(cli.project.as_deref(), cmd),
         Command::Sample(SampleCommand::Annotate { rows, seed }) => {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;

@@ -44,7 +44,7 @@ fn files(dir: &std::path::Path, accepted: &[(&str, usize)], rejected: usize, gro
 }
 
 /// A project where Ana and Ben agree on every label and Eve confirms them all.
-fn project_from(dir: &std::path::Path, name: &str, accepted: &[(&str, usize)], rejected: usize, group_size: usize) -> Project {
+pub fn project_from(dir: &std::path::Path, name: &str, accepted: &[(&str, usize)], rejected: usize, group_size: usize) -> Project {
     let (csv, labels) = files(dir, accepted, rejected, group_size);
     let mut p = Project::create(&dir.join(name), "split test").unwrap();
     forcebench::import::import_file(&mut p, &csv, &mut |_, _| {}).unwrap();

@@ -1,0 +1,161 @@
+//! Scoring evaluators: MVR and FS by hand, label maps, the output parser and the baselines.
+
+use crate::common::*;
+use forcebench::evaluate::{self, baselines, LabelMap};
+use std::collections::BTreeSet;
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-12, "{a} != {b}");
+}
+
+#[test]
+fn mvr_and_fs_on_hand_computed_pairs_with_a_tie_and_a_missing_output() {
+    // (safe, raised): a clean pair (margin 0.7), a tie (a violation, margin 0), an inversion
+    // (violation, margin -0.3) and a pair with no raised score (violation, margin 0).
+    let pairs = [
+        evaluate::outcome(Some(0.9), Some(0.2)),
+        evaluate::outcome(Some(0.5), Some(0.5)),
+        evaluate::outcome(Some(0.3), Some(0.6)),
+        evaluate::outcome(Some(1.0), None),
+    ];
+    let m = evaluate::metrics(&pairs, None);
+    assert_eq!((m.n_pairs, m.violations, m.missing), (4, 3, 1));
+    close(m.mvr.unwrap(), 0.75);
+    close(m.fs.unwrap(), (0.7 + 0.0 - 0.3 + 0.0) / 4.0);
+    let b = evaluate::metrics(&pairs, Some((500, 1)));
+    let [lo, hi] = b.mvr_ci95.unwrap();
+    assert!(lo <= 0.75 && 0.75 <= hi && lo >= 0.0 && hi <= 1.0, "{lo} {hi}");
+    assert_eq!(b.mvr_ci95, evaluate::metrics(&pairs, Some((500, 1))).mvr_ci95, "seeded");
+    let empty = evaluate::metrics(&[], None);
+    assert_eq!((empty.mvr, empty.fs), (None, None));
+}
+
+fn ids(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn each_label_map_and_a_custom_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "o.jsonl", concat!(
+        "{\"id\":\"a\",\"claim\":\"safe\",\"label\":\"fully_supported\"}\n",
+        "{\"id\":\"a\",\"claim\":\"raised\",\"label\":\"partially_supported\"}\n",
+        "{\"id\":\"b\",\"claim\":\"safe\",\"label\":\"force_calibrated\"}\n",
+        "{\"id\":\"b\",\"claim\":\"raised\",\"label\":\"force_gap\"}\n",
+        "{\"id\":\"c\",\"claim\":\"safe\",\"label\":\"not_supported\"}\n",
+        "{\"id\":\"c\",\"claim\":\"raised\",\"label\":\"refused\",\"raw\":\"I cannot help with that.\"}\n",
+    ));
+    let scores = |map: &str| -> Vec<Option<f64>> {
+        evaluate::read_outputs(&file, &LabelMap::named(map).unwrap(), &ids(&["a", "b", "c"])).unwrap().iter().map(|o| o.score).collect()
+    };
+    assert_eq!(scores("generic"), [Some(1.0), Some(0.5), None, None, None, None]);
+    assert_eq!(scores("force"), [None, None, Some(1.0), Some(0.0), None, None]);
+    assert_eq!(scores("audit"), [Some(1.0), Some(0.5), None, None, Some(0.0), None]);
+    let custom = write(dir.path(), "map.json", "{\"force_gap\": 0.25, \"refused\": 0}");
+    assert_eq!(scores(custom.to_str().unwrap()), [None, None, None, Some(0.25), None, Some(0.0)]);
+    let bad = write(dir.path(), "bad.json", "{\"x\": \"high\"}");
+    let err = LabelMap::named(bad.to_str().unwrap()).unwrap_err().to_string();
+    assert!(err.contains("label `x`: \"high\" is not a number"), "{err}");
+}
+
+#[test]
+fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "o.jsonl", concat!(
+        "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n",
+        "not json\n",
+        "{\"id\":\"a\",\"claim\":\"middle\",\"score\":1}\n",
+        "{\"id\":\"zz\",\"claim\":\"safe\",\"score\":1}\n",
+        "{\"id\":\"a\",\"claim\":\"safe\",\"score\":1}\n",
+        "{\"id\":\"a\",\"claim\":\"raised\",\"score\":0.2,\"confidence\":1}\n",
+    ));
+    let err = evaluate::read_outputs(&file, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap_err().to_string();
+    for needle in [
+        "o.jsonl:2: not valid JSON",
+        "o.jsonl:3: field `claim`: must be \"safe\" or \"raised\"",
+        "o.jsonl:4: field `id`: `zz` is not in the locked split's evaluation set",
+        "o.jsonl:5: field `id`: a second output for `a` (safe) (first on line 1)",
+        "o.jsonl:6: field `confidence`: unknown key",
+    ] {
+        assert!(err.contains(needle), "missing {needle}: {err}");
+    }
+    let ok = write(dir.path(), "ok.jsonl", "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n{\"id\":\"a\",\"claim\":\"raised\",\"score\":\"n/a\",\"raw\":{\"error\":\"timeout\"}}\n");
+    let outs = evaluate::read_outputs(&ok, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap();
+    assert_eq!(outs[0].score, Some(0.7), "a numeric string is a score");
+    assert_eq!(outs[1].score, None, "an unparsable score is kept as unscored");
+    assert_eq!(outs[1].raw.as_deref(), Some("{\"error\":\"timeout\"}"));
+}
+
+#[test]
+fn each_baseline_shows_the_behaviour_it_documents() {
+    let passage = "In a 2019 trial of adults, the drug may reduce pain by between 12 and 18 percent.";
+    close(baselines::citation_presence(passage, "anything"), 1.0);
+    close(baselines::citation_presence("  ", "anything"), 0.0);
+    // token_overlap: "the drug may reduce pain" all in the passage; "cures" and "migraine" are not.
+    close(baselines::token_overlap(passage, "The drug may reduce pain."), 1.0);
+    close(baselines::token_overlap(passage, "The drug cures migraine."), 2.0 / 4.0);
+    // entity_overlap: a new place name and a new number.
+    close(baselines::entity_overlap(passage, "The drug helps."), 1.0);
+    close(baselines::entity_overlap(passage, "In Norway the drug cut pain by 12 percent."), 1.0 / 2.0);
+    // rule_force: two strong words absent from the passage.
+    close(baselines::rule_force(passage, "The drug always cures pain."), 0.5);
+    close(baselines::rule_force(passage, "The drug may reduce pain."), 1.0);
+    // axis_lexical: each dropped limit fires on its own, and the calibrated claim keeps them all.
+    let calibrated = "In a 2019 trial of adults, the drug may reduce pain by between 12 and 18 percent.";
+    assert!(baselines::dropped_limits(passage, calibrated).is_empty(), "{:?}", baselines::dropped_limits(passage, calibrated));
+    for (claim, check) in [
+        ("In a 2019 trial of adults, the drug reduces pain by between 12 and 18 percent.", "hedge_removed"),
+        ("In a 2019 trial of adults, the drug may reduce pain by 15 percent.", "range_to_point"),
+        ("In a trial of adults, the drug may reduce pain by between 12 and 18 percent.", "dated_made_current"),
+        ("In a 2019 trial, the drug may reduce pain by between 12 and 18 percent.", "bounded_population_generalised"),
+    ] {
+        assert_eq!(baselines::dropped_limits(passage, claim), [check], "{claim}");
+    }
+    let relation = "Poor sleep was associated with pain in adults in 2019; this may matter.";
+    assert_eq!(baselines::dropped_limits(relation, "In 2019, in adults, poor sleep may cause pain."), ["association_made_causal"]);
+    close(baselines::axis_lexical(passage, "The drug reduces pain by 15 percent."), 0.0);
+}
+
+#[test]
+fn evaluate_and_baselines_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "e.forcebench", &[("scope", 6), ("numeric", 4)], 1, 1);
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1))).unwrap();
+    let path = dir.path().join("e.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").arg("--project").arg(&path).args(args);
+        cmd
+    };
+    let scores = write(dir.path(), "s.jsonl", "");
+    run(&["evaluate", "--scores", scores.to_str().unwrap()]).assert().failure()
+        .stderr(predicates::str::contains("split v1 is a draft; evaluators are scored on a locked split"));
+    forcebench::split::lock(&mut p).unwrap();
+    let eval = forcebench::split::show(&p).unwrap().unwrap().eval_ids;
+    assert_eq!(eval.len(), 6);
+    // Pair 0 clean, pair 1 a tie, pair 2 missing its raised output; the rest unscored.
+    let lines = format!(
+        "{{\"id\":\"{0}\",\"claim\":\"safe\",\"score\":1}}\n{{\"id\":\"{0}\",\"claim\":\"raised\",\"score\":0}}\n\
+         {{\"id\":\"{1}\",\"claim\":\"safe\",\"label\":\"partially_supported\"}}\n{{\"id\":\"{1}\",\"claim\":\"raised\",\"label\":\"partially_supported\"}}\n\
+         {{\"id\":\"{2}\",\"claim\":\"safe\",\"score\":0.8}}\n",
+        eval[0], eval[1], eval[2]
+    );
+    let scores = write(dir.path(), "s.jsonl", lines);
+    let out = run(&["evaluate", "--scores", scores.to_str().unwrap(), "--name", "judge", "--json"]).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    for key in ["n_pairs", "mvr", "fs", "violations", "missing", "per_axis", "per_severity", "per_source", "mvr_ci95", "fs_ci95", "missing_pairs"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!((v["n_pairs"].as_u64(), v["violations"].as_u64(), v["missing"].as_u64()), (Some(6), Some(5), Some(4)));
+    close(v["mvr"].as_f64().unwrap(), 5.0 / 6.0);
+    close(v["fs"].as_f64().unwrap(), 1.0 / 6.0);
+    assert!(v["missing_pairs"].as_array().unwrap().iter().any(|m| m["id"] == eval[2].as_str() && m["problem"] == "no raised output"));
+    let out = run(&["baselines", "run", "--json"]).assert().success().get_output().stdout.clone();
+    let b: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(b.as_array().unwrap().len(), 5);
+    assert_eq!(b[0]["name"], "baseline:citation_presence");
+    assert_eq!((b[0]["mvr"].as_f64(), b[0]["fs"].as_f64()), (Some(1.0), Some(0.0)), "every pair ties");
+    let out = run(&["evaluate", "--json"]).assert().success().get_output().stdout.clone();
+    let all: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 6, "the judge and five baselines compared");
+}
