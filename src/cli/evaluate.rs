@@ -112,3 +112,71 @@ fn print_breakdown(r: &EvaluatorReport) {
         println!("missing {}: {}", m.id, m.problem);
     }
 }
+
+#[derive(Debug, Subcommand)]
+pub enum JudgeCommand {
+    /// Write the shipped prompt templates into DIR, to edit
+    Templates {
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Write one request per claim of the locked split (JSONL), from a template name or file
+    Export {
+        /// generic, force_aware, axis_free, dummy_axis, or a template file
+        #[arg(long)]
+        template: String,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Seed of the request order
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Read the judge's responses (JSONL: request_id, response) and score them
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        name: String,
+        /// generic, force, audit, or a JSON file of label -> number [default: force]
+        #[arg(long, default_value = "force")]
+        map: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()> {
+    match cmd {
+        JudgeCommand::Templates { out } => {
+            std::fs::create_dir_all(&out).map_err(|e| crate::Error::io(&out, e))?;
+            for (name, text, map) in evaluate::judge::TEMPLATES {
+                let path = out.join(format!("{name}.txt"));
+                crate::packets::write_atomically(&path, text.as_bytes())?;
+                println!("{}  (answers read with --map {map})", path.display());
+            }
+            Ok(())
+        }
+        JudgeCommand::Export { template, out, seed } => {
+            let p = open(project)?;
+            let n = evaluate::judge_export(&p, &template, &out, seed)?;
+            println!("wrote {n} requests (two per pair, each a complete prompt) to {}", out.display());
+            Ok(())
+        }
+        JudgeCommand::Import { file, name, map, json } => {
+            let mut p = open(project)?;
+            let map = LabelMap::named(&map)?;
+            let (report, stats) = evaluate::judge_import(&mut p, &file, &name, &map, Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED)))?;
+            if json {
+                return print_json(&serde_json::json!({ "report": report, "parsing": stats }));
+            }
+            println!(
+                "{} responses: {} as JSON, {} by a label in the text, {} unparsable",
+                stats.responses, stats.json, stats.label_in_text, stats.unparsable.len()
+            );
+            for id in &stats.unparsable {
+                println!("  unparsable: {id}");
+            }
+            print_table(std::slice::from_ref(&report));
+            Ok(())
+        }
+    }
+}

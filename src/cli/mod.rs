@@ -110,6 +110,9 @@ pub enum Command {
     /// Deterministic baseline evaluators
     #[command(subcommand)]
     Baselines(evaluate::BaselinesCommand),
+    /// Judge packets for an LLM judge: templates, export requests, import responses
+    #[command(subcommand)]
+    Judge(evaluate::JudgeCommand),
     /// Re-check an exported folder: hashes and internal consistency (non-zero exit on any mismatch)
     Verify {
         dir: PathBuf,
@@ -350,6 +353,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Verify { dir, json } => split::verify_cmd(dir, json),
         Command::Evaluate(args) => evaluate::evaluate_cmd(cli.project.as_deref(), args),
         Command::Baselines(cmd) => evaluate::baselines_cmd(cli.project.as_deref(), cmd),
+        Command::Judge(cmd) => evaluate::judge_cmd(cli.project.as_deref(), cmd),
         Command::Sample(SampleCommand::Annotate { rows, seed }) => {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;

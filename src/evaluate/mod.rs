@@ -8,6 +8,7 @@
 //! counted and listed.
 
 pub mod baselines;
+pub mod judge;
 pub mod lexicon;
 
 use rusqlite::params;
@@ -257,6 +258,7 @@ pub struct Pair {
     pub severity: i64,
     pub source: String,
     pub evidence_span: String,
+    pub context: String,
     pub passage: String,
     pub calibrated_claim: String,
     pub raised_claim: String,
@@ -278,6 +280,7 @@ pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
                 severity: r.severity,
                 source: r.source_dataset,
                 evidence_span: r.evidence_span,
+                context: r.context,
                 passage: r.passage,
                 calibrated_claim: r.calibrated_claim,
                 raised_claim: r.raised_claim,
@@ -405,4 +408,28 @@ pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Re
         out.push(report(&full, "baseline", version, &pairs, &outputs, bootstrap));
     }
     Ok(out)
+}
+
+/// Writes judge requests for the locked split's pairs: one complete prompt per claim.
+pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) -> Result<u64> {
+    let (name, text) = judge::template(template)?;
+    let (_, pairs) = eval_pairs(project)?;
+    let with_context: Vec<(Pair, String)> = pairs.into_iter().map(|p| { let c = p.context.clone(); (p, c) }).collect();
+    let requests = judge::requests(&name, &text, &with_context, seed);
+    let mut bytes = Vec::new();
+    for r in &requests {
+        serde_json::to_writer(&mut bytes, r).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        bytes.push(b'\n');
+    }
+    crate::packets::write_atomically(out, &bytes)?;
+    Ok(requests.len() as u64)
+}
+
+/// Reads a judge's responses, stores them as evaluator `name` and scores them.
+pub fn judge_import(project: &mut Project, path: &Path, name: &str, map: &LabelMap, bootstrap: Option<(u32, u64)>) -> Result<(EvaluatorReport, judge::ResponseStats)> {
+    let (version, pairs) = eval_pairs(project)?;
+    let ids = pairs.iter().map(|p| p.id.clone()).collect();
+    let (outputs, stats) = judge::read_responses(path, map, &ids)?;
+    store(project, name.trim(), &map.name, &outputs)?;
+    Ok((report(name.trim(), &map.name, version, &pairs, &outputs, bootstrap), stats))
 }

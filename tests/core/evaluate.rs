@@ -159,3 +159,70 @@ fn evaluate_and_baselines_from_the_command_line() {
     let all: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(all.as_array().unwrap().len(), 6, "the judge and five baselines compared");
 }
+
+#[test]
+fn the_judge_response_parser_on_malformed_responses() {
+    use forcebench::evaluate::judge::{parse_response, Parsed};
+    let force = LabelMap::named("force").unwrap();
+    let generic = LabelMap::named("generic").unwrap();
+    let cases: Vec<(&str, &LabelMap, Option<f64>, Parsed)> = vec![
+        ("```json\n{\"label\": \"force_gap\", \"reason\": \"drops may\"}\n```", &force, Some(0.0), Parsed::Json),
+        ("Sure. {\"label\":\"force_calibrated\",\"reason\":\"keeps {the} hedge\"} Hope this helps", &force, Some(1.0), Parsed::Json),
+        ("{label: force_gap} but really {\"verdict\": \"FORCE_GAP\"}", &force, Some(0.0), Parsed::Json),
+        ("{\"score\": \"0.4\"}", &force, Some(0.4), Parsed::Json),
+        ("I think this is a force_gap, since the passage hedges.", &force, Some(0.0), Parsed::LabelInText),
+        ("either force_gap or force_calibrated", &force, None, Parsed::Unparsable),
+        ("The claim is unsupported by the passage.", &generic, Some(0.0), Parsed::LabelInText),
+        ("partially_supported", &generic, Some(0.5), Parsed::LabelInText),
+        ("{\"label\": \"maybe\"}", &force, None, Parsed::Unparsable),
+        ("", &force, None, Parsed::Unparsable),
+        ("I can't help with that.", &force, None, Parsed::Unparsable),
+        ("{\"label\": \"force_gap\"", &force, Some(0.0), Parsed::LabelInText),
+    ];
+    for (text, map, score, how) in cases {
+        let (_, got, parsed) = parse_response(text, map);
+        assert_eq!((got, parsed), (score, how), "{text:?}");
+    }
+}
+
+#[test]
+fn judge_requests_are_stateless_shuffled_and_scored_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "j.forcebench", &[("scope", 5), ("numeric", 5)], 0, 1);
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(2), Some(1))).unwrap();
+    forcebench::split::lock(&mut p).unwrap();
+    let out = dir.path().join("req.jsonl");
+    assert_eq!(evaluate::judge_export(&p, "dummy_axis", &out, 1).unwrap(), 8);
+    let requests: Vec<serde_json::Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (_, pairs) = evaluate::eval_pairs(&p).unwrap();
+    for r in &requests {
+        let pair = pairs.iter().find(|x| x.id == r["id"]).unwrap();
+        let prompt = r["prompt"].as_str().unwrap();
+        let (mine, other) = if r["claim"] == "safe" { (&pair.calibrated_claim, &pair.raised_claim) } else { (&pair.raised_claim, &pair.calibrated_claim) };
+        assert!(prompt.contains(mine.as_str()) && !prompt.contains(other.as_str()), "one claim per request");
+        assert!(prompt.contains(&pair.passage) && !prompt.contains("{{"), "every placeholder filled");
+        assert!(!prompt.contains(&format!("watch here is: {}.", pair.axis)), "the dummy axis is not the pair's axis");
+    }
+    let adjacent = requests.windows(2).filter(|w| w[0]["id"] == w[1]["id"]).count();
+    assert!(adjacent < 4, "shuffled, not pair by pair");
+    let again = dir.path().join("again.jsonl");
+    evaluate::judge_export(&p, "dummy_axis", &again, 1).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap(), "same seed, same file");
+    // Responses: every safe claim calibrated, every raised claim a gap, one garbled.
+    let mut text = String::new();
+    for (i, r) in requests.iter().enumerate() {
+        let label = if r["claim"] == "safe" { "force_calibrated" } else { "force_gap" };
+        let response = if i == 0 { "<<timeout>>".to_string() } else { format!("```json\\n{{\\\"label\\\": \\\"{label}\\\"}}\\n```") };
+        text.push_str(&format!("{{\"request_id\":{},\"response\":\"{}\"}}\n", r["request_id"], response));
+    }
+    let responses = write(dir.path(), "resp.jsonl", text);
+    let (report, stats) = evaluate::judge_import(&mut p, &responses, "judge-a", &LabelMap::named("force").unwrap(), None).unwrap();
+    assert_eq!((stats.responses, stats.json, stats.unparsable.len()), (8, 7, 1));
+    assert_eq!(stats.unparsable[0], requests[0]["request_id"].as_str().unwrap());
+    assert_eq!((report.overall.missing, report.overall.violations), (1, 1));
+    close(report.overall.mvr.unwrap(), 0.25);
+    close(report.overall.fs.unwrap(), 3.0 / 4.0);
+    let bad = write(dir.path(), "bad.jsonl", "{\"request_id\":\"nope\",\"response\":\"x\"}\n");
+    let err = evaluate::judge_import(&mut p, &bad, "judge-b", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
+    assert!(err.contains("bad.jsonl:1: field `request_id`: `nope` is not `<id>:safe` or `<id>:raised`"), "{err}");
+}
