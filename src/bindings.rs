@@ -35,5 +35,9 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
+    crate::split::SplitShow::export_all_to(dir)?;
+    crate::split::SplitParams::export_all_to(dir)?;
+    crate::split::ExportReport::export_all_to(dir)?;
+    crate::split::VerifyReport::export_all_to(dir)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use tauri::{Builder, Runtime};
 
 pub mod adjudication;
 pub mod commands;
+pub mod split;
 
 /// The managed state: the project the window works on, or the error that stopped it opening
 /// (kept so every command can report it and the window can show it instead of crashing).
@@ -126,6 +127,11 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::locality_rows,
         adjudication::mark_nonlocal,
         adjudication::unmark_nonlocal,
+        split::split_show,
+        split::split_draft,
+        split::split_lock,
+        split::split_export,
+        split::split_verify,
     ])
 }
 
