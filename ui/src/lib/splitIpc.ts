@@ -1,0 +1,42 @@
+// The split view's commands (draft, show, lock, export with progress, verify), typed, failing
+// with the same `IpcError` as every other command in ./ipc.
+import { Channel, invoke } from "@tauri-apps/api/core";
+import type { Axis } from "../bindings/Axis";
+import type { ExportReport } from "../bindings/ExportReport";
+import type { SplitShow } from "../bindings/SplitShow";
+import type { VerifyReport } from "../bindings/VerifyReport";
+import { IpcError } from "./ipc";
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (cause) {
+    throw IpcError.from(cause);
+  }
+}
+
+/** What the window chooses for a draft; the core adds the strata (the source dataset). */
+export interface DraftParams {
+  /** Axis -> the most rows it keeps; an axis left out is not capped. */
+  caps: Partial<Record<Axis, number>>;
+  per_axis: number;
+  seed: number;
+}
+
+/** One step of an export: `done` of `total` files written, the last being `file`. */
+export interface ExportProgress {
+  done: number;
+  total: number;
+  file: string;
+}
+
+/** The latest split with the locality filter applied; null before the first draft. */
+export const splitShow = () => call<SplitShow | null>("split_show");
+export const splitDraft = (params: DraftParams) => call<SplitShow>("split_draft", { params });
+export const splitLock = () => call<SplitShow>("split_lock");
+/** Exports the locked split into `dir`; `onprogress` hears after each file is written. */
+export function splitExport(dir: string, onprogress: (step: ExportProgress) => void): Promise<ExportReport> {
+  const onProgress = new Channel<ExportProgress>(onprogress);
+  return call<ExportReport>("split_export", { dir, onProgress });
+}
+export const splitVerify = (dir: string) => call<VerifyReport>("split_verify", { dir });
