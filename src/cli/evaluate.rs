@@ -24,6 +24,9 @@ pub struct EvaluateArgs {
     bootstrap: u32,
     #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
     seed: u64,
+    /// Also write the comparison plots (MVR vs FS, MVR per axis) as SVG and PNG into DIR
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
     #[arg(long)]
     json: bool,
 }
@@ -54,6 +57,11 @@ pub(super) fn evaluate_cmd(project: Option<&Path>, args: EvaluateArgs) -> Result
         }
         None => {
             let reports = evaluate::compare(&p, bootstrap)?;
+            if let Some(dir) = &args.plots {
+                for path in evaluate::plots::write_all(&reports, dir)? {
+                    eprintln!("wrote {}", path.display());
+                }
+            }
             if args.json {
                 return print_json(&reports);
             }

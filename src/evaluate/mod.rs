@@ -9,6 +9,7 @@
 
 pub mod baselines;
 pub mod judge;
+pub mod plots;
 pub mod lexicon;
 
 use rusqlite::params;

@@ -226,3 +226,25 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
     let err = evaluate::judge_import(&mut p, &bad, "judge-b", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
     assert!(err.contains("bad.jsonl:1: field `request_id`: `nope` is not `<id>:safe` or `<id>:raised`"), "{err}");
 }
+
+#[test]
+fn plots_name_every_evaluator_and_render_to_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "p.forcebench", &[("scope", 5), ("temporal", 5)], 0, 1);
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1))).unwrap();
+    forcebench::split::lock(&mut p).unwrap();
+    let reports = evaluate::run_baselines(&mut p, None).unwrap();
+    let scatter = evaluate::plots::scatter_svg(&reports);
+    let heat = evaluate::plots::heatmap_svg(&reports);
+    for name in baselines::NAMES {
+        assert!(scatter.contains(&format!(">{name}<")) && heat.contains(&format!(">{name}<")), "{name}");
+    }
+    // citation_presence ties every pair: MVR 1.00 on every axis that has pairs, a dash elsewhere.
+    assert!(heat.contains(">1.00<") && heat.contains(">—<"));
+    let files = evaluate::plots::write_all(&reports, &dir.path().join("plots")).unwrap();
+    assert_eq!(files.len(), 4);
+    let png = std::fs::read(dir.path().join("plots/mvr_fs.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    assert_eq!(width, 1280, "rendered at twice the SVG's 640 px");
+}
