@@ -139,7 +139,14 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             println!("{}  [{}]", view.candidate.id, view.category.as_str());
             let (na, nb) = (view.annotator_a.as_deref().unwrap_or("A"), view.annotator_b.as_deref().unwrap_or("B"));
             for f in &view.fields {
-                let show = |v: &Option<String>| shorten(v.as_deref().unwrap_or("—"), 40);
+                // Spans are stored as {text,start,end}; people read the text.
+                let show = |v: &Option<String>| {
+                    let text = v.as_deref().map(|v| match serde_json::from_str::<crate::annotate::Span>(v) {
+                        Ok(span) if f.field == crate::annotate::Field::EvidenceSpan => format!("\"{}\"", span.text),
+                        _ => v.to_string(),
+                    });
+                    shorten(text.as_deref().unwrap_or("—"), 40)
+                };
                 println!(
                     "{} {:<17} {na}: {:<42} {nb}: {:<42}{}",
                     if f.differs { "≠" } else { " " },
