@@ -35,6 +35,10 @@ pub enum Error {
     #[error("{}", format_conflicts(.file, .conflicts))]
     ImportConflict { file: String, conflicts: Vec<ImportConflict> },
 
+    /// An exported file does not match its manifest (`forcebench verify`).
+    #[error("{file}: {message}")]
+    VerifyFailed { file: String, message: String },
+
     #[error("no candidate with id `{0}`")]
     CandidateNotFound(String),
 
@@ -59,6 +63,7 @@ impl Error {
             Error::Io { .. } => "io",
             Error::InvalidInput { .. } => "invalid_input",
             Error::ImportConflict { .. } => "import_conflict",
+            Error::VerifyFailed { .. } => "verify_failed",
             Error::CandidateNotFound(_) => "not_found",
             Error::InvalidArgument(_) => "invalid_argument",
             Error::Sqlite(_) => "database",

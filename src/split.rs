@@ -948,8 +948,7 @@ fn datasheet(s: &SplitShow, manifest: &serde_json::Value, content_sha256: &str) 
 
 /// A problem `verify` found, naming the file.
 fn mismatch(dir: &Path, file: &str, message: String) -> Error {
-    let path = dir.join(file).display().to_string();
-    Error::InvalidInput { file: path.clone(), problems: vec![crate::import::InputProblem { file: path, line: None, field: None, message }] }
+    Error::VerifyFailed { file: dir.join(file).display().to_string(), message }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -194,7 +194,7 @@ fn export_writes_every_file_and_verify_then_names_a_changed_file() {
     text.push_str("tampered\n");
     std::fs::write(&csv, text).unwrap();
     let err = invoke(&window, "split_verify", json!({ "dir": out.display().to_string() })).unwrap_err();
-    assert_eq!(err["code"], "invalid_input");
+    assert_eq!(err["code"], "verify_failed");
     let message = err["message"].as_str().unwrap();
     assert!(message.contains(&csv.display().to_string()) && message.contains("sha256 differs"), "{message}");
 

@@ -125,9 +125,8 @@ export function sumColumns(rows: number[][], width: number): number[] {
 }
 
 /**
- * A verify failure as the core words it ("DIR/eval.csv: 1 problem found; nothing was imported",
- * then one indented line per problem, each naming its file): the problem lines only, since the
- * heading was written for imports.
+ * A verify failure for people. The core words it "DIR/eval.csv: what is wrong" (code
+ * `verify_failed`); older builds wrote an import-style heading first, which is dropped.
  */
 export function verifyProblems(message: string): string {
   const lines = message.split("\n");
