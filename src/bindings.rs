@@ -39,5 +39,9 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::split::SplitParams::export_all_to(dir)?;
     crate::split::ExportReport::export_all_to(dir)?;
     crate::split::VerifyReport::export_all_to(dir)?;
+    crate::evaluate::EvaluatorReport::export_all_to(dir)?;
+    crate::evaluate::Metrics::export_all_to(dir)?;
+    crate::evaluate::MissingPair::export_all_to(dir)?;
+    crate::evaluate::judge::ResponseStats::export_all_to(dir)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use tauri::{Builder, Runtime};
 
 pub mod adjudication;
 pub mod commands;
+pub mod evaluation;
 pub mod split;
 
 /// The managed state: the project the window works on, or the error that stopped it opening
@@ -132,6 +133,12 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         split::split_lock,
         split::split_export,
         split::split_verify,
+        evaluation::evaluation_compare,
+        evaluation::import_scores,
+        evaluation::run_baselines,
+        evaluation::evaluation_plots_svg,
+        evaluation::export_plots,
+        evaluation::judge_export,
     ])
 }
 

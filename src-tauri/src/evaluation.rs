@@ -1,0 +1,89 @@
+//! IPC commands for the evaluation view (issue 7): compare every evaluator on the locked split,
+//! import an evaluator's scores, run the baselines, the two plots as the core draws them, and
+//! export them as SVG and PNG. Each is a call into `forcebench::evaluate`.
+
+use std::path::Path;
+
+use forcebench::evaluate::{self, plots, EvaluatorReport, LabelMap};
+use forcebench::ErrorPayload;
+use serde::Serialize;
+use tauri::State;
+
+use crate::Studio;
+
+/// The bootstrap every command uses: the CLI's defaults, so the window and `forcebench
+/// evaluate` show the same intervals.
+const BOOTSTRAP: Option<(u32, u64)> = Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED));
+
+fn invalid(message: &str) -> ErrorPayload {
+    forcebench::Error::InvalidArgument(message.into()).payload()
+}
+
+/// Every evaluator stored for the locked split, scored again; an error (in words) when no
+/// split is locked.
+#[tauri::command]
+pub async fn evaluation_compare(studio: State<'_, Studio>) -> Result<Vec<EvaluatorReport>, ErrorPayload> {
+    studio.with(|p| evaluate::compare(p, BOOTSTRAP))
+}
+
+/// Imports an evaluator's JSONL outputs from `path` as `name`, reading labels through `map`
+/// (`generic`, `force`, `audit`, or a JSON file of label -> number); replaces an earlier
+/// import under the same name.
+#[tauri::command]
+pub async fn import_scores(studio: State<'_, Studio>, path: String, name: String, map: String) -> Result<EvaluatorReport, ErrorPayload> {
+    let path = path.trim();
+    if path.is_empty() {
+        return Err(invalid("type the path of the scores file (JSONL)"));
+    }
+    let map = LabelMap::named(map.trim()).map_err(|e| e.payload())?;
+    studio.with_mut(|p| evaluate::import_and_score(p, Path::new(path), &name, &map, BOOTSTRAP))
+}
+
+/// Runs the five lexical baselines on the locked split and stores them.
+#[tauri::command]
+pub async fn run_baselines(studio: State<'_, Studio>) -> Result<Vec<EvaluatorReport>, ErrorPayload> {
+    studio.with_mut(|p| evaluate::run_baselines(p, BOOTSTRAP))
+}
+
+/// The two plots as the core draws them: exactly the SVG that export writes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlotsSvg {
+    pub scatter: String,
+    pub heatmap: String,
+}
+
+/// The plots of the current comparison, as SVG text.
+#[tauri::command]
+pub async fn evaluation_plots_svg(studio: State<'_, Studio>) -> Result<PlotsSvg, ErrorPayload> {
+    let reports = studio.with(|p| evaluate::compare(p, BOOTSTRAP))?;
+    Ok(PlotsSvg { scatter: plots::scatter_svg(&reports), heatmap: plots::heatmap_svg(&reports) })
+}
+
+/// Writes `mvr_fs.svg/.png` and `mvr_by_axis.svg/.png` into `dir` (created if needed); answers
+/// with the paths written.
+#[tauri::command]
+pub async fn export_plots(studio: State<'_, Studio>, dir: String) -> Result<Vec<String>, ErrorPayload> {
+    let dir = dir.trim();
+    if dir.is_empty() {
+        return Err(invalid("type the folder to write the plots to"));
+    }
+    let reports = studio.with(|p| evaluate::compare(p, BOOTSTRAP))?;
+    let paths = plots::write_all(&reports, Path::new(dir)).map_err(|e| e.payload())?;
+    Ok(paths.into_iter().map(|p| p.display().to_string()).collect())
+}
+
+/// Writes judge requests (one stateless prompt per claim) for the locked split to `out`, with
+/// a built-in template (`generic`, `force_aware`, `axis_free`, `dummy_axis`) or a template file;
+/// answers with how many requests were written.
+#[tauri::command]
+pub async fn judge_export(studio: State<'_, Studio>, template: String, out: String, seed: Option<u64>) -> Result<u64, ErrorPayload> {
+    let out = out.trim();
+    if out.is_empty() {
+        return Err(invalid("type the file to write the judge requests to"));
+    }
+    let template = match template.trim() {
+        "" => "generic",
+        t => t,
+    };
+    studio.with(|p| evaluate::judge_export(p, template, Path::new(out), seed.unwrap_or(1)))
+}

@@ -1,0 +1,155 @@
+//! The evaluation commands through Tauri's IPC on the mock runtime (no window): the empty state
+//! without a locked split, baselines, the comparison, importing scores, the plots and their
+//! export, judge requests — on the demonstration project with a small locked split.
+
+use std::collections::BTreeMap;
+
+use forcebench::Project;
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{App, Manager, WebviewWindow};
+
+type Mock = tauri::test::MockRuntime;
+
+// The same two helpers as tests/ipc.rs (each test file is its own crate).
+fn app(project: Result<Project, forcebench::ErrorPayload>) -> (App<Mock>, WebviewWindow<Mock>) {
+    let app = forcebench_studio::builder(mock_builder(), project)
+        .build(tauri::generate_context!())
+        .expect("the app builds on the mock runtime");
+    let window = match app.get_webview_window("main") {
+        Some(w) => w,
+        None => tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap(),
+    };
+    (app, window)
+}
+
+fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
+}
+
+/// The demo project, every sample row annotated, full agreements confirmed; with a split
+/// drafted (3 evaluation rows per axis) and, when `lock`, locked.
+fn project(lock: bool) -> Project {
+    let mut project = Project::in_memory("IPC evaluation").unwrap();
+    forcebench::sample::load_sample_project(&mut project).unwrap();
+    forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
+    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(3), Some(1));
+    forcebench::split::draft(&mut project, &params).unwrap();
+    if lock {
+        forcebench::split::lock(&mut project).unwrap();
+    }
+    project
+}
+
+fn message(err: &Value) -> String {
+    err["message"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn without_a_locked_split_every_command_says_so_in_words() {
+    let (_app, window) = app(Ok(project(false)));
+    for cmd in ["evaluation_compare", "run_baselines", "evaluation_plots_svg"] {
+        let err = invoke(&window, cmd, json!({})).unwrap_err();
+        assert!(message(&err).contains("locked split"), "{cmd}: {err}");
+    }
+    let (_app, window) = app(Ok(Project::in_memory("empty").unwrap()));
+    let err = invoke(&window, "evaluation_compare", json!({})).unwrap_err();
+    assert!(message(&err).contains("draft and lock one first"), "{err}");
+}
+
+#[test]
+fn baselines_compare_plots_and_export() {
+    let (_app, window) = app(Ok(project(true)));
+    assert_eq!(invoke(&window, "evaluation_compare", json!({})).unwrap(), json!([]));
+
+    let run = invoke(&window, "run_baselines", json!({})).unwrap();
+    let names: Vec<&str> = run.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 5);
+    assert!(names.contains(&"baseline:citation_presence"), "{names:?}");
+    let floor = run.as_array().unwrap().iter().find(|r| r["name"] == "baseline:citation_presence").unwrap();
+    // Every pair ties for citation presence: MVR 1, FS 0, and the flattened metrics are there.
+    assert_eq!((floor["mvr"].as_f64(), floor["fs"].as_f64()), (Some(1.0), Some(0.0)));
+    assert!(floor["n_pairs"].as_u64().unwrap() >= 15);
+    assert_eq!(floor["mvr_ci95"], json!([1.0, 1.0]));
+    assert_eq!(floor["split_version"], 1);
+    assert!(floor["per_axis"]["numeric"]["mvr"].is_number());
+
+    // The comparison is the stored evaluators scored again: the same five, sorted by name.
+    let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
+    let mut sorted = names.clone();
+    sorted.sort();
+    let compared_names: Vec<&str> = compared.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(compared_names, sorted);
+
+    let svg = invoke(&window, "evaluation_plots_svg", json!({})).unwrap();
+    for key in ["scatter", "heatmap"] {
+        let text = svg[key].as_str().unwrap();
+        assert!(text.starts_with("<svg") && text.contains("token_overlap"), "{key}");
+        assert!(!text.contains("<script") && !text.contains("style="), "{key}: nothing a strict CSP would block");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plots");
+    let written = invoke(&window, "export_plots", json!({ "dir": out.display().to_string() })).unwrap();
+    let written: Vec<String> = written.as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
+    let names: Vec<String> = written.iter().map(|p| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["mvr_fs.svg", "mvr_fs.png", "mvr_by_axis.svg", "mvr_by_axis.png"]);
+    for path in &written {
+        let bytes = std::fs::read(path).unwrap();
+        if path.ends_with(".png") {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{path}");
+        } else {
+            assert_eq!(String::from_utf8(bytes).unwrap(), svg[if path.contains("mvr_fs") { "scatter" } else { "heatmap" }].as_str().unwrap());
+        }
+    }
+    let err = invoke(&window, "export_plots", json!({ "dir": "  " })).unwrap_err();
+    assert!(message(&err).contains("type the folder"), "{err}");
+}
+
+#[test]
+fn import_scores_reads_labels_through_the_map_and_lists_missing_pairs() {
+    let project = project(true);
+    let (_, pairs) = forcebench::evaluate::eval_pairs(&project).unwrap();
+    let (_app, window) = app(Ok(project));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("judge.jsonl");
+    // Every pair right except the first, whose raised claim has no output.
+    let mut lines = String::new();
+    for (i, p) in pairs.iter().enumerate() {
+        lines += &format!("{}\n", json!({ "id": p.id, "claim": "safe", "label": "force_calibrated" }));
+        if i > 0 {
+            lines += &format!("{}\n", json!({ "id": p.id, "claim": "raised", "label": "force_gap" }));
+        }
+    }
+    std::fs::write(&file, lines).unwrap();
+    let args = json!({ "path": file.display().to_string(), "name": " my-judge ", "map": "force" });
+    let report = invoke(&window, "import_scores", args).unwrap();
+    assert_eq!((report["name"].as_str(), report["label_map"].as_str()), (Some("my-judge"), Some("force")));
+    assert_eq!(report["n_pairs"].as_u64(), Some(pairs.len() as u64));
+    assert_eq!((report["violations"].as_u64(), report["missing"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(report["missing_pairs"], json!([{ "id": pairs[0].id, "problem": "no raised output" }]));
+    let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
+    assert_eq!(compared.as_array().unwrap().len(), 1);
+
+    let err = invoke(&window, "import_scores", json!({ "path": "", "name": "x", "map": "force" })).unwrap_err();
+    assert!(message(&err).contains("scores file"), "{err}");
+    let err = invoke(&window, "import_scores", json!({ "path": file.display().to_string(), "name": "x", "map": "nope" })).unwrap_err();
+    assert!(!message(&err).is_empty(), "{err}");
+
+    let requests = dir.path().join("requests.jsonl");
+    let n = invoke(&window, "judge_export", json!({ "template": "force_aware", "out": requests.display().to_string() })).unwrap();
+    assert_eq!(n.as_u64(), Some(2 * pairs.len() as u64));
+    assert_eq!(std::fs::read_to_string(&requests).unwrap().lines().count(), 2 * pairs.len());
+}

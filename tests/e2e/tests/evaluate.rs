@@ -1,0 +1,212 @@
+//! The evaluation view in the real app window (WebKitGTK through tauri-driver): on a project
+//! with a locked split, Run baselines fills the comparison table with the core's figures, the
+//! core's SVG plots show inline under the app's CSP, and Export plots writes SVG and PNG into a
+//! typed folder.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use forcebench::split::{self, SplitParams};
+use forcebench::{adjudicate, evaluate, sample, Project};
+use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver, Tools};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn css(selector: &str) -> Locator<'_> {
+    Locator::Css(selector)
+}
+
+async fn js(client: &Client, script: &str) -> Res<serde_json::Value> {
+    Ok(client.execute(script, vec![]).await?)
+}
+
+/// Polls a JS expression until it returns `want`.
+async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let got = js(client, &format!("return {expr};")).await.unwrap_or(json!(null));
+        if got == want {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{expr} is {got}, expected {want}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn shot(client: &Client, name: &str) -> Res {
+    std::fs::create_dir_all(shots_dir())?;
+    std::fs::write(shots_dir().join(name), client.screenshot().await?)?;
+    Ok(())
+}
+
+/// From the app's start to the evaluation view, by Alt+8.
+async fn enter_evaluate(client: &Client) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-evaluate]")).await?;
+    let alt8 = format!("{}8", char::from(Key::Alt));
+    client.active_element().await?.send_keys(&alt8).await?;
+    client.wait().at_most(Duration::from_secs(20)).for_element(css("[data-testid=comparison], [data-testid=evaluate-empty]")).await?;
+    Ok(())
+}
+
+async fn session(tools: &Tools, driver: &TauriDriver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
+    let mut builder = ClientBuilder::new(HttpConnector::new());
+    let url = driver.url();
+    match tokio::time::timeout(Duration::from_secs(60), builder.capabilities(caps).connect(&url)).await {
+        Ok(Ok(client)) => client,
+        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
+        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
+    }
+}
+
+/// Runs one window session's checks; the session is closed even when a check fails.
+async fn run<F>(client: Client, checks: F)
+where
+    F: std::future::Future<Output = Res> + Send + 'static,
+{
+    let task = tokio::spawn(checks);
+    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
+    let _ = client.close().await;
+    match outcome {
+        Err(_) => panic!("the window session did not finish within 120 s"),
+        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+        Ok(Err(join)) => panic!("the window session task failed: {join}"),
+        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
+        Ok(Ok(Ok(()))) => {}
+    }
+}
+
+/// The demo project with every row annotated, the full agreements confirmed, and a split of 4
+/// evaluation rows per axis locked; no evaluator yet.
+fn make_project(path: &Path) {
+    let mut project = Project::create(path, "E2E evaluate").expect("create the project");
+    sample::load_sample_project(&mut project).unwrap();
+    sample::annotate_sample(&mut project, 106, 1).unwrap();
+    adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    split::draft(&mut project, &SplitParams::new(Default::default(), Some(4), Some(1))).unwrap();
+    split::lock(&mut project).unwrap();
+}
+
+fn row_text(name: &str) -> String {
+    format!("document.querySelector('tr[data-evaluator=\"{name}\"]')?.innerText.replace(/\\s+/g, ' ').trim() ?? null")
+}
+
+async fn exercise(client: Client, expected: Vec<(String, String)>, out: String) -> Res {
+    enter_evaluate(&client).await?;
+    wait_js(&client, "!!document.querySelector('[data-testid=comparison-none]')", json!(true)).await?;
+    client.find(css("[data-testid=run-baselines]")).await?.click().await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=report-row]').length", json!(5)).await?;
+    for (name, row) in &expected {
+        wait_js(&client, &row_text(name), json!(row)).await?;
+    }
+    // The core's SVG, inline: its text is in the page (the CSP let it in).
+    wait_js(&client, "document.querySelectorAll('[data-testid=plot-scatter] svg text').length > 5", json!(true)).await?;
+    wait_js(&client, "document.querySelector('[data-testid=plot-heatmap] svg text')?.textContent ?? null", json!("MVR per axis (lower is better)")).await?;
+    let body: String = serde_json::from_value(js(&client, "return document.body.innerText;").await?)?;
+    for raw in ["NaN", "null", "undefined", "Infinity"] {
+        assert!(!body.split_whitespace().any(|w| w == raw), "{raw} on screen:\n{body}");
+    }
+    shot(&client, "window-evaluate.png").await?;
+
+    let input = client.find(css("[data-testid=plots-dir]")).await?;
+    input.clear().await?;
+    input.send_keys(&out).await?;
+    client.find(css("[data-testid=export-plots]")).await?.click().await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=export-done]')?.innerText.replace(/\\s+/g, ' ').trim() ?? null",
+        json!("Wrote 4 files: mvr_fs.svg mvr_fs.png mvr_by_axis.svg mvr_by_axis.png"),
+    )
+    .await?;
+    Ok(())
+}
+
+fn fmt(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{v:.3}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn baselines_table_plots_and_export_in_the_real_window() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("evaluate.forcebench");
+    make_project(&path);
+    // What the table must show: the core's own figures for the same split.
+    let expected: Vec<(String, String)> = {
+        // On a copy: the window starts on the project with no evaluator yet.
+        let copy = dir.path().join("scratch.forcebench");
+        std::fs::copy(&path, &copy).unwrap();
+        let mut scratch = Project::open(&copy).unwrap();
+        let reports = evaluate::run_baselines(&mut scratch, Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED))).unwrap();
+        reports
+            .iter()
+            .map(|r| {
+                let ci = |c: Option<[f64; 2]>| c.map_or(String::new(), |[a, b]| format!(" {a:.3}–{b:.3}"));
+                let row = format!(
+                    "▸ {} baseline {} {}{} {}{} {} {}",
+                    r.name.trim_start_matches("baseline:"),
+                    r.overall.n_pairs,
+                    fmt(r.overall.mvr),
+                    ci(r.overall.mvr_ci95),
+                    fmt(r.overall.fs),
+                    ci(r.overall.fs_ci95),
+                    r.overall.violations,
+                    r.overall.missing
+                );
+                (r.name.clone(), row)
+            })
+            .collect()
+    };
+    let out = dir.path().join("plots out");
+
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let client = session(&tools, &driver).await;
+    run(client.clone(), exercise(client, expected, out.display().to_string())).await;
+    drop(driver);
+    drop(display);
+
+    for name in ["mvr_fs.png", "mvr_by_axis.png"] {
+        let bytes = std::fs::read(out.join(name)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}");
+    }
+    let svg = std::fs::read_to_string(out.join("mvr_fs.svg")).unwrap();
+    assert!(svg.contains("token_overlap"));
+}
+
+/// A screenshot for a person to look at (not a test of behaviour): the evaluation view of the
+/// project named by `FORCEBENCH_LOOK_EVALUATE` (copied first, so it is left as it is). Run with
+/// `FORCEBENCH_LOOK_EVALUATE=FILE cargo test -p forcebench-e2e --test evaluate -- --ignored look`;
+/// the picture is `tests/e2e/shots/look-evaluate.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "screenshot for review"]
+async fn look_at_the_evaluate_view() {
+    let source = std::env::var("FORCEBENCH_LOOK_EVALUATE").expect("FORCEBENCH_LOOK_EVALUATE names a project with a locked split");
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let name = Path::new(&source).file_name().expect("a file name");
+    let path = dir.path().join(name);
+    std::fs::copy(&source, &path).unwrap();
+    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
+    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let client = session(&tools, &driver).await;
+    let c = client.clone();
+    run(client, async move {
+        enter_evaluate(&c).await?;
+        c.wait().at_most(Duration::from_secs(20)).for_element(css("[data-testid=plot-heatmap] svg")).await?;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        shot(&c, "look-evaluate.png").await
+    })
+    .await;
+    drop(driver);
+    drop(display);
+}

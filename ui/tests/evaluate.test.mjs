@@ -1,0 +1,220 @@
+// The evaluation view in headless Chromium with mocked IPC: the comparison table (values,
+// intervals, sort, per-axis details, missing pairs), the core's plots shown inline under the
+// app's CSP, the empty state without a locked split, baselines, import (what it sends) and the
+// export of the plots (the files written).
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
+import { backend } from "./support/fixtures.mjs";
+import { baselineReports, draftOnly, noLockedSplit, PLOT_FILES, plotsFor, reports } from "./support/evaluateFixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = (page, cmd) => page.evaluate((c) => window.__ipcCalls.filter((x) => x.cmd === c).map((x) => x.args), cmd);
+const text = async (page, testid) => (await page.innerText(`[data-testid="${testid}"]`))?.replace(/\s+/g, " ").trim();
+const rowText = (page, name) =>
+  page.$eval(`[data-testid="comparison-table"] tr[data-evaluator="${name}"]`, (tr) => tr.innerText.replace(/\s+/g, " ").trim());
+const order = (page) => page.$$eval('[data-testid="report-row"]', (trs) => trs.map((tr) => tr.dataset.evaluator));
+
+/**
+ * Opens the app and puts a stateful evaluation backend behind the evaluation commands, then goes
+ * to the view with Alt+8. `stored` is what compare answers first; `error` makes compare and the
+ * plots fail with it (no locked split); baselines add `baselineReports`, an import adds `my-judge`.
+ */
+async function openEvaluate({ stored = reports, error = null, errors = {} } = {}) {
+  const app = await openApp(browser.context, server.url, backend());
+  await app.page.waitForSelector('[data-testid="nav-evaluate"]');
+  await app.page.evaluate(
+    ({ stored, error, errors, all, baselines, plots, files }) => {
+      const base = window.__TAURI_INTERNALS__.invoke;
+      let current = stored;
+      const plotsOf = (list) => plots[list.length === all.length ? "all" : list.length === 0 ? "none" : "baselines"];
+      window.__TAURI_INTERNALS__.invoke = async (cmd, args) => {
+        const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots"];
+        if (!ours.includes(cmd)) return base(cmd, args);
+        window.__ipcCalls.push({ cmd, args: structuredClone(args ?? {}) });
+        if (errors[cmd]) throw errors[cmd];
+        if (error) throw error;
+        if (cmd === "evaluation_compare") return structuredClone(current);
+        if (cmd === "evaluation_plots_svg") return plotsOf(current);
+        if (cmd === "run_baselines") {
+          current = [...baselines, ...current.filter((r) => !r.name.startsWith("baseline:"))].sort((a, b) => a.name.localeCompare(b.name));
+          return structuredClone(baselines);
+        }
+        if (cmd === "import_scores") {
+          const judge = { ...all.find((r) => r.name === "my-judge"), name: args.name, label_map: args.map };
+          current = [...current.filter((r) => r.name !== args.name), judge].sort((a, b) => a.name.localeCompare(b.name));
+          return structuredClone(judge);
+        }
+        if (cmd === "export_plots") return files.map((f) => `${args.dir}/${f}`);
+        throw `command ${cmd} not found`;
+      };
+    },
+    {
+      stored,
+      error,
+      errors,
+      all: reports,
+      baselines: baselineReports,
+      plots: { all: plotsFor(reports), baselines: plotsFor(baselineReports), none: plotsFor([]) },
+      files: PLOT_FILES,
+    },
+  );
+  await app.page.keyboard.press("Alt+8");
+  await app.page.waitForSelector('[data-testid="comparison"], [data-testid="evaluate-empty"], [data-testid="evaluate-load-error"]');
+  return app;
+}
+
+/** Everything on screen must be words or numbers: no NaN, null, undefined values or Infinity. */
+async function assertNoRawValues(page) {
+  const body = await page.innerText("body");
+  assert.doesNotMatch(body, /\bNaN\b|\bnull\b|\bundefined\b|Infinity|\[object/, body);
+}
+
+test("the comparison table shows every evaluator's MVR and FS with intervals, best MVR first", async () => {
+  const { page, problems } = await openEvaluate();
+  assert.equal(await page.getAttribute('[data-testid="nav-evaluate"]', "aria-selected"), "true");
+  assert.equal(await page.getAttribute('[data-testid="nav-evaluate"]', "title"), "Evaluate (Alt+8)");
+  assert.match(await text(page, "comparison"), /^Comparison 6 evaluators · split v2, 33 pairs/);
+  assert.deepEqual(await order(page), [
+    "baseline:token_overlap",
+    "my-judge",
+    "baseline:axis_lexical",
+    "baseline:rule_force",
+    "baseline:entity_overlap",
+    "baseline:citation_presence",
+  ]);
+  assert.equal(await rowText(page, "baseline:token_overlap"), "▸ token_overlap baseline 33 0.121 0.021–0.221 0.100 0.050–0.150 4 0");
+  assert.equal(await rowText(page, "baseline:citation_presence"), "▸ citation_presence baseline 33 1.000 0.900–1.000 0.000 -0.050–0.050 33 0");
+  assert.equal(await rowText(page, "my-judge"), "▸ my-judge force 33 0.242 0.142–0.342 0.455 0.405–0.505 8 2");
+
+  // FS sorts highest first; the name sorts alphabetically.
+  await page.click('[data-testid="sort-fs"]');
+  assert.deepEqual((await order(page)).slice(0, 3), ["my-judge", "baseline:axis_lexical", "baseline:token_overlap"]);
+  assert.equal(await page.getAttribute('[data-testid="sort-fs"]', "class").then((c) => c.includes("on")), true);
+  await page.click('[data-testid="sort-name"]');
+  assert.deepEqual(await order(page), reports.map((r) => r.name));
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a row opens its per-axis figures and the pairs with no usable output", async () => {
+  const { page, problems } = await openEvaluate();
+  await page.click('tr[data-evaluator="baseline:token_overlap"] .expand');
+  const details = '[data-testid="details-baseline:token_overlap"]';
+  await page.waitForSelector(details);
+  const axisRow = (axis) => page.$eval(`${details} tr[data-axis="${axis}"]`, (tr) => tr.innerText.replace(/\s+/g, " ").trim());
+  assert.equal(await axisRow("numeric"), "Numeric 5 0.400 0.050 2 0");
+  assert.equal(await axisRow("modality"), "Modality 7 0.000 0.200 0 0");
+  assert.equal(await page.getAttribute('tr[data-evaluator="baseline:token_overlap"] .expand', "aria-expanded"), "true");
+
+  await page.click('tr[data-evaluator="my-judge"] .expand');
+  assert.equal(
+    await text(page, "missing-my-judge"),
+    "fx-a: no raised output fx-b: safe label `maybe` is not in the label map",
+  );
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the plots are the core's SVG, shown inline under the app's CSP", async () => {
+  const { page, problems } = await openEvaluate();
+  for (const [testid, title] of [["plot-scatter", "MVR vs FS"], ["plot-heatmap", "MVR per axis (lower is better)"]]) {
+    await page.waitForSelector(`[data-testid="${testid}"] svg`);
+    const texts = await page.$$eval(`[data-testid="${testid}"] svg text`, (ts) => ts.map((t) => t.textContent));
+    assert.equal(texts[0], title);
+    assert.ok(texts.includes("token_overlap") && texts.includes("my-judge"), texts.join(","));
+    // Scaled to the card, never wider than the view.
+    const box = await page.$eval(`[data-testid="${testid}"] svg`, (s) => s.getBoundingClientRect().width);
+    assert.ok(box > 200 && box <= 640, String(box));
+  }
+  await mkdir(shotsDir, { recursive: true });
+  await page.screenshot({ path: join(shotsDir, "evaluate.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("without a locked split the view says to lock one, and its actions are off", async () => {
+  for (const error of [noLockedSplit, draftOnly]) {
+    const { page, problems } = await openEvaluate({ error });
+    assert.match(await text(page, "evaluate-empty"), /^Lock a split first Evaluators are scored on the evaluation pairs of a locked split/);
+    assert.equal(await text(page, "evaluate-empty-reason"), error.message);
+    for (const b of ["run-baselines", "import-scores", "export-plots"]) {
+      assert.equal(await page.isDisabled(`[data-testid="${b}"]`), true, b);
+    }
+    assert.equal(await page.$('[data-testid="comparison-table"]'), null);
+    await assertNoRawValues(page);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
+test("with nothing scored yet, Run baselines fills the table and the plots", async () => {
+  const { page, problems } = await openEvaluate({ stored: [] });
+  assert.match(await text(page, "comparison-none"), /No evaluator scored yet/);
+  assert.equal(await page.$('[data-testid="plot-scatter"]'), null);
+  await page.click('[data-testid="run-baselines"]');
+  await page.waitForSelector('[data-testid="comparison-table"]');
+  assert.equal(await page.$$eval('[data-testid="report-row"]', (r) => r.length), 5);
+  assert.equal((await order(page))[0], "baseline:token_overlap");
+  await page.waitForSelector('[data-testid="plot-heatmap"] svg');
+  assert.equal((await calls(page, "run_baselines")).length, 1);
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("import sends the typed path, name and label map, and says what was scored", async () => {
+  const { page, problems } = await openEvaluate({ stored: baselineReports });
+  await page.fill('[data-testid="import-path"]', "  /data/judge.jsonl ");
+  await page.fill('[data-testid="import-name"]', "my-judge");
+  await page.selectOption('[data-testid="import-map"]', "force");
+  await page.click('[data-testid="import-scores"]');
+  await page.waitForSelector('[data-testid="import-done"]');
+  assert.deepEqual(await calls(page, "import_scores"), [{ path: "/data/judge.jsonl", name: "my-judge", map: "force" }]);
+  assert.equal(await text(page, "import-done"), "Scored my-judge on 33 pairs: MVR 0.242, FS 0.455, 2 pairs with no usable output.");
+  await page.waitForSelector('tr[data-evaluator="my-judge"]');
+  assert.equal(await rowText(page, "my-judge"), "▸ my-judge force 33 0.242 0.142–0.342 0.455 0.405–0.505 8 2");
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a refused import shows the core's words", async () => {
+  const refusal = { code: "io", message: "/data/nope.jsonl: No such file or directory" };
+  const { page } = await openEvaluate({ errors: { import_scores: refusal } });
+  await page.fill('[data-testid="import-path"]', "/data/nope.jsonl");
+  await page.fill('[data-testid="import-name"]', "x");
+  await page.click('[data-testid="import-scores"]');
+  assert.equal(await text(page, "import-error"), `io: ${refusal.message}`);
+  await page.close();
+});
+
+test("export writes the plots into the typed folder and lists the files", async () => {
+  const { page, problems } = await openEvaluate();
+  assert.equal(await page.inputValue('[data-testid="plots-dir"]'), "/tmp/ui-fixture-plots");
+  await page.fill('[data-testid="plots-dir"]', "/tmp/out/plots");
+  await page.click('[data-testid="export-plots"]');
+  await page.waitForSelector('[data-testid="export-done"]');
+  assert.deepEqual(await calls(page, "export_plots"), [{ dir: "/tmp/out/plots" }]);
+  assert.equal(await text(page, "export-done"), `Wrote 4 files: ${PLOT_FILES.join(" ")}`);
+  assert.equal(await page.getAttribute('[data-testid="export-done"] li:last-child', "title"), "/tmp/out/plots/mvr_by_axis.png");
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
