@@ -323,7 +323,7 @@ pub fn report(name: &str, map_name: &str, version: i64, pairs: &[Pair], outputs:
         for (p, o) in pairs.iter().zip(&outcomes) {
             by.entry(key(p)).or_default().push(*o);
         }
-        by.into_iter().map(|(k, v)| (k, metrics(&v, None))).collect()
+        by.into_iter().map(|(k, v)| (k, metrics(&v, bootstrap))).collect()
     };
     EvaluatorReport {
         name: name.to_string(),

@@ -148,6 +148,8 @@ fn evaluate_and_baselines_from_the_command_line() {
     }
     assert_eq!((v["n_pairs"].as_u64(), v["violations"].as_u64(), v["missing"].as_u64()), (Some(6), Some(5), Some(4)));
     close(v["mvr"].as_f64().unwrap(), 5.0 / 6.0);
+    let scope = &v["per_axis"]["scope"];
+    assert!(scope["mvr_ci95"].is_array() && scope["n_pairs"].as_u64().unwrap() > 0, "per-axis intervals: {scope}");
     close(v["fs"].as_f64().unwrap(), 1.0 / 6.0);
     assert!(v["missing_pairs"].as_array().unwrap().iter().any(|m| m["id"] == eval[2].as_str() && m["problem"] == "no raised output"));
     let out = run(&["baselines", "run", "--json"]).assert().success().get_output().stdout.clone();
