@@ -822,37 +822,16 @@ pub struct AdjudicationImportReport {
 /// the annotation field names plus `rationale` and `checklist`. Keys left out keep the earlier
 /// final value, or the value both annotators gave. All or nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Result<AdjudicationImportReport> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let problem = |line: u64, field: Option<&str>, message: String| InputProblem {
         file: file.clone(),
         line: Some(line),
         field: field.map(String::from),
         message,
     };
-    let mut problems = Vec::new();
     let mut parsed: Vec<(u64, String, Resolution)> = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = i as u64 + 1;
-        let Ok(text) = std::str::from_utf8(raw) else {
-            problems.push(problem(line, None, "invalid UTF-8".into()));
-            continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let map = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => m,
-            Ok(_) => {
-                problems.push(problem(line, None, "each line must be one JSON object".into()));
-                continue;
-            }
-            Err(e) => {
-                problems.push(problem(line, None, format!("not valid JSON: {e}")));
-                continue;
-            }
-        };
+    for (line, map) in objects {
         let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
             problems.push(problem(line, Some("id"), "required field is missing or not a string".into()));
             continue;
@@ -903,6 +882,7 @@ pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Re
         parsed.push((line, id, res));
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
         return Err(Error::InvalidInput { file, problems });
     }
     let tx = project.conn_mut().transaction()?;

@@ -634,35 +634,14 @@ pub struct AnnotationImportReport {
 /// one annotator. Keys left out keep their current (or pre-filled) value; `null` clears. Every
 /// row must end up finished (valid for its decision). All or nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut problems = Vec::new();
+    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let mut problem = |line: u64, field: Option<&str>, message: String| {
         problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
     };
     let who = roster::require(project, annotator)?;
     let mut parsed: Vec<(u64, String, Vec<(Field, Option<String>)>)> = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = i as u64 + 1;
-        let Ok(text) = std::str::from_utf8(raw) else {
-            problem(line, None, "invalid UTF-8".into());
-            continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let map = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => m,
-            Ok(_) => {
-                problem(line, None, "each line must be one JSON object".into());
-                continue;
-            }
-            Err(e) => {
-                problem(line, None, format!("not valid JSON: {e}"));
-                continue;
-            }
-        };
+    for (line, map) in objects {
         let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
             problem(line, Some("id"), "required field is missing or not a string".into());
             continue;
@@ -698,6 +677,7 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
         parsed.push((line, id, fields));
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
         return Err(Error::InvalidInput { file, problems });
     }
     let tx = project.conn_mut().transaction()?;

@@ -566,3 +566,32 @@ fn write_rows(
     report.inserted = new_rows.len() as u64;
     Ok(report)
 }
+
+/// A JSON object read from one line of a JSONL file, with its line number (from 1).
+pub type JsonLine = (u64, serde_json::Map<String, serde_json::Value>);
+
+/// Reads a JSONL file into its objects, skipping blank lines. A line that is not UTF-8, not JSON
+/// or not an object becomes a problem naming the file and line, so the caller can report every
+/// problem of the file at once. Returns the file name as shown in messages.
+pub fn jsonl_objects(path: &std::path::Path) -> Result<(String, Vec<JsonLine>, Vec<InputProblem>)> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let (mut objects, mut problems) = (Vec::new(), Vec::new());
+    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = i as u64 + 1;
+        let mut problem = |message: String| problems.push(InputProblem { file: file.clone(), line: Some(line), field: None, message });
+        let Ok(text) = std::str::from_utf8(raw) else {
+            problem("invalid UTF-8".into());
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => objects.push((line, m)),
+            Ok(_) => problem("each line must be one JSON object".into()),
+            Err(e) => problem(format!("not valid JSON: {e}")),
+        }
+    }
+    Ok((file, objects, problems))
+}

@@ -199,29 +199,12 @@ pub struct ResponseStats {
 
 /// Reads responses (JSONL: `request_id` and `response`, the judge's text) into outputs.
 pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::BTreeSet<String>) -> Result<(Vec<Output>, ResponseStats)> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut problems = Vec::new();
+    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let mut outputs = Vec::new();
     let mut stats = ResponseStats { responses: 0, json: 0, label_in_text: 0, unparsable: Vec::new() };
     let mut seen = std::collections::HashMap::new();
-    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = i as u64 + 1;
+    for (line, obj) in objects {
         let problem = |field: Option<&str>, message: String| InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message };
-        let Ok(text) = std::str::from_utf8(raw) else {
-            problems.push(problem(None, "invalid UTF-8".into()));
-            continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let obj = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => {
-                problems.push(problem(None, "each line must be a JSON object with request_id and response".into()));
-                continue;
-            }
-        };
         let Some(rid) = obj.get("request_id").and_then(|v| v.as_str()) else {
             problems.push(problem(Some("request_id"), "required field is missing or not a string".into()));
             continue;
@@ -253,6 +236,7 @@ pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::
         outputs.push(Output { id: id.to_string(), safe: which == "safe", score, label, raw: Some(response) });
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
         return Err(Error::InvalidInput { file, problems });
     }
     Ok((outputs, stats))

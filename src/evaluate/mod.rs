@@ -82,34 +82,13 @@ pub struct Output {
 /// `raw`). Lines that cannot be attributed to a pair are errors naming line and field; a label
 /// the map does not know, a non-numeric score or a refusal is kept as an unscored output.
 pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BTreeSet<String>) -> Result<Vec<Output>> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut problems = Vec::new();
+    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let mut problem = |line: u64, field: Option<&str>, message: String| {
         problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
     };
     let mut out = Vec::new();
     let mut seen: HashMap<(String, bool), u64> = HashMap::new();
-    for (i, raw_line) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = i as u64 + 1;
-        let Ok(text) = std::str::from_utf8(raw_line) else {
-            problem(line, None, "invalid UTF-8".into());
-            continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let obj = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => m,
-            Ok(_) => {
-                problem(line, None, "each line must be one JSON object".into());
-                continue;
-            }
-            Err(e) => {
-                problem(line, None, format!("not valid JSON: {e}"));
-                continue;
-            }
-        };
+    for (line, obj) in objects {
         let Some(id) = obj.get("id").and_then(|v| v.as_str()) else {
             problem(line, Some("id"), "required field is missing or not a string".into());
             continue;
@@ -146,6 +125,7 @@ pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BT
         out.push(Output { id: id.to_string(), safe, score, label, raw });
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
         return Err(Error::InvalidInput { file, problems });
     }
     Ok(out)
