@@ -639,7 +639,8 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
         problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
     };
     let who = roster::require(project, annotator)?;
-    let mut parsed: Vec<(u64, String, Vec<(Field, Option<String>)>)> = Vec::new();
+    type Row = (u64, String, Vec<(Field, Option<String>)>); // line, id, changes
+    let mut parsed: Vec<Row> = Vec::new();
     let mut seen = std::collections::HashMap::new();
     for (line, map) in objects {
         let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {

@@ -64,7 +64,7 @@ fn span_must_be_verbatim_and_offsets_must_point_at_it() {
     let good = format!("{{\"text\":{},\"start\":0,\"end\":12}}", serde_json::to_string(text).unwrap());
     let a = annotate::set_field(&mut project, &id, "ana", Field::EvidenceSpan, Some(&good)).unwrap();
     assert_eq!(a.evidence_span.unwrap().text, text);
-    assert_eq!(annotate::history(&project, &id, "ana").unwrap().len(), 0 + annotate::get(&project, &id, "ana").unwrap().events as usize);
+    assert_eq!(annotate::history(&project, &id, "ana").unwrap().len(), annotate::get(&project, &id, "ana").unwrap().events as usize);
 }
 
 #[test]

@@ -88,7 +88,7 @@ fn returned_packet_merges_and_a_second_merge_is_a_no_op() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let list = issue(&mut project, dir.path(), Blinding::Strict);
     let returned = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 3, "a");
-    let reports = packets::merge(&mut project, &[returned.clone()]).unwrap();
+    let reports = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
     assert!(reports[0].merged);
     assert_eq!(reports[0].finished_rows, 3);
     let ids: Vec<String> = annotate::queue(&project, "ana").unwrap().into_iter().filter(|q| q.finished).map(|q| q.id).collect();
