@@ -3,7 +3,8 @@
 //! display, starts tauri-driver on free ports, and stops everything it started (tauri-driver
 //! with SIGTERM, so it takes WebKitWebDriver and the app down with it).
 //!
-//! Tests live in `tests/`; each builds its project with the core library in a temp dir.
+//! Tests live in `tests/`; each builds its project with the core library in a temp dir. The
+//! WebDriver side (sessions, keys, polling, screenshots, the command line) is in [`client`].
 
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+pub mod client;
 
 /// The repository root (two levels above this crate).
 pub fn repo_root() -> PathBuf {
