@@ -414,3 +414,17 @@ fn agreement_report_files_are_written_whole_in_either_format() {
     let err = "xlsx".parse::<ExportFormat>().unwrap_err();
     assert_eq!(err.to_string(), "invalid argument: export format `xlsx` is not csv or json");
 }
+
+/// What a split records at lock time (two narrow scans) is the decision agreement of the full
+/// report (the per-row join), on the demo project's simulated annotators.
+#[test]
+fn the_decision_agreement_at_lock_is_the_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = forcebench::Project::create(&dir.path().join("d.forcebench"), "demo").unwrap();
+    forcebench::sample::load_demo_project(&mut project).unwrap();
+    let full = forcebench::agreement::project_report(&project, None).unwrap();
+    let at_lock = forcebench::agreement::decision_agreement_in(project.conn()).unwrap();
+    assert_eq!(at_lock.decision.kappa.n_items, 80);
+    assert_eq!(at_lock.decision, full.decision);
+    assert_eq!(at_lock.krippendorff_alpha, full.krippendorff_alpha);
+}
