@@ -12,9 +12,13 @@ use std::time::Instant;
 
 fn main() {
     let rows: usize = std::env::var("FORCEBENCH_BENCH_ROWS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    let dir = tempfile::tempdir().unwrap();
-    let mut project = forcebench::Project::create(&dir.path().join("bench.forcebench"), "bench").unwrap();
-    let csv = dir.path().join("c.csv");
+    // FORCEBENCH_BENCH_DIR keeps the project and the export there for a look afterwards.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("FORCEBENCH_BENCH_DIR").map(std::path::PathBuf::from);
+    let dir = dir.as_deref().unwrap_or(tmp.path());
+    std::fs::create_dir_all(dir).unwrap();
+    let mut project = forcebench::Project::create(&dir.join("bench.forcebench"), "bench").unwrap();
+    let csv = dir.join("c.csv");
     forcebench::sample::write_candidates(&csv, &forcebench::sample::generate(rows, 5)).unwrap();
     forcebench::import::import_file(&mut project, &csv, &mut |_, _| {}).unwrap();
     for (who, role) in [("A", forcebench::roster::Role::Annotator), ("B", forcebench::roster::Role::Annotator), ("E", forcebench::roster::Role::Adjudicator)] {
@@ -56,6 +60,10 @@ fn main() {
              COMMIT;",
         )
         .unwrap();
+    // Timed on the project as a user opens it (the CLI opens it afresh for every command): closed
+    // after the bulk setup, so its write-ahead log is checkpointed, and opened again.
+    drop(project);
+    let mut project = forcebench::Project::open(&dir.join("bench.forcebench")).unwrap();
     let accepted: i64 = project.conn().query_row("SELECT count(*) FROM candidate_states WHERE state = 'accepted'", [], |r| r.get(0)).unwrap();
 
     let params = forcebench::split::SplitParams::new([(forcebench::vocab::Axis::Relation, (accepted / 8) as u32)].into_iter().collect(), Some(40), Some(1));
@@ -66,10 +74,10 @@ fn main() {
     let locked = forcebench::split::lock(&mut project).unwrap();
     let t_lock = start.elapsed();
     let start = Instant::now();
-    let report = forcebench::split::export(&project, &dir.path().join("out"), &mut |_, _| {}).unwrap();
+    let report = forcebench::split::export(&project, &dir.join("out"), &mut |_, _| {}).unwrap();
     let t_export = start.elapsed();
     assert_eq!(locked.eval_ids, draft.eval_ids);
-    let size: u64 = report.files.keys().map(|f| std::fs::metadata(dir.path().join("out").join(f)).unwrap().len()).sum();
+    let size: u64 = report.files.keys().map(|f| std::fs::metadata(dir.join("out").join(f)).unwrap().len()).sum();
 
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     println!("{rows} candidates, {accepted} accepted; {} retained, {} capped, {} evaluation", locked.counts.retained, locked.counts.capped, locked.counts.eval);
@@ -77,4 +85,7 @@ fn main() {
     println!("split lock (incl. kappa)    {:>8.1} ms", ms(t_lock));
     println!("export (9 files, {:.1} MB)  {:>8.1} ms", size as f64 / 1e6, ms(t_export));
     println!("total                       {:>8.1} ms   (target: under 1000 ms)", ms(t_draft + t_lock + t_export));
+    for f in report.files.keys() {
+        println!("  {f:<24} {:>8.1} MB", std::fs::metadata(dir.join("out").join(f)).unwrap().len() as f64 / 1e6);
+    }
 }

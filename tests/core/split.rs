@@ -293,3 +293,52 @@ fn the_exported_manifest_matches_its_schema() {
     broken["counts"]["eval"] = Value::from(-1);
     assert!(!validator.is_valid(&broken));
 }
+
+/// The split reads row states in whole-table scans instead of through the `candidate_states`
+/// view; on a project holding every state, both must see the same accepted rows and the same
+/// Table 4 counts.
+#[test]
+fn the_split_sees_the_states_the_view_derives() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = project_from(dir.path(), "s.forcebench", &[("scope", 8), ("numeric", 6)], 4, 1);
+    // Rows nobody annotated yet, imported later.
+    let extra: Vec<String> = (0..3).map(|k| row(&format!("z{k}"), &format!("gz{k}"), "modality", 900 + k)).collect();
+    forcebench::import::import_file(&mut p, &write(dir.path(), "more.csv", csv_file(&extra)), &mut |_, _| {}).unwrap();
+    // One accepted row held back by QC (a checklist item answered no), one marked nonlocal.
+    let res = forcebench::adjudicate::Resolution {
+        choices: vec![(forcebench::annotate::Field::Decision, forcebench::adjudicate::Choice::Value(Some("accept_force_gap".into())))],
+        rationale: None,
+        checklist: forcebench::adjudicate::Checklist { one_local_axis: Some(false), ..Default::default() },
+    };
+    forcebench::adjudicate::resolve(&mut p, "r0001", "eve", &res).unwrap();
+    forcebench::locality::mark(&mut p, "r0002", "the raised claim names a new population", "eve").unwrap();
+
+    let by_state = |state: &str| -> Vec<String> {
+        let mut stmt = p.conn().prepare("SELECT candidate_id FROM candidate_states WHERE state = ?1 ORDER BY candidate_id").unwrap();
+        stmt.query_map([state], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+    let (accepted, adjudicated, imported) = (by_state("accepted"), by_state("adjudicated"), by_state("assigned"));
+    assert_eq!((accepted.len(), adjudicated, by_state("locality_removed"), by_state("rejected").len()), (12, vec!["r0001".to_string()], vec!["r0002".to_string()], 4));
+    assert!(imported.is_empty() && by_state("imported").len() == 3, "the extra rows are imported, not assigned");
+
+    let s = fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(100), Some(1))).unwrap();
+    assert_eq!(s.retained_ids, accepted, "the pool is the view's accepted rows");
+    assert!(s.stale.is_empty());
+    let count = |sql: &str| -> u64 { p.conn().query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as u64 };
+    assert_eq!(
+        (s.counts.candidates, s.counts.double_annotated, s.counts.adjudicated, s.counts.rejected),
+        (
+            count("SELECT count(*) FROM candidates"),
+            count("SELECT count(*) FROM candidate_states WHERE state NOT IN ('imported', 'assigned', 'annotating')"),
+            count("SELECT count(*) FROM adjudications"),
+            count("SELECT count(*) FROM candidate_states WHERE state = 'rejected'"),
+        )
+    );
+    assert_eq!((s.counts.candidates, s.counts.double_annotated, s.counts.adjudicated), (21, 18, 18));
+
+    // Marking an accepted drafted row nonlocal moves it out of the draft, as the view says.
+    forcebench::locality::mark(&mut p, &accepted[0], "changes the outcome measured", "eve").unwrap();
+    let s = fs::show(&p).unwrap().unwrap();
+    assert_eq!(s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), vec![accepted[0].clone()]);
+    assert!(s.stale.is_empty(), "a locality removal is not a stale row");
+}

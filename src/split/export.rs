@@ -1,0 +1,759 @@
+//! Export of a locked split to a folder, and `verify` of such a folder.
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+use ts_rs::TS;
+
+use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, MANIFEST_FORMAT, ZERO_HASH};
+use crate::adjudicate::{FinalFields, Source, FIELDS};
+use crate::annotate::Field;
+use crate::error::{Error, Result};
+use crate::project::Project;
+
+/// The rows of an export with their final fields.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct EvalRow {
+    pub id: String,
+    pub axis: String,
+    pub severity: i64,
+    pub source_dataset: String,
+    pub group_id: String,
+    pub context: String,
+    pub passage: String,
+    pub evidence_span: String,
+    pub calibrated_claim: String,
+    pub raised_claim: String,
+    pub repair: String,
+}
+
+/// Every candidate's text an export needs, in id order.
+struct CandidateText {
+    id: String,
+    group_id: String,
+    source_dataset: String,
+    context: String,
+    passage: String,
+    calibrated_claim: String,
+    raised_claim: String,
+    axis: Option<String>,
+}
+
+fn candidate_texts(conn: &Connection) -> Result<Vec<CandidateText>> {
+    let mut stmt =
+        conn.prepare("SELECT id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis FROM candidates")?;
+    let mut out: Vec<CandidateText> = stmt
+        .query_map([], |r| {
+            Ok(CandidateText {
+                id: r.get(0)?,
+                group_id: r.get(1)?,
+                source_dataset: r.get(2)?,
+                context: r.get(3)?,
+                passage: r.get(4)?,
+                calibrated_claim: r.get(5)?,
+                raised_claim: r.get(6)?,
+                axis: r.get(7)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// One exported pair, borrowed from what was read: the keys of `eval.jsonl`, plus `in_eval` in
+/// `benchmark.jsonl`.
+#[derive(Serialize)]
+struct PairLine<'a> {
+    id: &'a str,
+    axis: &'a str,
+    severity: i64,
+    source_dataset: &'a str,
+    group_id: &'a str,
+    context: &'a str,
+    passage: &'a str,
+    evidence_span: &'a str,
+    calibrated_claim: &'a str,
+    raised_claim: &'a str,
+    repair: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    in_eval: Option<bool>,
+}
+
+/// The final value of `field` in `finals`, as text ("" when there is none).
+fn final_value(finals: Option<&FinalFields>, field: Field) -> &str {
+    let i = FIELDS.iter().position(|x| *x == field).expect("adjudicated field");
+    finals.and_then(|v| v[i].as_ref()).and_then(|x| x.0.as_deref()).unwrap_or_default()
+}
+
+/// A final evidence span's text (stored as `{text, start, end}` JSON, or plain text).
+fn span_text(stored: &str) -> std::borrow::Cow<'_, str> {
+    match serde_json::from_str::<crate::annotate::Span>(stored) {
+        Ok(span) => span.text.into(),
+        Err(_) => stored.into(),
+    }
+}
+
+/// The pairs among `ids` (sorted) with their final fields; `in_eval` set for benchmark lines.
+fn pair_lines<'a>(
+    texts: &'a [CandidateText],
+    finals: &'a HashMap<String, FinalFields>,
+    ids: &[&str],
+    eval: Option<&BTreeSet<&str>>,
+    spans: &'a [String],
+) -> Vec<PairLine<'a>> {
+    let mut out = Vec::with_capacity(ids.len());
+    let mut at = 0;
+    for (k, id) in ids.iter().enumerate() {
+        // Both lists are in id order: walk the candidates forward.
+        while at < texts.len() && texts[at].id.as_str() < *id {
+            at += 1;
+        }
+        let Some(c) = texts.get(at).filter(|c| c.id == *id) else { continue };
+        let f = finals.get(*id);
+        out.push(PairLine {
+            id: &c.id,
+            axis: final_value(f, Field::Axis),
+            severity: final_value(f, Field::Severity).parse().unwrap_or(0),
+            source_dataset: &c.source_dataset,
+            group_id: &c.group_id,
+            context: &c.context,
+            passage: &c.passage,
+            evidence_span: &spans[k],
+            calibrated_claim: final_value(f, Field::CalibratedClaim),
+            raised_claim: final_value(f, Field::RaisedClaim),
+            repair: final_value(f, Field::Repair),
+            in_eval: eval.map(|e| e.contains(*id)),
+        });
+    }
+    out
+}
+
+/// The span texts of `ids`, in the same order (owned, since a stored span is JSON to unwrap).
+fn span_texts(finals: &HashMap<String, FinalFields>, ids: &[&str]) -> Vec<String> {
+    ids.iter().map(|id| span_text(final_value(finals.get(*id), Field::EvidenceSpan)).into_owned()).collect()
+}
+
+impl From<&PairLine<'_>> for EvalRow {
+    fn from(l: &PairLine<'_>) -> Self {
+        EvalRow {
+            id: l.id.into(),
+            axis: l.axis.into(),
+            severity: l.severity,
+            source_dataset: l.source_dataset.into(),
+            group_id: l.group_id.into(),
+            context: l.context.into(),
+            passage: l.passage.into(),
+            evidence_span: l.evidence_span.into(),
+            calibrated_claim: l.calibrated_claim.into(),
+            raised_claim: l.raised_claim.into(),
+            repair: l.repair.into(),
+        }
+    }
+}
+
+/// The ids of a split's rows in a role, leaving out locality-removed rows, in id order.
+fn ids_in<'a>(roles: &'a [(String, Roles)], keep: impl Fn(&Roles) -> bool) -> Vec<&'a str> {
+    roles.iter().filter(|(_, r)| r.removed.is_none() && keep(r)).map(|(id, _)| id.as_str()).collect()
+}
+
+/// The evaluation rows of the latest split, with their final fields, in id order.
+pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
+    let conn = project.conn();
+    let (split_id, ..) = latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split".into()))?;
+    let roles = read_roles(conn, split_id)?;
+    let ids = ids_in(&roles, |r| r.eval);
+    let finals = crate::adjudicate::all_final_fields(conn)?;
+    let texts = candidate_texts(conn)?;
+    let spans = span_texts(&finals, &ids);
+    Ok(pair_lines(&texts, &finals, &ids, None, &spans).iter().map(EvalRow::from).collect())
+}
+
+fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {
+    for r in rows {
+        serde_json::to_writer(&mut *w, &r)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Gives a closure the signature [`write_file`] expects (for any lifetime of the writer).
+fn filler<F: FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>(f: F) -> F {
+    f
+}
+
+/// Writes through a buffer into a file while hashing what passes.
+struct HashingWriter {
+    file: std::io::BufWriter<std::fs::File>,
+    hash: Sha256,
+}
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Writes `name` in `dir` by streaming `fill` into a temporary file that is synced and renamed
+/// into place; returns the sha256 of what was written.
+fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<String> {
+    use std::io::Write;
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let io = |e: std::io::Error| Error::io(&path, e);
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let mut w = HashingWriter { file: std::io::BufWriter::with_capacity(1 << 20, file), hash: Sha256::new() };
+    fill(&mut w).map_err(io)?;
+    w.flush().map_err(io)?;
+    let HashingWriter { file, hash } = w;
+    file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)?;
+    Ok(hex::encode(hash.finalize()))
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The columns of `eval.csv`, the keys of `eval.jsonl`.
+const EVAL_COLUMNS: [&str; 11] =
+    ["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"];
+
+/// The files an export writes, in writing order.
+pub const EXPORT_FILES: [&str; 9] = [
+    "eval.jsonl",
+    "eval.csv",
+    "benchmark.jsonl",
+    "annotations.jsonl",
+    "adjudications.jsonl",
+    "rejected.jsonl",
+    "locality_removed.jsonl",
+    "DATASHEET.md",
+    "manifest.json",
+];
+
+/// The canonical content of a split: parameters and the ids on every side, as compact JSON.
+/// Its sha256 names the split's content whatever the times in the manifest.
+fn canonical_content(params: &serde_json::Value, benchmark_sha256: &str, eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
+    let value = serde_json::json!({
+        "params": params,
+        "benchmark_sha256": benchmark_sha256,
+        "eval_ids": eval_ids,
+        "capped_ids": capped,
+        "locality_removed_ids": removed,
+    });
+    serde_json::to_vec(&value).expect("canonical content")
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ExportReport {
+    pub dir: String,
+    #[ts(type = "number")]
+    pub version: i64,
+    /// File name -> sha256.
+    pub files: BTreeMap<String, String>,
+    pub content_sha256: String,
+}
+
+/// What the lock recorded of a split, read back from its stored manifest: an export writes the
+/// datasheet and the removal list from it rather than recomputing them.
+#[derive(Deserialize)]
+struct Recorded {
+    split: RecordedSplit,
+    params: SplitParams,
+    counts: StageCounts,
+    per_axis: Vec<AxisTable>,
+    by_source: BTreeMap<String, RecordedSource>,
+    capped: Vec<LeftOut>,
+    locality_removed: Vec<LeftOut>,
+}
+
+#[derive(Deserialize)]
+struct RecordedSplit {
+    version: i64,
+    locked_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RecordedSource {
+    retained: u64,
+    eval: u64,
+}
+
+/// Exports the latest locked split into `dir` (created if needed; earlier export files there
+/// are replaced). `progress(done, total)` is called after each file.
+///
+/// Each table is read once, in a whole-table scan, on the calling thread; each file is
+/// serialised, hashed and written on a thread of its own as soon as its rows are read, so
+/// reading and writing overlap.
+pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+    let conn = project.conn();
+    let (split_id, version, status, ..) =
+        latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split to export; draft and lock one first".into()))?;
+    if status != "locked" {
+        return Err(Error::InvalidArgument(format!("split v{version} is a draft; lock it before exporting (`forcebench split lock`)")));
+    }
+    let stored: serde_json::Value = conn
+        .query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get::<_, Option<String>>(0))?
+        .and_then(|m| serde_json::from_str(&m).ok())
+        .ok_or_else(|| Error::InvalidArgument(format!("split v{version} has no manifest")))?;
+    let recorded: Recorded = serde_json::from_value(stored.clone())
+        .map_err(|e| Error::InvalidArgument(format!("split v{version}: its stored manifest cannot be read: {e}")))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+
+    let roles = read_roles(conn, split_id)?;
+    let eval_ids = ids_in(&roles, |r| r.eval);
+    let retained_ids = ids_in(&roles, |r| r.retained);
+    let eval_set: BTreeSet<&str> = eval_ids.iter().copied().collect();
+    let finals = crate::adjudicate::all_final_fields(conn)?;
+    let texts = candidate_texts(conn)?;
+    let (eval_spans, retained_spans) = (span_texts(&finals, &eval_ids), span_texts(&finals, &retained_ids));
+    let eval = pair_lines(&texts, &finals, &eval_ids, None, &eval_spans);
+    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set), &retained_spans);
+
+    let total = EXPORT_FILES.len();
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let mut done = |name: &str, hash: String, files: &mut BTreeMap<String, String>| {
+        files.insert(name.to_string(), hash);
+        progress(files.len(), total);
+    };
+    let mut written: Vec<(&str, Result<String>)> = std::thread::scope(|scope| -> Result<_> {
+        let mut writers = Vec::new();
+        macro_rules! spawn {
+            ($name:expr, $fill:expr) => {{
+                let fill = filler($fill);
+                writers.push(($name, scope.spawn(move || write_file(dir, $name, fill))))
+            }};
+        }
+        spawn!("benchmark.jsonl", |w| jsonl(w, &retained));
+        spawn!("eval.jsonl", |w| jsonl(w, &eval));
+        spawn!("eval.csv", |w| {
+            let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+            c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
+            for l in &eval {
+                c.serialize(EvalRow::from(l)).map_err(std::io::Error::other)?;
+            }
+            c.flush()
+        });
+        // Read on this thread while the pairs are written.
+        let people: HashMap<i64, String> =
+            conn.prepare("SELECT id, name FROM annotators")?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        let annotations = annotation_lines(conn, &finals, &people)?;
+        let adjudications = adjudication_lines(conn, &finals, &annotations, &people)?;
+        spawn!("annotations.jsonl", move |w| jsonl(w, &annotations));
+        spawn!("adjudications.jsonl", move |w| jsonl(w, &adjudications));
+        let rejected = rejected_lines(conn, &texts)?;
+        spawn!("rejected.jsonl", move |w| jsonl(w, &rejected));
+        spawn!("locality_removed.jsonl", |w| jsonl(w, &recorded.locality_removed));
+        Ok(writers
+            .into_iter()
+            .map(|(name, h)| (name, h.join().unwrap_or_else(|_| Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly"))))))
+            .collect())
+    })?;
+    // Reported in the files' order; the first failure, if any, is the export's error.
+    for name in EXPORT_FILES {
+        if let Some(at) = written.iter().position(|(n, _)| *n == name) {
+            let (_, result) = written.swap_remove(at);
+            done(name, result?, &mut files);
+        }
+    }
+
+    let capped: Vec<String> = recorded.capped.iter().map(|c| c.id.clone()).collect();
+    let removed: Vec<String> = recorded.locality_removed.iter().map(|c| c.id.clone()).collect();
+    let eval_id_list: Vec<String> = eval_ids.iter().map(|id| id.to_string()).collect();
+    let content_sha256 = sha256_hex(&canonical_content(&stored["params"], &files["benchmark.jsonl"], &eval_id_list, &capped, &removed));
+    let sheet = datasheet(&recorded, &stored, &content_sha256);
+    done("DATASHEET.md", write_file(dir, "DATASHEET.md", |w| w.write_all(sheet.as_bytes()))?, &mut files);
+
+    let mut manifest = stored.clone();
+    manifest["content_sha256"] = content_sha256.clone().into();
+    manifest["files"] = serde_json::to_value(&files).expect("files");
+    manifest["manifest_sha256"] = ZERO_HASH.into();
+    let text = serde_json::to_string_pretty(&manifest).expect("manifest") + "\n";
+    let own = sha256_hex(text.as_bytes());
+    let text = text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    done("manifest.json", write_file(dir, "manifest.json", |w| w.write_all(text.as_bytes()))?, &mut files);
+    Ok(ExportReport { dir: dir.display().to_string(), version, files, content_sha256 })
+}
+
+/// One independent annotation, as `annotations.jsonl` holds it.
+#[derive(Serialize)]
+struct AnnotationLine {
+    id: String,
+    annotator: String,
+    decision: Option<String>,
+    evidence_span: Option<String>,
+    span_start: Option<i64>,
+    span_end: Option<i64>,
+    calibrated_claim: Option<String>,
+    raised_claim: Option<String>,
+    axis: Option<String>,
+    severity: Option<i64>,
+    boundary_type: Option<String>,
+    repair: Option<String>,
+    notes: Option<String>,
+    seconds_spent: f64,
+    /// Roster order of the annotator (not written): A is the first of a row's two.
+    #[serde(skip)]
+    annotator_id: i64,
+}
+
+/// Both independent annotations of every adjudicated row, in id order, annotator A first (by
+/// roster order).
+fn annotation_lines(conn: &Connection, finals: &HashMap<String, FinalFields>, people: &HashMap<i64, String>) -> Result<Vec<AnnotationLine>> {
+    let mut stmt = conn.prepare(
+        "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
+                raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent
+         FROM annotations WHERE finished = 1",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        // Only adjudicated rows (every adjudicated row has final fields).
+        if !finals.contains_key(super::facts::text(r, 0)?) {
+            continue;
+        }
+        let annotator_id: i64 = r.get(1)?;
+        out.push(AnnotationLine {
+            id: r.get(0)?,
+            annotator: people.get(&annotator_id).cloned().unwrap_or_default(),
+            decision: r.get(2)?,
+            evidence_span: r.get(3)?,
+            span_start: r.get(4)?,
+            span_end: r.get(5)?,
+            calibrated_claim: r.get(6)?,
+            raised_claim: r.get(7)?,
+            axis: r.get(8)?,
+            severity: r.get(9)?,
+            boundary_type: r.get(10)?,
+            repair: r.get(11)?,
+            notes: r.get(12)?,
+            seconds_spent: r.get(13)?,
+            annotator_id,
+        });
+    }
+    out.sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.annotator_id.cmp(&b.annotator_id)));
+    Ok(out)
+}
+
+/// A row's final labels, flat, as `adjudications.jsonl` holds it: every line has the same keys
+/// (one `source_` and one `annotator_` column per field, one `checklist_` column per item).
+struct AdjudicationLine {
+    id: String,
+    state: &'static str,
+    decision: String,
+    finals: FinalFields,
+    /// The row's two annotators, A first.
+    pair: [Option<String>; 2],
+    rationale: Option<String>,
+    adjudicator: String,
+    decided_at: String,
+    bulk_confirmed: bool,
+    checklist: crate::adjudicate::Checklist,
+}
+
+impl Serialize for AdjudicationLine {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let value = |f: Field| self.finals[FIELDS.iter().position(|x| *x == f).expect("field")].as_ref().and_then(|x| x.0.as_deref());
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("id", &self.id)?;
+        m.serialize_entry("state", self.state)?;
+        m.serialize_entry("decision", &self.decision)?;
+        m.serialize_entry("evidence_span", &value(Field::EvidenceSpan).map(span_text))?;
+        m.serialize_entry("calibrated_claim", &value(Field::CalibratedClaim))?;
+        m.serialize_entry("raised_claim", &value(Field::RaisedClaim))?;
+        m.serialize_entry("axis", &value(Field::Axis))?;
+        m.serialize_entry("severity", &value(Field::Severity).and_then(|s| s.parse::<i64>().ok()))?;
+        m.serialize_entry("repair", &value(Field::Repair))?;
+        m.serialize_entry("boundary_type", &value(Field::BoundaryType))?;
+        m.serialize_entry("rationale", &self.rationale)?;
+        m.serialize_entry("adjudicator", &self.adjudicator)?;
+        m.serialize_entry("decided_at", &self.decided_at)?;
+        m.serialize_entry("bulk_confirmed", &self.bulk_confirmed)?;
+        for (i, f) in FIELDS.iter().enumerate() {
+            let source = self.finals[i].as_ref().map(|x| x.1);
+            let who = match source {
+                Some(Source::A) => self.pair[0].as_deref(),
+                Some(Source::B) => self.pair[1].as_deref(),
+                _ => None,
+            };
+            m.serialize_entry(&format_args!("source_{}", f.as_str()).to_string(), &source.map(Source::as_str))?;
+            m.serialize_entry(&format_args!("annotator_{}", f.as_str()).to_string(), &who)?;
+        }
+        for (name, _, answer) in self.checklist.items() {
+            m.serialize_entry(&format_args!("checklist_{name}").to_string(), &answer)?;
+        }
+        m.end()
+    }
+}
+
+/// Every adjudicated row's final labels, in id order. `annotations` (in id order, A first)
+/// names each row's annotators.
+fn adjudication_lines(
+    conn: &Connection,
+    finals: &HashMap<String, FinalFields>,
+    annotations: &[AnnotationLine],
+    people: &HashMap<i64, String>,
+) -> Result<Vec<AdjudicationLine>> {
+    let facts = super::facts::load(conn)?;
+    let mut stmt = conn.prepare(
+        "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed,
+                span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition
+         FROM adjudications",
+    )?;
+    let mut out: Vec<AdjudicationLine> = stmt
+        .query_map([], |r| {
+            let id: String = r.get(0)?;
+            let decision: String = r.get(1)?;
+            Ok(AdjudicationLine {
+                state: facts.state_of(&id),
+                finals: finals.get(&id).cloned().unwrap_or_default(),
+                pair: [None, None],
+                decision,
+                rationale: r.get(2)?,
+                adjudicator: people.get(&r.get::<_, i64>(3)?).cloned().unwrap_or_default(),
+                decided_at: r.get(4)?,
+                bulk_confirmed: r.get(5)?,
+                checklist: crate::adjudicate::Checklist {
+                    span_decisive: r.get(6)?,
+                    calibrated_supported: r.get(7)?,
+                    raised_underwarranted: r.get(8)?,
+                    one_local_axis: r.get(9)?,
+                    no_unrelated_addition: r.get(10)?,
+                },
+                id,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    // Both lists in id order: walk the annotations forward.
+    let mut at = 0;
+    for line in &mut out {
+        while at < annotations.len() && annotations[at].id < line.id {
+            at += 1;
+        }
+        let mut k = 0;
+        while at + k < annotations.len() && annotations[at + k].id == line.id && k < 2 {
+            line.pair[k] = Some(annotations[at + k].annotator.clone());
+            k += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// A rejected row, as `rejected.jsonl` holds it.
+#[derive(Serialize)]
+struct RejectedLine<'a> {
+    id: &'a str,
+    boundary_type: Option<String>,
+    rationale: Option<String>,
+    source_dataset: &'a str,
+    passage: &'a str,
+    suggested_calibrated_claim: &'a str,
+    suggested_raised_claim: &'a str,
+    suggested_axis: Option<&'a str>,
+}
+
+/// Every rejected row with its boundary type and rationale, in id order.
+fn rejected_lines<'a>(conn: &Connection, texts: &'a [CandidateText]) -> Result<Vec<RejectedLine<'a>>> {
+    let mut stmt = conn.prepare("SELECT candidate_id, boundary_type, rationale FROM adjudications WHERE decision = 'reject_not_force_gap'")?;
+    let mut found: Vec<(String, Option<String>, Option<String>)> =
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut out = Vec::with_capacity(found.len());
+    let mut at = 0;
+    for (id, boundary_type, rationale) in found {
+        while at < texts.len() && texts[at].id < id {
+            at += 1;
+        }
+        let Some(c) = texts.get(at).filter(|c| c.id == id) else { continue };
+        out.push(RejectedLine {
+            id: &c.id,
+            boundary_type,
+            rationale,
+            source_dataset: &c.source_dataset,
+            passage: &c.passage,
+            suggested_calibrated_claim: &c.calibrated_claim,
+            suggested_raised_claim: &c.raised_claim,
+            suggested_axis: c.axis.as_deref(),
+        });
+    }
+    Ok(out)
+}
+
+fn fmt_num(v: &serde_json::Value) -> String {
+    v.as_f64().map_or("undefined".into(), |x| format!("{x:.3}"))
+}
+
+/// The datasheet, written from the split's own numbers.
+fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -> String {
+    let c = &s.counts;
+    let a = &manifest["agreement_at_lock"];
+    let mut out = String::new();
+    let name = manifest["project"]["name"].as_str().unwrap_or("");
+    out.push_str(&format!("# Datasheet: {name}, evaluation split v{}\n\n", s.split.version));
+    out.push_str(&format!(
+        "Written by forcebench {} from the locked split (locked {}). Content sha256 `{content_sha256}`.\n\n",
+        env!("CARGO_PKG_VERSION"),
+        s.split.locked_at.as_deref().unwrap_or("")
+    ));
+    out.push_str("## What it is\n\nContrastive citation-warrant pairs. Each row has a cited passage, a calibrated claim that the passage licenses and a minimally stronger raised claim that it does not, tagged with one force axis (relation, modality, scope, temporal, numeric) and a severity (1 subtle, 2 clear, 3 high-impact). `eval.jsonl` / `eval.csv` hold the evaluation set; `benchmark.jsonl` the whole retained pool (`in_eval` marks the evaluation rows).\n\n");
+    out.push_str("## How it was made\n\nEvery candidate was annotated independently by two annotators on blinded packets; an adjudicator resolved every disagreement and confirmed agreements; rows adjudicated as a force gap that passed quality control were accepted; a locality audit removed rows whose raised claim changes more than force. Over-represented axes were capped, and the evaluation set was drawn per axis, stratified by source dataset, with a stable hash for ties.\n\n");
+    out.push_str(&format!(
+        "Agreement on the pre-adjudication decisions of {} double-annotated rows: Cohen's kappa {} (95% CI {}), percent agreement {}, Krippendorff's alpha {}.\n\n",
+        a["n_items"], fmt_num(&a["cohen_kappa"]),
+        a["kappa_ci95"].as_array().map_or("undefined".into(), |v| format!("{} to {}", fmt_num(&v[0]), fmt_num(&v[1]))),
+        fmt_num(&a["percent_agreement"]), fmt_num(&a["krippendorff_alpha"])
+    ));
+    out.push_str("## Counts at every stage\n\n| stage | rows |\n|---|---|\n");
+    for (stage, n) in [
+        ("candidates", c.candidates),
+        ("double-annotated", c.double_annotated),
+        ("adjudicated", c.adjudicated),
+        ("rejected", c.rejected),
+        ("accepted", c.accepted),
+        ("capped (surplus on over-represented axes)", c.capped),
+        ("selected for evaluation", c.selected),
+        ("removed by the locality audit", c.locality_removed),
+        ("retained", c.retained),
+        ("evaluation", c.eval),
+    ] {
+        out.push_str(&format!("| {stage} | {n} |\n"));
+    }
+    out.push_str("\n## Per axis\n\n| axis | accepted | capped | locality-removed | retained | evaluation | eval sev 1 / 2 / 3 |\n|---|---|---|---|---|---|---|\n");
+    for t in &s.per_axis {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
+            t.axis, t.accepted, t.capped, t.locality_removed, t.retained, t.eval, t.eval_severity[0], t.eval_severity[1], t.eval_severity[2]
+        ));
+    }
+    out.push_str("\n## Per source dataset\n\n| source | retained | evaluation |\n|---|---|---|\n");
+    for (source, RecordedSource { retained: r, eval: e }) in &s.by_source {
+        out.push_str(&format!("| {source} | {r} | {e} |\n"));
+    }
+    out.push_str(&format!(
+        "\n## Parameters\n\nCaps {}; {} evaluation rows per axis; seed {}; strata: axis, then {}.\n\n",
+        if s.params.caps.is_empty() { "none".to_string() } else { s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect::<Vec<_>>().join(", ") },
+        s.params.per_axis,
+        s.params.seed,
+        s.params.strata.join(", ")
+    ));
+    if !s.locality_removed.is_empty() {
+        out.push_str("## Removed by the locality audit\n\n");
+        for r in &s.locality_removed {
+            out.push_str(&format!("- `{}` ({}): {}\n", r.id, r.axis, r.reason));
+        }
+        out.push('\n');
+    }
+    out.push_str("## Intended use and limits\n\nFor measuring whether citation evaluators notice when a claim is stronger than its cited passage allows: score both claims of each pair and report the monotonicity violation rate and force sensitivity. The set is small and English-only; its passages come from the source datasets named above and inherit their topics and errors; one axis per row is a simplification, since real overclaims can move on several. The labels reflect two annotators and one adjudicator following the project's guideline. It is not training data for claim verification and says nothing about whether a passage is true.\n");
+    out
+}
+
+/// A problem `verify` found, naming the file.
+fn mismatch(dir: &Path, file: &str, message: String) -> Error {
+    Error::VerifyFailed { file: dir.join(file).display().to_string(), message }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct VerifyReport {
+    pub dir: String,
+    #[ts(type = "number")]
+    pub files_checked: u64,
+    pub content_sha256: String,
+    #[ts(type = "number")]
+    pub eval_rows: u64,
+    #[ts(type = "number")]
+    pub retained_rows: u64,
+}
+
+/// Re-checks an export folder: the manifest's own hash, every file's sha256, the canonical
+/// content hash, and that the files agree with each other and with the manifest's counts.
+pub fn verify(dir: &Path) -> Result<VerifyReport> {
+    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e));
+    let manifest_bytes = read("manifest.json")?;
+    let text = String::from_utf8(manifest_bytes.clone()).map_err(|_| mismatch(dir, "manifest.json", "not UTF-8".into()))?;
+    let manifest: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| mismatch(dir, "manifest.json", format!("not valid JSON: {e}")))?;
+    if manifest["format"] != MANIFEST_FORMAT {
+        return Err(mismatch(dir, "manifest.json", format!("not a ForceBench split manifest (no \"format\": \"{MANIFEST_FORMAT}\")")));
+    }
+    let stated = manifest["manifest_sha256"].as_str().unwrap_or_default().to_string();
+    let blanked = text.replacen(&format!("\"manifest_sha256\": \"{stated}\""), &format!("\"manifest_sha256\": \"{ZERO_HASH}\""), 1);
+    if stated.len() != 64 || sha256_hex(blanked.as_bytes()) != stated {
+        return Err(mismatch(dir, "manifest.json", "the manifest's own sha256 does not match its contents (it was changed after export)".into()));
+    }
+    let files = manifest["files"].as_object().ok_or_else(|| mismatch(dir, "manifest.json", "no `files` table".into()))?;
+    for name in EXPORT_FILES.iter().filter(|n| **n != "manifest.json") {
+        if !files.contains_key(*name) {
+            return Err(mismatch(dir, "manifest.json", format!("`files` does not list {name}")));
+        }
+    }
+    let mut checked = 1;
+    for (name, hash) in files {
+        if name == "manifest.json" {
+            continue;
+        }
+        if name.contains('/') || name.contains('\\') || name.starts_with('.') {
+            return Err(mismatch(dir, "manifest.json", format!("`files` names an unexpected path `{name}`")));
+        }
+        let bytes = read(name)?;
+        if Some(sha256_hex(&bytes).as_str()) != hash.as_str() {
+            return Err(mismatch(dir, name, format!("sha256 differs from the manifest's (expected {})", hash.as_str().unwrap_or("?"))));
+        }
+        checked += 1;
+    }
+    // Consistency between files.
+    let parse_lines = |name: &str| -> Result<Vec<serde_json::Value>> {
+        let bytes = read(name)?;
+        let text = String::from_utf8(bytes).map_err(|_| mismatch(dir, name, "not UTF-8".into()))?;
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| serde_json::from_str(l).map_err(|e| mismatch(dir, name, format!("line {}: not valid JSON: {e}", i + 1))))
+            .collect()
+    };
+    let eval = parse_lines("eval.jsonl")?;
+    let benchmark = parse_lines("benchmark.jsonl")?;
+    let ids = |rows: &[serde_json::Value]| -> Vec<String> { rows.iter().filter_map(|r| r["id"].as_str().map(String::from)).collect() };
+    let eval_ids = ids(&eval);
+    let mut csv_ids = Vec::new();
+    let csv_bytes = read("eval.csv")?;
+    let mut reader = csv::Reader::from_reader(&csv_bytes[..]);
+    for record in reader.records() {
+        let record = record.map_err(|e| mismatch(dir, "eval.csv", e.to_string()))?;
+        csv_ids.push(record.get(0).unwrap_or_default().to_string());
+    }
+    if csv_ids != eval_ids {
+        return Err(mismatch(dir, "eval.csv", "its ids differ from eval.jsonl's".into()));
+    }
+    let counts = &manifest["counts"];
+    if counts["eval"].as_u64() != Some(eval.len() as u64) {
+        return Err(mismatch(dir, "eval.jsonl", format!("{} rows, but the manifest counts {}", eval.len(), counts["eval"])));
+    }
+    if counts["retained"].as_u64() != Some(benchmark.len() as u64) {
+        return Err(mismatch(dir, "benchmark.jsonl", format!("{} rows, but the manifest counts {}", benchmark.len(), counts["retained"])));
+    }
+    let in_eval: BTreeSet<String> = benchmark.iter().filter(|r| r["in_eval"] == true).filter_map(|r| r["id"].as_str().map(String::from)).collect();
+    if in_eval != eval_ids.iter().cloned().collect::<BTreeSet<_>>() {
+        return Err(mismatch(dir, "benchmark.jsonl", "its in_eval rows differ from eval.jsonl".into()));
+    }
+    let removed = ids(&parse_lines("locality_removed.jsonl")?);
+    let capped: Vec<String> = manifest["capped"].as_array().map(|v| ids(v)).unwrap_or_default();
+    let content = sha256_hex(&canonical_content(&manifest["params"], &sha256_hex(&read("benchmark.jsonl")?), &eval_ids, &capped, &removed));
+    if manifest["content_sha256"].as_str() != Some(content.as_str()) {
+        return Err(mismatch(dir, "manifest.json", "content_sha256 does not match the exported rows".into()));
+    }
+    Ok(VerifyReport {
+        dir: dir.display().to_string(),
+        files_checked: checked,
+        content_sha256: content,
+        eval_rows: eval.len() as u64,
+        retained_rows: benchmark.len() as u64,
+    })
+}

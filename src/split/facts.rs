@@ -1,0 +1,196 @@
+//! What the split needs to know of every candidate, read in a few whole-table scans and joined
+//! in memory.
+//!
+//! A split touches every row of a project, and SQLite pays about a microsecond for each index
+//! probe, so per-row subqueries (the `candidate_states` view, a correlated lookup per final
+//! field) cost seconds on a 100,000-row project. Scanning each table once and joining on the
+//! row id in a hash map costs tens of milliseconds. [`Standing`] follows the view's rules; a test
+//! (`tests/core/split.rs`) checks the two agree on a project holding every state.
+
+use rusqlite::Connection;
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::vocab::Axis;
+
+/// Where a row stands, as far as a split cares (the `candidate_states` view's rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Standing {
+    /// Adjudicated as a force gap, quality control has run and no error check failed.
+    Accepted,
+    /// Marked nonlocal in the locality audit (whatever else holds).
+    LocalityRemoved,
+    /// Anything else: not adjudicated yet, rejected, or held back by quality control.
+    Other,
+}
+
+/// One candidate as the split sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct Fact {
+    pub id: String,
+    pub group: String,
+    pub source: String,
+    /// The final axis, else the suggested one.
+    pub axis: Option<String>,
+    /// The final severity (1 to 3), 0 when there is none.
+    pub severity: u8,
+    pub standing: Standing,
+    /// The row's workflow state once adjudicated: `locality_removed`, `rejected`, `accepted` or
+    /// `adjudicated` (QC not run or failed).
+    pub adjudicated_state: &'static str,
+}
+
+impl Fact {
+    /// The row's axis, which every accepted row has.
+    pub fn axis(&self) -> Result<Axis> {
+        self.axis
+            .as_deref()
+            .ok_or_else(|| Error::InvalidArgument(format!("row `{}` has no axis (neither final nor suggested)", self.id)))?
+            .parse()
+            .map_err(Error::InvalidArgument)
+    }
+}
+
+/// Project-wide counts of the Table 4 style accounting that do not depend on the split.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ProjectCounts {
+    pub candidates: u64,
+    /// Rows with two finished annotations, or adjudicated.
+    pub double_annotated: u64,
+    pub adjudicated: u64,
+    pub rejected: u64,
+}
+
+/// Every candidate, in id order, with an index by id and the locality marks' reasons.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    pub rows: Vec<Fact>,
+    by_id: HashMap<String, usize>,
+    pub marks: HashMap<String, String>,
+    pub counts: ProjectCounts,
+}
+
+impl Facts {
+    pub fn get(&self, id: &str) -> Option<&Fact> {
+        self.by_id.get(id).map(|&i| &self.rows[i])
+    }
+
+    /// The workflow state of an adjudicated row (see [`Fact::adjudicated_state`]).
+    pub fn state_of(&self, id: &str) -> &'static str {
+        self.get(id).map_or("adjudicated", |f| f.adjudicated_state)
+    }
+}
+
+/// Reads column `i` of a row as text without copying it.
+pub(crate) fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+}
+
+/// Reads [`Facts`] in six scans (candidates, adjudications, two final fields, QC results,
+/// locality marks, finished annotations).
+pub(crate) fn load(conn: &Connection) -> Result<Facts> {
+    let mut facts = Facts::default();
+    {
+        let mut stmt = conn.prepare("SELECT id, group_id, source_dataset, axis FROM candidates")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            facts.rows.push(Fact {
+                id: r.get(0)?,
+                group: r.get(1)?,
+                source: r.get(2)?,
+                axis: r.get(3)?,
+                severity: 0,
+                standing: Standing::Other,
+                adjudicated_state: "adjudicated",
+            });
+        }
+    }
+    facts.rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    facts.by_id = facts.rows.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
+    facts.counts.candidates = facts.rows.len() as u64;
+
+    // Per row: decision accepted?, QC seen, QC error failed, finished annotations.
+    #[derive(Clone, Copy, Default)]
+    struct Flags {
+        adjudicated: bool,
+        accepted: bool,
+        rejected: bool,
+        qc_seen: bool,
+        qc_failed: bool,
+        finished: u8,
+    }
+    let mut flags = vec![Flags::default(); facts.rows.len()];
+    let index = |id: &str| facts.by_id.get(id).copied();
+    {
+        let mut stmt = conn.prepare("SELECT candidate_id, decision FROM adjudications")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(i) = index(text(r, 0)?) else { continue };
+            let decision = text(r, 1)?;
+            flags[i].adjudicated = true;
+            flags[i].accepted = decision == "accept_force_gap";
+            flags[i].rejected = decision == "reject_not_force_gap";
+            facts.counts.adjudicated += 1;
+            facts.counts.rejected += u64::from(decision == "reject_not_force_gap");
+        }
+    }
+    {
+        let mut stmt = conn.prepare("SELECT candidate_id, field, value FROM adjudication_fields WHERE field IN ('axis', 'severity')")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(i) = index(text(r, 0)?) else { continue };
+            let value: Option<&str> = r.get_ref(2)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into()))?;
+            let fact = &mut facts.rows[i];
+            if text(r, 1)? == "axis" {
+                if let Some(v) = value {
+                    fact.axis = Some(v.to_string());
+                }
+            } else {
+                fact.severity = value.and_then(|s| s.parse().ok()).unwrap_or(0);
+            }
+        }
+    }
+    {
+        let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(i) = index(text(r, 0)?) else { continue };
+            flags[i].qc_seen = true;
+            flags[i].qc_failed |= r.get::<_, bool>(1)?;
+        }
+    }
+    {
+        let mut stmt = conn.prepare("SELECT candidate_id FROM annotations WHERE finished = 1")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(i) = index(text(r, 0)?) else { continue };
+            flags[i].finished = flags[i].finished.saturating_add(1);
+        }
+    }
+    facts.marks = conn
+        .prepare("SELECT candidate_id, reason FROM locality_marks")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (fact, f) in facts.rows.iter_mut().zip(&flags) {
+        let marked = facts.marks.contains_key(&fact.id);
+        let qc_passed = f.qc_seen && !f.qc_failed;
+        fact.standing = if marked {
+            Standing::LocalityRemoved
+        } else if f.accepted && qc_passed {
+            Standing::Accepted
+        } else {
+            Standing::Other
+        };
+        fact.adjudicated_state = if marked {
+            "locality_removed"
+        } else if f.rejected {
+            "rejected"
+        } else if qc_passed {
+            "accepted"
+        } else {
+            "adjudicated"
+        };
+        facts.counts.double_annotated += u64::from(f.finished >= 2 || f.adjudicated);
+    }
+    Ok(facts)
+}
