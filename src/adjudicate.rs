@@ -955,37 +955,49 @@ pub struct ExportRow {
 /// Final fields of one row: value and source per field, in [`FIELDS`] order.
 pub type FinalFields = [Option<(Option<String>, Source)>; 8];
 
-/// Every final field of every row, read in one scan of the table: row id -> value and source per
-/// field, in [`FIELDS`] order.
-pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<HashMap<String, FinalFields>> {
+/// Every final field of every adjudicated row, in id order.
+#[derive(Debug, Default)]
+pub(crate) struct FinalTable {
+    rows: Vec<(String, FinalFields)>,
+}
+
+impl FinalTable {
+    fn position(&self, id: &str) -> Option<usize> {
+        self.rows.binary_search_by(|(k, _)| k.as_str().cmp(id)).ok()
+    }
+    pub fn get(&self, id: &str) -> Option<&FinalFields> {
+        self.position(id).map(|i| &self.rows[i].1)
+    }
+    pub fn contains(&self, id: &str) -> bool {
+        self.position(id).is_some()
+    }
+    /// Moves a row's fields out (leaving it empty).
+    pub fn take(&mut self, id: &str) -> Option<FinalFields> {
+        self.position(id).map(|i| std::mem::take(&mut self.rows[i].1))
+    }
+}
+
+/// Every final field of every row, read in one scan of the table in key order (it is stored by
+/// row id, then field), so each row's fields arrive together and rows arrive sorted: no map to
+/// build (a 100,000-row project has 650,000 final fields).
+pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<FinalTable> {
     let text = |r: &rusqlite::Row, i: usize| -> rusqlite::Result<String> {
         r.get_ref(i)?.as_str().map(str::to_string).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
     };
-    // A row's fields are mostly stored next to each other, so the id is copied and looked up
-    // once per run of rows rather than once per field (a 100,000-row project has 650,000).
-    let mut runs: Vec<(String, FinalFields)> = Vec::new();
-    let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields")?;
+    let mut table = FinalTable::default();
+    let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let field = r.get_ref(1)?.as_str().unwrap_or_default();
         let Some(i) = FIELDS.iter().position(|f| f.as_str() == field) else { continue };
         let source = Source::parse(r.get_ref(3)?.as_str().unwrap_or_default())?;
         let id = r.get_ref(0)?.as_str().unwrap_or_default();
-        if runs.last().is_none_or(|(last, _)| last != id) {
-            runs.push((text(r, 0)?, FinalFields::default()));
+        if table.rows.last().is_none_or(|(last, _)| last != id) {
+            table.rows.push((text(r, 0)?, FinalFields::default()));
         }
-        runs.last_mut().expect("pushed").1[i] = Some((r.get(2)?, source));
+        table.rows.last_mut().expect("pushed").1[i] = Some((r.get(2)?, source));
     }
-    let mut out: HashMap<String, FinalFields> = HashMap::with_capacity(runs.len());
-    for (id, fields) in runs {
-        let entry = out.entry(id).or_default();
-        for (slot, value) in entry.iter_mut().zip(fields) {
-            if value.is_some() {
-                *slot = value;
-            }
-        }
-    }
-    Ok(out)
+    Ok(table)
 }
 
 /// Every adjudicated row's final label, in import order. Read in a few whole-table passes, not
@@ -1022,7 +1034,7 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let id: String = r.get(0)?;
-        let finals = fields.remove(&id).unwrap_or_default();
+        let finals = fields.take(&id).unwrap_or_default();
         let pair = names.get(&id);
         let value = |f: Field| -> Option<String> {
             finals[FIELDS.iter().position(|x| *x == f).expect("adjudicated field")].as_ref().and_then(|x| x.0.clone())

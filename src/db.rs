@@ -24,7 +24,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0002_workspaces.sql"),
     include_str!("../schema/0003_event_indexes.sql"),
     include_str!("../schema/0004_adjudication_sources.sql"),
-    include_str!("../schema/0005_split_rows_without_rowid.sql"),
+    include_str!("../schema/0005_keyed_tables.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -8,7 +8,7 @@ use std::path::Path;
 use ts_rs::TS;
 
 use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, MANIFEST_FORMAT, ZERO_HASH};
-use crate::adjudicate::{FinalFields, Source, FIELDS};
+use crate::adjudicate::{FinalFields, FinalTable, Source, FIELDS};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
 use crate::project::Project;
@@ -98,7 +98,7 @@ fn span_text(stored: &str) -> std::borrow::Cow<'_, str> {
 /// The pairs among `ids` (sorted) with their final fields; `in_eval` set for benchmark lines.
 fn pair_lines<'a>(
     texts: &'a [CandidateText],
-    finals: &'a HashMap<String, FinalFields>,
+    finals: &'a FinalTable,
     ids: &[&str],
     eval: Option<&BTreeSet<&str>>,
     spans: &'a [String],
@@ -111,7 +111,7 @@ fn pair_lines<'a>(
             at += 1;
         }
         let Some(c) = texts.get(at).filter(|c| c.id == *id) else { continue };
-        let f = finals.get(*id);
+        let f = finals.get(id);
         out.push(PairLine {
             id: &c.id,
             axis: final_value(f, Field::Axis),
@@ -131,8 +131,8 @@ fn pair_lines<'a>(
 }
 
 /// The span texts of `ids`, in the same order (owned, since a stored span is JSON to unwrap).
-fn span_texts(finals: &HashMap<String, FinalFields>, ids: &[&str]) -> Vec<String> {
-    ids.iter().map(|id| span_text(final_value(finals.get(*id), Field::EvidenceSpan)).into_owned()).collect()
+fn span_texts(finals: &FinalTable, ids: &[&str]) -> Vec<String> {
+    ids.iter().map(|id| span_text(final_value(finals.get(id), Field::EvidenceSpan)).into_owned()).collect()
 }
 
 impl From<&PairLine<'_>> for EvalRow {
@@ -154,7 +154,7 @@ impl From<&PairLine<'_>> for EvalRow {
 }
 
 /// The ids of a split's rows in a role, leaving out locality-removed rows, in id order.
-fn ids_in<'a>(roles: &'a [(String, Roles)], keep: impl Fn(&Roles) -> bool) -> Vec<&'a str> {
+fn ids_in(roles: &[(String, Roles)], keep: impl Fn(&Roles) -> bool) -> Vec<&str> {
     roles.iter().filter(|(_, r)| r.removed.is_none() && keep(r)).map(|(id, _)| id.as_str()).collect()
 }
 
@@ -170,12 +170,21 @@ pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     Ok(pair_lines(&texts, &finals, &ids, None, &spans).iter().map(EvalRow::from).collect())
 }
 
+/// Writes one JSON line per row. Lines are serialised into a memory buffer and handed on a
+/// megabyte at a time, so the writer (and the hash behind it) sees a few large writes rather
+/// than one per key and punctuation mark.
 fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {
+    const CHUNK: usize = 1 << 20;
+    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK + (64 << 10));
     for r in rows {
-        serde_json::to_writer(&mut *w, &r)?;
-        w.write_all(b"\n")?;
+        serde_json::to_writer(&mut buf, &r)?;
+        buf.push(b'\n');
+        if buf.len() >= CHUNK {
+            w.write_all(&buf)?;
+            buf.clear();
+        }
     }
-    Ok(())
+    w.write_all(&buf)
 }
 
 /// Gives a closure the signature [`write_file`] expects (for any lifetime of the writer).
@@ -183,9 +192,9 @@ fn filler<F: FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>(f: F) -> F 
     f
 }
 
-/// Writes through a buffer into a file while hashing what passes.
+/// Hashes what passes on to a file. Used behind a buffer, so it hashes and writes large chunks.
 struct HashingWriter {
-    file: std::io::BufWriter<std::fs::File>,
+    file: std::fs::File,
     hash: Sha256,
 }
 
@@ -208,11 +217,11 @@ fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write)
     let tmp = dir.join(format!(".{name}.tmp"));
     let io = |e: std::io::Error| Error::io(&path, e);
     let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    let mut w = HashingWriter { file: std::io::BufWriter::with_capacity(1 << 20, file), hash: Sha256::new() };
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, HashingWriter { file, hash: Sha256::new() });
     fill(&mut w).map_err(io)?;
     w.flush().map_err(io)?;
-    let HashingWriter { file, hash } = w;
-    file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+    let HashingWriter { file, hash } = w.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
     std::fs::rename(&tmp, &path).map_err(io)?;
     Ok(hex::encode(hash.finalize()))
 }
@@ -323,6 +332,9 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
         files.insert(name.to_string(), hash);
         progress(files.len(), total);
     };
+    // Read inside the scope (while the pairs are written) but kept beyond it, so that the
+    // writers can borrow them.
+    let (people_cell, annotations_cell) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
     let mut written: Vec<(&str, Result<String>)> = std::thread::scope(|scope| -> Result<_> {
         let mut writers = Vec::new();
         macro_rules! spawn {
@@ -342,11 +354,12 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
             c.flush()
         });
         // Read on this thread while the pairs are written.
-        let people: HashMap<i64, String> =
-            conn.prepare("SELECT id, name FROM annotators")?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-        let annotations = annotation_lines(conn, &finals, &people)?;
-        let adjudications = adjudication_lines(conn, &finals, &annotations, &people)?;
-        spawn!("annotations.jsonl", move |w| jsonl(w, &annotations));
+        let people = people_cell.get_or_init(|| read_people(conn));
+        let people = people.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &finals, people));
+        let annotations = annotations.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let adjudications = adjudication_lines(conn, &finals, annotations, people)?;
+        spawn!("annotations.jsonl", move |w| annotations.write(w));
         spawn!("adjudications.jsonl", move |w| jsonl(w, &adjudications));
         let rejected = rejected_lines(conn, &texts)?;
         spawn!("rejected.jsonl", move |w| jsonl(w, &rejected));
@@ -382,86 +395,119 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
     Ok(ExportReport { dir: dir.display().to_string(), version, files, content_sha256 })
 }
 
-/// One independent annotation, as `annotations.jsonl` holds it.
+/// Annotator id -> name.
+fn read_people(conn: &Connection) -> Result<HashMap<i64, String>> {
+    Ok(conn.prepare("SELECT id, name FROM annotators")?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)
+}
+
+/// One independent annotation, as `annotations.jsonl` holds it, borrowed from the row read.
 #[derive(Serialize)]
-struct AnnotationLine {
-    id: String,
-    annotator: String,
-    decision: Option<String>,
-    evidence_span: Option<String>,
+struct AnnotationLine<'a> {
+    id: &'a str,
+    annotator: &'a str,
+    decision: Option<&'a str>,
+    evidence_span: Option<&'a str>,
     span_start: Option<i64>,
     span_end: Option<i64>,
-    calibrated_claim: Option<String>,
-    raised_claim: Option<String>,
-    axis: Option<String>,
+    calibrated_claim: Option<&'a str>,
+    raised_claim: Option<&'a str>,
+    axis: Option<&'a str>,
     severity: Option<i64>,
-    boundary_type: Option<String>,
-    repair: Option<String>,
-    notes: Option<String>,
+    boundary_type: Option<&'a str>,
+    repair: Option<&'a str>,
+    notes: Option<&'a str>,
     seconds_spent: f64,
-    /// Roster order of the annotator (not written): A is the first of a row's two.
-    #[serde(skip)]
-    annotator_id: i64,
+}
+
+/// The annotations of `annotations.jsonl`, each serialised as it is read into one buffer (no
+/// copy of its fields), with an index in output order.
+struct Annotations<'a> {
+    text: Vec<u8>,
+    /// Row id, annotator id (roster order), annotator name, and the line's bytes in `text`.
+    index: Vec<(String, i64, &'a str, std::ops::Range<usize>)>,
+}
+
+impl Annotations<'_> {
+    fn write(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
+        for (.., range) in &self.index {
+            buf.extend_from_slice(&self.text[range.clone()]);
+            if buf.len() >= 1 << 20 {
+                w.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        w.write_all(&buf)
+    }
 }
 
 /// Both independent annotations of every adjudicated row, in id order, annotator A first (by
 /// roster order).
-fn annotation_lines(conn: &Connection, finals: &HashMap<String, FinalFields>, people: &HashMap<i64, String>) -> Result<Vec<AnnotationLine>> {
+fn annotation_lines<'a>(conn: &Connection, finals: &FinalTable, people: &'a HashMap<i64, String>) -> Result<Annotations<'a>> {
     let mut stmt = conn.prepare(
         "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
                 raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent
          FROM annotations WHERE finished = 1",
     )?;
     let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
+    let mut out = Annotations { text: Vec::new(), index: Vec::new() };
     while let Some(r) = rows.next()? {
+        let id = super::facts::text(r, 0)?;
         // Only adjudicated rows (every adjudicated row has final fields).
-        if !finals.contains_key(super::facts::text(r, 0)?) {
+        if !finals.contains(id) {
             continue;
         }
+        let maybe = |i: usize| -> rusqlite::Result<Option<&str>> {
+            r.get_ref(i)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+        };
         let annotator_id: i64 = r.get(1)?;
-        out.push(AnnotationLine {
-            id: r.get(0)?,
-            annotator: people.get(&annotator_id).cloned().unwrap_or_default(),
-            decision: r.get(2)?,
-            evidence_span: r.get(3)?,
+        let annotator = people.get(&annotator_id).map_or("", String::as_str);
+        let start = out.text.len();
+        let line = AnnotationLine {
+            id,
+            annotator,
+            decision: maybe(2)?,
+            evidence_span: maybe(3)?,
             span_start: r.get(4)?,
             span_end: r.get(5)?,
-            calibrated_claim: r.get(6)?,
-            raised_claim: r.get(7)?,
-            axis: r.get(8)?,
+            calibrated_claim: maybe(6)?,
+            raised_claim: maybe(7)?,
+            axis: maybe(8)?,
             severity: r.get(9)?,
-            boundary_type: r.get(10)?,
-            repair: r.get(11)?,
-            notes: r.get(12)?,
+            boundary_type: maybe(10)?,
+            repair: maybe(11)?,
+            notes: maybe(12)?,
             seconds_spent: r.get(13)?,
-            annotator_id,
-        });
+        };
+        serde_json::to_writer(&mut out.text, &line).map_err(|e| Error::InvalidArgument(format!("annotation of `{id}`: {e}")))?;
+        out.text.push(b'\n');
+        out.index.push((id.to_string(), annotator_id, annotator, start..out.text.len()));
     }
-    out.sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.annotator_id.cmp(&b.annotator_id)));
+    out.index.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     Ok(out)
 }
 
 /// A row's final labels, flat, as `adjudications.jsonl` holds it: every line has the same keys
 /// (one `source_` and one `annotator_` column per field, one `checklist_` column per item).
-struct AdjudicationLine {
+struct AdjudicationLine<'a> {
     id: String,
     state: &'static str,
     decision: String,
-    finals: FinalFields,
+    finals: Option<&'a FinalFields>,
     /// The row's two annotators, A first.
-    pair: [Option<String>; 2],
+    pair: [Option<&'a str>; 2],
     rationale: Option<String>,
-    adjudicator: String,
+    adjudicator: &'a str,
     decided_at: String,
     bulk_confirmed: bool,
     checklist: crate::adjudicate::Checklist,
 }
 
-impl Serialize for AdjudicationLine {
+impl Serialize for AdjudicationLine<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let value = |f: Field| self.finals[FIELDS.iter().position(|x| *x == f).expect("field")].as_ref().and_then(|x| x.0.as_deref());
+        let slot = |i: usize| self.finals.and_then(|f| f[i].as_ref());
+        let value = |f: Field| slot(FIELDS.iter().position(|x| *x == f).expect("field")).and_then(|x| x.0.as_deref());
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("state", self.state)?;
@@ -474,35 +520,65 @@ impl Serialize for AdjudicationLine {
         m.serialize_entry("repair", &value(Field::Repair))?;
         m.serialize_entry("boundary_type", &value(Field::BoundaryType))?;
         m.serialize_entry("rationale", &self.rationale)?;
-        m.serialize_entry("adjudicator", &self.adjudicator)?;
+        m.serialize_entry("adjudicator", self.adjudicator)?;
         m.serialize_entry("decided_at", &self.decided_at)?;
         m.serialize_entry("bulk_confirmed", &self.bulk_confirmed)?;
-        for (i, f) in FIELDS.iter().enumerate() {
-            let source = self.finals[i].as_ref().map(|x| x.1);
+        for i in 0..FIELDS.len() {
+            let source = slot(i).map(|x| x.1);
             let who = match source {
-                Some(Source::A) => self.pair[0].as_deref(),
-                Some(Source::B) => self.pair[1].as_deref(),
+                Some(Source::A) => self.pair[0],
+                Some(Source::B) => self.pair[1],
                 _ => None,
             };
-            m.serialize_entry(&format_args!("source_{}", f.as_str()).to_string(), &source.map(Source::as_str))?;
-            m.serialize_entry(&format_args!("annotator_{}", f.as_str()).to_string(), &who)?;
+            m.serialize_entry(SOURCE_KEYS[i], &source.map(Source::as_str))?;
+            m.serialize_entry(ANNOTATOR_KEYS[i], &who)?;
         }
-        for (name, _, answer) in self.checklist.items() {
-            m.serialize_entry(&format_args!("checklist_{name}").to_string(), &answer)?;
+        for ((_, _, answer), key) in self.checklist.items().into_iter().zip(CHECKLIST_KEYS) {
+            m.serialize_entry(key, &answer)?;
         }
         m.end()
     }
 }
 
+/// The `source_` and `annotator_` keys of [`FIELDS`], and the `checklist_` keys, in order.
+const SOURCE_KEYS: [&str; 8] = [
+    "source_decision",
+    "source_evidence_span",
+    "source_calibrated_claim",
+    "source_raised_claim",
+    "source_axis",
+    "source_severity",
+    "source_repair",
+    "source_boundary_type",
+];
+const ANNOTATOR_KEYS: [&str; 8] = [
+    "annotator_decision",
+    "annotator_evidence_span",
+    "annotator_calibrated_claim",
+    "annotator_raised_claim",
+    "annotator_axis",
+    "annotator_severity",
+    "annotator_repair",
+    "annotator_boundary_type",
+];
+const CHECKLIST_KEYS: [&str; 5] = [
+    "checklist_span_decisive",
+    "checklist_calibrated_supported",
+    "checklist_raised_underwarranted",
+    "checklist_one_local_axis",
+    "checklist_no_unrelated_addition",
+];
+
 /// Every adjudicated row's final labels, in id order. `annotations` (in id order, A first)
 /// names each row's annotators.
-fn adjudication_lines(
+fn adjudication_lines<'a>(
     conn: &Connection,
-    finals: &HashMap<String, FinalFields>,
-    annotations: &[AnnotationLine],
-    people: &HashMap<i64, String>,
-) -> Result<Vec<AdjudicationLine>> {
-    let facts = super::facts::load(conn)?;
+    finals: &'a FinalTable,
+    annotations: &'a Annotations<'a>,
+    people: &'a HashMap<i64, String>,
+) -> Result<Vec<AdjudicationLine<'a>>> {
+    let qc = super::facts::qc_outcomes(conn)?;
+    let marks: BTreeSet<String> = conn.prepare("SELECT candidate_id FROM locality_marks")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare(
         "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed,
                 span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition
@@ -512,13 +588,24 @@ fn adjudication_lines(
         .query_map([], |r| {
             let id: String = r.get(0)?;
             let decision: String = r.get(1)?;
+            // The candidate_states view's rules, for an adjudicated row.
+            let qc_passed = qc.binary_search_by(|(k, _)| k.as_str().cmp(&id)).is_ok_and(|i| !qc[i].1);
+            let state = if marks.contains(&id) {
+                "locality_removed"
+            } else if decision == "reject_not_force_gap" {
+                "rejected"
+            } else if qc_passed {
+                "accepted"
+            } else {
+                "adjudicated"
+            };
             Ok(AdjudicationLine {
-                state: facts.state_of(&id),
-                finals: finals.get(&id).cloned().unwrap_or_default(),
+                state,
+                finals: finals.get(&id),
                 pair: [None, None],
                 decision,
                 rationale: r.get(2)?,
-                adjudicator: people.get(&r.get::<_, i64>(3)?).cloned().unwrap_or_default(),
+                adjudicator: people.get(&r.get::<_, i64>(3)?).map_or("", String::as_str),
                 decided_at: r.get(4)?,
                 bulk_confirmed: r.get(5)?,
                 checklist: crate::adjudicate::Checklist {
@@ -534,14 +621,15 @@ fn adjudication_lines(
         .collect::<rusqlite::Result<_>>()?;
     out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     // Both lists in id order: walk the annotations forward.
+    let index = &annotations.index;
     let mut at = 0;
     for line in &mut out {
-        while at < annotations.len() && annotations[at].id < line.id {
+        while at < index.len() && index[at].0 < line.id {
             at += 1;
         }
         let mut k = 0;
-        while at + k < annotations.len() && annotations[at + k].id == line.id && k < 2 {
-            line.pair[k] = Some(annotations[at + k].annotator.clone());
+        while at + k < index.len() && index[at + k].0 == line.id && k < 2 {
+            line.pair[k] = Some(index[at + k].2);
             k += 1;
         }
     }

@@ -35,9 +35,6 @@ pub(crate) struct Fact {
     /// The final severity (1 to 3), 0 when there is none.
     pub severity: u8,
     pub standing: Standing,
-    /// The row's workflow state once adjudicated: `locality_removed`, `rejected`, `accepted` or
-    /// `adjudicated` (QC not run or failed).
-    pub adjudicated_state: &'static str,
 }
 
 impl Fact {
@@ -74,11 +71,6 @@ impl Facts {
     pub fn get(&self, id: &str) -> Option<&Fact> {
         self.by_id.get(id).map(|&i| &self.rows[i])
     }
-
-    /// The workflow state of an adjudicated row (see [`Fact::adjudicated_state`]).
-    pub fn state_of(&self, id: &str) -> &'static str {
-        self.get(id).map_or("adjudicated", |f| f.adjudicated_state)
-    }
 }
 
 /// Reads column `i` of a row as text without copying it.
@@ -101,7 +93,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
                 axis: r.get(3)?,
                 severity: 0,
                 standing: Standing::Other,
-                adjudicated_state: "adjudicated",
             });
         }
     }
@@ -114,7 +105,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     struct Flags {
         adjudicated: bool,
         accepted: bool,
-        rejected: bool,
         qc_seen: bool,
         qc_failed: bool,
         finished: u8,
@@ -129,7 +119,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
             let decision = text(r, 1)?;
             flags[i].adjudicated = true;
             flags[i].accepted = decision == "accept_force_gap";
-            flags[i].rejected = decision == "reject_not_force_gap";
             facts.counts.adjudicated += 1;
             facts.counts.rejected += u64::from(decision == "reject_not_force_gap");
         }
@@ -181,16 +170,23 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         } else {
             Standing::Other
         };
-        fact.adjudicated_state = if marked {
-            "locality_removed"
-        } else if f.rejected {
-            "rejected"
-        } else if qc_passed {
-            "accepted"
-        } else {
-            "adjudicated"
-        };
         facts.counts.double_annotated += u64::from(f.finished >= 2 || f.adjudicated);
     }
     Ok(facts)
+}
+
+/// Every row QC has run on, in id order, with whether one of its error checks failed.
+pub(crate) fn qc_outcomes(conn: &Connection) -> Result<Vec<(String, bool)>> {
+    let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
+    let mut all: Vec<(String, bool)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    all.sort_unstable();
+    // One entry per row: sorted, a row's failing check (true) comes last.
+    all.dedup_by(|later, earlier| {
+        let same = later.0 == earlier.0;
+        if same {
+            earlier.1 |= later.1;
+        }
+        same
+    });
+    Ok(all)
 }
