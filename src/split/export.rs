@@ -845,3 +845,23 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         retained_rows: benchmark.len() as u64,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spelled-out keys of `adjudications.jsonl` follow the fields and checklist items they
+    /// name, in order (the exported files' columns depend on it).
+    #[test]
+    fn adjudication_keys_follow_the_fields_and_checklist() {
+        for (i, f) in FIELDS.iter().enumerate() {
+            assert_eq!(SOURCE_KEYS[i], format!("source_{}", f.as_str()));
+            assert_eq!(ANNOTATOR_KEYS[i], format!("annotator_{}", f.as_str()));
+        }
+        let items = crate::adjudicate::Checklist::default().items();
+        assert_eq!(CHECKLIST_KEYS.len(), items.len());
+        for ((name, ..), key) in items.iter().zip(CHECKLIST_KEYS) {
+            assert_eq!(key, format!("checklist_{name}"));
+        }
+    }
+}
