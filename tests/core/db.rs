@@ -37,6 +37,52 @@ fn second_migration_run_applies_nothing() {
     assert_eq!(schema_dump(reopened.conn()), before);
 }
 
+/// Migration 5 rebuilds split_rows and adjudication_fields in key order; a project written by
+/// version 4 keeps every row of both.
+#[test]
+fn version_5_keeps_split_rows_and_final_fields() {
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    db::migrations().to_version(&mut conn, 4).unwrap();
+    conn.execute_batch(
+        "INSERT INTO imports (id, file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged) VALUES (1, 'c.csv', 'x', 't', 2, 2, 0);
+         INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, calibrated_claim, raised_claim, content_sha256, import_id)
+             VALUES ('r1', 1, 'g1', 'S', 's1', 'q', 'p', 'c', 'r', 'h1', 1), ('r2', 2, 'g2', 'S', 's2', 'q', 'p', 'c', 'r', 'h2', 1);
+         INSERT INTO annotators (id, name, role, created_at) VALUES (3, 'eve', 'adjudicator', 't');
+         INSERT INTO adjudications (candidate_id, decision, adjudicator_id, decided_at) VALUES ('r1', 'accept_force_gap', 3, 't'), ('r2', 'accept_force_gap', 3, 't');
+         INSERT INTO splits (id, version, status, params_json, created_at) VALUES (1, 1, 'draft', '{}', 't');
+         INSERT INTO split_rows (split_id, candidate_id, role, reason) VALUES
+             (1, 'r2', 'retained', NULL), (1, 'r1', 'capped', 'relation capped at 1 row'), (1, 'r2', 'eval', NULL);
+         INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES
+             ('r2', 'axis', 'scope', 'both', 3, 't1'), ('r1', 'severity', '2', 'a', 3, 't2'), ('r2', 'repair', NULL, 'edited', 3, 't3');",
+    )
+    .unwrap();
+    db::migrations().to_latest(&mut conn).unwrap();
+    let all = |sql: &str| -> Vec<String> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let n = stmt.column_count();
+        stmt.query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect::<Vec<_>>().join("|")))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(
+        all("SELECT * FROM split_rows"),
+        [
+            "Integer(1)|Text(\"r1\")|Text(\"capped\")|Text(\"relation capped at 1 row\")",
+            "Integer(1)|Text(\"r2\")|Text(\"eval\")|Null",
+            "Integer(1)|Text(\"r2\")|Text(\"retained\")|Null",
+        ]
+    );
+    assert_eq!(
+        all("SELECT * FROM adjudication_fields"),
+        [
+            "Text(\"r1\")|Text(\"severity\")|Text(\"2\")|Text(\"a\")|Integer(3)|Text(\"t2\")",
+            "Text(\"r2\")|Text(\"axis\")|Text(\"scope\")|Text(\"both\")|Integer(3)|Text(\"t1\")",
+            "Text(\"r2\")|Text(\"repair\")|Null|Text(\"edited\")|Integer(3)|Text(\"t3\")",
+        ]
+    );
+}
+
 #[test]
 fn migrations_are_valid() {
     db::migrations().validate().unwrap();
