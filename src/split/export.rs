@@ -328,9 +328,28 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
 
     let total = EXPORT_FILES.len();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
-    let mut done = |name: &str, hash: String, files: &mut BTreeMap<String, String>| {
-        files.insert(name.to_string(), hash);
-        progress(files.len(), total);
+    // Progress as each writer finishes (it signals even if it fails or panics), reported from
+    // this thread between reads and while waiting at the end.
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
+    struct Signal(std::sync::mpsc::Sender<()>);
+    impl Drop for Signal {
+        fn drop(&mut self) {
+            let _ = self.0.send(());
+        }
+    }
+    let mut finished = 0;
+    // Reports the writers finished since the last call (with `wait`, waits for one first);
+    // returns how many have finished in all.
+    let mut report = |wait: bool| -> usize {
+        if wait && finished_rx.recv().is_ok() {
+            finished += 1;
+            progress(finished, total);
+        }
+        while finished_rx.try_recv().is_ok() {
+            finished += 1;
+            progress(finished, total);
+        }
+        finished
     };
     // Read inside the scope (while the pairs are written) but kept beyond it, so that the
     // writers can borrow them.
@@ -340,7 +359,14 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
         macro_rules! spawn {
             ($name:expr, $fill:expr) => {{
                 let fill = filler($fill);
-                writers.push(($name, scope.spawn(move || write_file(dir, $name, fill))))
+                let signal = Signal(finished_tx.clone());
+                writers.push((
+                    $name,
+                    scope.spawn(move || {
+                        let _signal = signal;
+                        write_file(dir, $name, fill)
+                    }),
+                ))
             }};
         }
         spawn!("benchmark.jsonl", |w| jsonl(w, &retained));
@@ -356,26 +382,37 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
         // Read on this thread while the pairs are written.
         let people = people_cell.get_or_init(|| read_people(conn));
         let people = people.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        report(false);
         let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &finals, people));
         let annotations = annotations.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        report(false);
         let adjudications = adjudication_lines(conn, &finals, annotations, people)?;
         spawn!("annotations.jsonl", move |w| annotations.write(w));
         spawn!("adjudications.jsonl", move |w| jsonl(w, &adjudications));
+        report(false);
         let rejected = rejected_lines(conn, &texts)?;
         spawn!("rejected.jsonl", move |w| jsonl(w, &rejected));
         spawn!("locality_removed.jsonl", |w| jsonl(w, &recorded.locality_removed));
+        let mut all = report(false);
+        while all < writers.len() {
+            all = report(true);
+        }
         Ok(writers
             .into_iter()
             .map(|(name, h)| (name, h.join().unwrap_or_else(|_| Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly"))))))
             .collect())
     })?;
-    // Reported in the files' order; the first failure, if any, is the export's error.
+    // In the files' order; the first failure, if any, is the export's error.
     for name in EXPORT_FILES {
         if let Some(at) = written.iter().position(|(n, _)| *n == name) {
             let (_, result) = written.swap_remove(at);
-            done(name, result?, &mut files);
+            files.insert(name.to_string(), result?);
         }
     }
+    let mut done = |name: &str, hash: String, files: &mut BTreeMap<String, String>| {
+        files.insert(name.to_string(), hash);
+        progress(files.len(), total);
+    };
 
     let capped: Vec<String> = recorded.capped.iter().map(|c| c.id.clone()).collect();
     let removed: Vec<String> = recorded.locality_removed.iter().map(|c| c.id.clone()).collect();

@@ -178,7 +178,10 @@ fn verify_catches_a_one_byte_change_in_any_file() {
     forcebench::locality::mark(&mut p, &id, "adds a place", "eve").unwrap();
     fs::lock(&mut p).unwrap();
     let out = dir.path().join("out");
-    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    // Progress counts every file once, in order, ending at the total.
+    let mut seen = Vec::new();
+    fs::export(&p, &out, &mut |done, total| seen.push((done, total))).unwrap();
+    assert_eq!(seen, (1..=9).map(|d| (d, 9)).collect::<Vec<_>>());
     fs::verify(&out).unwrap();
     for name in fs::EXPORT_FILES {
         let path = out.join(name);
