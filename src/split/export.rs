@@ -209,21 +209,40 @@ impl std::io::Write for HashingWriter {
     }
 }
 
-/// Writes `name` in `dir` by streaming `fill` into a temporary file that is synced and renamed
-/// into place; returns the sha256 of what was written.
+/// The temporary name a file is written under until the whole export is in place.
+fn staged(dir: &Path, name: &str) -> std::path::PathBuf {
+    dir.join(format!(".{name}.tmp"))
+}
+
+/// Writes `name` in `dir` by streaming `fill` into its temporary file, synced to disk; returns
+/// the sha256 of what was written. [`publish`] later renames it into place.
 fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<String> {
     use std::io::Write;
-    let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp"));
-    let io = |e: std::io::Error| Error::io(&path, e);
+    let tmp = staged(dir, name);
+    let io = |e: std::io::Error| Error::io(dir.join(name), e);
     let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, HashingWriter { file, hash: Sha256::new() });
     fill(&mut w).map_err(io)?;
     w.flush().map_err(io)?;
     let HashingWriter { file, hash } = w.into_inner().map_err(|e| io(e.into_error()))?;
     file.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
     Ok(hex::encode(hash.finalize()))
+}
+
+/// Renames every written file into place, the manifest last, and syncs the folder: until the
+/// manifest moves, the folder's manifest still describes the files of the previous export.
+fn publish(dir: &Path) -> Result<()> {
+    for name in EXPORT_FILES {
+        std::fs::rename(staged(dir, name), dir.join(name)).map_err(|e| Error::io(dir.join(name), e))?;
+    }
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| Error::io(dir, e))
+}
+
+/// Removes what a failed export had written (nothing it wrote is left half in place).
+fn discard(dir: &Path) {
+    for name in EXPORT_FILES {
+        let _ = std::fs::remove_file(staged(dir, name));
+    }
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -298,10 +317,25 @@ struct RecordedSource {
 /// Exports the latest locked split into `dir` (created if needed; earlier export files there
 /// are replaced). `progress(done, total)` is called after each file.
 ///
+/// The files are written under temporary names and renamed into place only once every one of
+/// them is written and synced, the manifest last: an export that fails leaves the folder's
+/// earlier export as it was, and no temporary file behind.
+///
 /// Each table is read once, in a whole-table scan, on the calling thread; each file is
 /// serialised, hashed and written on a thread of its own as soon as its rows are read, so
 /// reading and writing overlap.
 pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+    match write_export(project, dir, progress).and_then(|report| publish(dir).map(|()| report)) {
+        Ok(report) => Ok(report),
+        Err(e) => {
+            discard(dir);
+            Err(e)
+        }
+    }
+}
+
+/// Writes every file of the export under its temporary name.
+fn write_export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
     let conn = project.conn();
     let (split_id, version, status, ..) =
         latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split to export; draft and lock one first".into()))?;

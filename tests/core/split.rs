@@ -345,3 +345,29 @@ fn the_split_sees_the_states_the_view_derives() {
     assert_eq!(s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), vec![accepted[0].clone()]);
     assert!(s.stale.is_empty(), "a locality removal is not a stale row");
 }
+
+/// An export that fails part-way (here one file cannot be created) names the file and leaves the
+/// folder's earlier export whole, with no temporary file behind.
+#[test]
+fn a_failed_export_leaves_the_earlier_one_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = project_from(dir.path(), "f.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    let before: Vec<Vec<u8>> = fs::EXPORT_FILES.iter().map(|f| std::fs::read(out.join(f)).unwrap()).collect();
+    // A new version whose export would differ in every file.
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(2), Some(7))).unwrap();
+    fs::lock(&mut p).unwrap();
+    // A folder where the adjudications file's temporary copy would go.
+    std::fs::create_dir(out.join(".adjudications.jsonl.tmp")).unwrap();
+    let err = fs::export(&p, &out, &mut |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("adjudications.jsonl"), "{err}");
+    std::fs::remove_dir(out.join(".adjudications.jsonl.tmp")).unwrap();
+    let after: Vec<Vec<u8>> = fs::EXPORT_FILES.iter().map(|f| std::fs::read(out.join(f)).unwrap()).collect();
+    assert!(before == after, "the earlier export changed");
+    let left: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".tmp")).collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    fs::verify(&out).unwrap();
+}
