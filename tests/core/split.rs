@@ -371,3 +371,53 @@ fn a_failed_export_leaves_the_earlier_one_in_place() {
     assert!(left.is_empty(), "temporary files left: {left:?}");
     fs::verify(&out).unwrap();
 }
+
+/// The export's `adjudications.jsonl` is written by its own fast path; on the demo project, with
+/// fields taken from A, from B and from both, checklist answers, a QC failure and a locality mark,
+/// every line says what `adjudicate export` says of the row.
+#[test]
+fn exported_adjudications_say_what_the_adjudication_export_says() {
+    use forcebench::adjudicate::{self as adj, Choice};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Project::create(&dir.path().join("d.forcebench"), "demo").unwrap();
+    forcebench::sample::load_demo_project(&mut p).unwrap();
+    adj::confirm_agreements(&mut p, "Eve").unwrap();
+    let queue = adj::queue(&p, &adj::QueueFilter { open_only: true, ..Default::default() }).unwrap();
+    let mut resolved = 0;
+    for (k, item) in queue.items.iter().enumerate() {
+        let choices = item.differing.iter().enumerate().map(|(i, f)| (*f, if (i + k) % 2 == 0 { Choice::A } else { Choice::B })).collect();
+        let checklist = adj::Checklist { span_decisive: Some(true), one_local_axis: Some(k % 5 != 0), ..Default::default() };
+        let res = adj::Resolution { choices, rationale: None, checklist };
+        resolved += usize::from(adj::resolve(&mut p, &item.id, "Eve", &res).is_ok());
+    }
+    assert!(resolved >= 5, "only {resolved} rows resolved");
+    let s = fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(4), Some(1))).unwrap();
+    forcebench::locality::mark(&mut p, &s.retained_ids[0], "names a new population", "Eve").unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+
+    let mut expected = adj::export_rows(&p).unwrap();
+    expected.sort_by(|a, b| a.id.cmp(&b.id));
+    let lines: Vec<Value> =
+        std::fs::read_to_string(out.join("adjudications.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), expected.len());
+    let states: std::collections::BTreeSet<&str> = lines.iter().map(|l| l["state"].as_str().unwrap()).collect();
+    assert!(states.len() >= 3, "states seen: {states:?}");
+    let sources: std::collections::BTreeSet<&str> = lines.iter().filter_map(|l| l["source_axis"].as_str()).collect();
+    assert!(sources.contains("a") && sources.contains("b") && sources.contains("both"), "sources seen: {sources:?}");
+    for (line, row) in lines.iter().zip(&expected) {
+        let want = serde_json::to_value(row).unwrap();
+        for key in ["id", "state", "decision", "evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair", "boundary_type", "rationale", "adjudicator", "decided_at", "bulk_confirmed"] {
+            assert_eq!(line[key], want[key], "{}: {key}", row.id);
+        }
+        for f in adj::FIELDS {
+            let f = f.as_str();
+            assert_eq!(line[format!("source_{f}")], want["sources"][f], "{}: source_{f}", row.id);
+            assert_eq!(line[format!("annotator_{f}")], want["annotators"][f], "{}: annotator_{f}", row.id);
+        }
+        for (name, _, answer) in row.checklist.items() {
+            assert_eq!(line[format!("checklist_{name}")], serde_json::json!(answer), "{}: checklist_{name}", row.id);
+        }
+    }
+}
