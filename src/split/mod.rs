@@ -384,6 +384,13 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     if params.per_axis == 0 {
         return Err(Error::InvalidArgument("--per-axis must be at least 1".into()));
     }
+    if let Some((axis, _)) = params.caps.iter().find(|(_, n)| **n == 0) {
+        // As the app's form says: a cap of 0 would drop the axis from the benchmark altogether.
+        return Err(Error::InvalidArgument(format!(
+            "the {} cap must be at least 1 row (leave the axis out to not cap it)",
+            axis.as_str()
+        )));
+    }
     let tx = project.conn_mut().transaction()?;
     let facts = facts::load(&tx)?;
     let pool = accepted_pool(&facts)?;

@@ -421,3 +421,18 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
         }
     }
 }
+
+/// A cap of 0 is refused, by the core as by the app's form, and nothing is drafted.
+#[test]
+fn a_cap_of_zero_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("z.forcebench");
+    let mut p = project_from(dir.path(), "z.forcebench", &[("scope", 4), ("numeric", 3)], 0, 1);
+    let caps: BTreeMap<Axis, u32> = [(Axis::Numeric, 0)].into_iter().collect();
+    let err = fs::draft(&mut p, &fs::SplitParams::new(caps, Some(2), Some(1))).unwrap_err().to_string();
+    assert!(err.contains("the numeric cap must be at least 1 row"), "{err}");
+    assert!(fs::show(&p).unwrap().is_none(), "nothing drafted");
+    drop(p);
+    let out = cli(dir.path(), &path)(&["split", "draft", "--cap", "numeric=0"]).assert().failure().get_output().stderr.clone();
+    assert!(String::from_utf8_lossy(&out).contains("the numeric cap must be at least 1 row"), "{}", String::from_utf8_lossy(&out));
+}
