@@ -449,9 +449,7 @@ fn settle(pair: &Pair, earlier: Option<&Adjudication>, res: &Resolution) -> std:
 fn shown(field: Field, value: Option<&str>) -> String {
     match value {
         None => "(empty)".into(),
-        Some(v) if field == Field::EvidenceSpan => serde_json::from_str::<crate::annotate::Span>(v)
-            .map(|s| format!("\"{}\"", s.text))
-            .unwrap_or_else(|_| v.to_string()),
+        Some(v) if field == Field::EvidenceSpan => format!("\"{}\"", crate::annotate::Span::text_of(v)),
         Some(v) => format!("\"{v}\""),
     }
 }
@@ -981,19 +979,16 @@ impl FinalTable {
 /// row id, then field), so each row's fields arrive together and rows arrive sorted: no map to
 /// build (a 100,000-row project has 650,000 final fields).
 pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<FinalTable> {
-    let text = |r: &rusqlite::Row, i: usize| -> rusqlite::Result<String> {
-        r.get_ref(i)?.as_str().map(str::to_string).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
-    };
     let mut table = FinalTable::default();
     let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
-        let field = r.get_ref(1)?.as_str().unwrap_or_default();
+        let field = crate::db::text(r, 1)?;
         let Some(i) = FIELDS.iter().position(|f| f.as_str() == field) else { continue };
-        let source = Source::parse(r.get_ref(3)?.as_str().unwrap_or_default())?;
-        let id = r.get_ref(0)?.as_str().unwrap_or_default();
+        let source = Source::parse(crate::db::text(r, 3)?)?;
+        let id = crate::db::text(r, 0)?;
         if table.rows.last().is_none_or(|(last, _)| last != id) {
-            table.rows.push((text(r, 0)?, FinalFields::default()));
+            table.rows.push((id.to_string(), FinalFields::default()));
         }
         table.rows.last_mut().expect("pushed").1[i] = Some((r.get(2)?, source));
     }
@@ -1057,7 +1052,7 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
             state: state.parse().map_err(Error::InvalidArgument)?,
             decision: decision.parse().map_err(Error::InvalidArgument)?,
             evidence_span: value(Field::EvidenceSpan)
-                .map(|v| serde_json::from_str::<crate::annotate::Span>(&v).map(|s| s.text).unwrap_or(v)),
+                .map(|v| crate::annotate::Span::text_of(&v).into_owned()),
             calibrated_claim: value(Field::CalibratedClaim),
             raised_claim: value(Field::RaisedClaim),
             axis: value(Field::Axis),

@@ -83,6 +83,15 @@ pub struct Span {
 }
 
 impl Span {
+    /// The text of a stored span value: spans are stored as `{text, start, end}` JSON; a value
+    /// that is not (plain text) is its own text.
+    pub fn text_of(stored: &str) -> std::borrow::Cow<'_, str> {
+        match serde_json::from_str::<Span>(stored) {
+            Ok(span) => span.text.into(),
+            Err(_) => stored.into(),
+        }
+    }
+
     /// The span for `text` at its first occurrence in `passage`.
     pub fn find(passage: &str, text: &str) -> Option<Span> {
         passage.find(text).map(|start| Span { text: text.to_string(), start: start as u32, end: (start + text.len()) as u32 })

@@ -118,3 +118,13 @@ pub fn in_memory() -> Result<Connection> {
     migrations().to_latest(&mut conn)?;
     Ok(conn)
 }
+
+/// Reads column `i` of a result row as text, borrowed from SQLite (no copy).
+pub(crate) fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+}
+
+/// Reads column `i` of a result row as text or NULL, borrowed from SQLite (no copy).
+pub(crate) fn text_or_null<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    r.get_ref(i)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+}

@@ -351,7 +351,7 @@ pub fn decision_agreement_in(conn: &rusqlite::Connection) -> Result<DecisionAgre
     let mut stmt = conn.prepare("SELECT candidate_id, annotator_id, decision FROM annotations WHERE finished = 1 AND decision IS NOT NULL")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
-        let id = r.get_ref(0)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into()))?;
+        let id = crate::db::text(r, 0)?;
         let Some(pair) = slots.get_mut(id) else { continue };
         let annotator: i64 = r.get(1)?;
         let decision = vocab_index(Decision::ALL, Some(r.get(2)?), 2)?;

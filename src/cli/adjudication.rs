@@ -141,8 +141,8 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             for f in &view.fields {
                 // Spans are stored as {text,start,end}; people read the text.
                 let show = |v: &Option<String>| {
-                    let text = v.as_deref().map(|v| match serde_json::from_str::<crate::annotate::Span>(v) {
-                        Ok(span) if f.field == crate::annotate::Field::EvidenceSpan => format!("\"{}\"", span.text),
+                    let text = v.as_deref().map(|v| match f.field {
+                        crate::annotate::Field::EvidenceSpan => format!("\"{}\"", crate::annotate::Span::text_of(v)),
                         _ => v.to_string(),
                     });
                     shorten(text.as_deref().unwrap_or("—"), 40)

@@ -87,14 +87,6 @@ fn final_value(finals: Option<&FinalFields>, field: Field) -> &str {
     finals.and_then(|v| v[i].as_ref()).and_then(|x| x.0.as_deref()).unwrap_or_default()
 }
 
-/// A final evidence span's text (stored as `{text, start, end}` JSON, or plain text).
-fn span_text(stored: &str) -> std::borrow::Cow<'_, str> {
-    match serde_json::from_str::<crate::annotate::Span>(stored) {
-        Ok(span) => span.text.into(),
-        Err(_) => stored.into(),
-    }
-}
-
 /// The pairs among `ids` (sorted) with their final fields; `in_eval` set for benchmark lines.
 fn pair_lines<'a>(
     texts: &'a [CandidateText],
@@ -132,7 +124,7 @@ fn pair_lines<'a>(
 
 /// The span texts of `ids`, in the same order (owned, since a stored span is JSON to unwrap).
 fn span_texts(finals: &FinalTable, ids: &[&str]) -> Vec<String> {
-    ids.iter().map(|id| span_text(final_value(finals.get(id), Field::EvidenceSpan)).into_owned()).collect()
+    ids.iter().map(|id| crate::annotate::Span::text_of(final_value(finals.get(id), Field::EvidenceSpan)).into_owned()).collect()
 }
 
 impl From<&PairLine<'_>> for EvalRow {
@@ -523,14 +515,12 @@ fn annotation_lines<'a>(conn: &Connection, finals: &FinalTable, people: &'a Hash
     let mut rows = stmt.query([])?;
     let mut out = Annotations { text: Vec::new(), index: Vec::new() };
     while let Some(r) = rows.next()? {
-        let id = super::facts::text(r, 0)?;
+        let id = crate::db::text(r, 0)?;
         // Only adjudicated rows (every adjudicated row has final fields).
         if !finals.contains(id) {
             continue;
         }
-        let maybe = |i: usize| -> rusqlite::Result<Option<&str>> {
-            r.get_ref(i)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
-        };
+        let maybe = |i: usize| crate::db::text_or_null(r, i);
         let annotator_id: i64 = r.get(1)?;
         let annotator = people.get(&annotator_id).map_or("", String::as_str);
         let start = out.text.len();
@@ -583,7 +573,7 @@ impl Serialize for AdjudicationLine<'_> {
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("state", self.state)?;
         m.serialize_entry("decision", &self.decision)?;
-        m.serialize_entry("evidence_span", &value(Field::EvidenceSpan).map(span_text))?;
+        m.serialize_entry("evidence_span", &value(Field::EvidenceSpan).map(crate::annotate::Span::text_of))?;
         m.serialize_entry("calibrated_claim", &value(Field::CalibratedClaim))?;
         m.serialize_entry("raised_claim", &value(Field::RaisedClaim))?;
         m.serialize_entry("axis", &value(Field::Axis))?;

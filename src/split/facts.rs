@@ -10,6 +10,7 @@
 use rusqlite::Connection;
 use std::collections::HashMap;
 
+use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
 use crate::vocab::Axis;
 
@@ -73,11 +74,6 @@ impl Facts {
     }
 }
 
-/// Reads column `i` of a row as text without copying it.
-pub(crate) fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
-    r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
-}
-
 /// Reads [`Facts`] in six scans (candidates, adjudications, two final fields, QC results,
 /// locality marks, finished annotations).
 pub(crate) fn load(conn: &Connection) -> Result<Facts> {
@@ -128,7 +124,7 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };
-            let value: Option<&str> = r.get_ref(2)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into()))?;
+            let value = text_or_null(r, 2)?;
             let fact = &mut facts.rows[i];
             if text(r, 1)? == "axis" {
                 if let Some(v) = value {

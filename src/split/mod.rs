@@ -343,13 +343,13 @@ fn read_roles(conn: &Connection, split_id: i64) -> Result<Vec<(String, Roles)>> 
     let mut rows = stmt.query([split_id])?;
     let mut out: Vec<(String, Roles)> = Vec::new();
     while let Some(r) = rows.next()? {
-        let id = facts::text(r, 0)?;
+        let id = crate::db::text(r, 0)?;
         if out.last().is_none_or(|(last, _)| last != id) {
             out.push((id.to_string(), Roles::default()));
         }
         let roles = &mut out.last_mut().expect("pushed").1;
         let reason = || -> rusqlite::Result<String> { Ok(r.get::<_, Option<String>>(2)?.unwrap_or_default()) };
-        match facts::text(r, 1)? {
+        match crate::db::text(r, 1)? {
             "retained" => roles.retained = true,
             "eval" => roles.eval = true,
             "capped" => roles.capped = Some(reason()?),
