@@ -12,6 +12,7 @@ use crate::adjudicate::{FinalFields, FinalTable, Source, FIELDS};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
 use crate::project::Project;
+use crate::vocab::Decision;
 
 /// The rows of an export with their final fields.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -649,17 +650,9 @@ fn adjudication_lines<'a>(
         .query_map([], |r| {
             let id: String = r.get(0)?;
             let decision: String = r.get(1)?;
-            // The candidate_states view's rules, for an adjudicated row.
+            let parsed: Decision = decision.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into()))?;
             let qc_passed = qc.binary_search_by(|(k, _)| k.as_str().cmp(&id)).is_ok_and(|i| !qc[i].1);
-            let state = if marks.contains(&id) {
-                "locality_removed"
-            } else if decision == "reject_not_force_gap" {
-                "rejected"
-            } else if qc_passed {
-                "accepted"
-            } else {
-                "adjudicated"
-            };
+            let state = super::facts::adjudicated_state(marks.contains(&id), parsed, qc_passed).as_str();
             Ok(AdjudicationLine {
                 state,
                 finals: finals.get(&id),

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
-use crate::vocab::Axis;
+use crate::vocab::{Axis, Decision, WorkflowState};
 
 /// Where a row stands, as far as a split cares (the `candidate_states` view's rules).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,13 +96,11 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     facts.by_id = facts.rows.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
     facts.counts.candidates = facts.rows.len() as u64;
 
-    // Per row: decision accepted?, QC seen, QC error failed, finished annotations.
+    // Per row: the final decision, whether QC passed, finished annotations.
     #[derive(Clone, Copy, Default)]
     struct Flags {
-        adjudicated: bool,
-        accepted: bool,
-        qc_seen: bool,
-        qc_failed: bool,
+        decision: Option<Decision>,
+        qc_passed: bool,
         finished: u8,
     }
     let mut flags = vec![Flags::default(); facts.rows.len()];
@@ -112,11 +110,10 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };
-            let decision = text(r, 1)?;
-            flags[i].adjudicated = true;
-            flags[i].accepted = decision == "accept_force_gap";
+            let decision: Decision = text(r, 1)?.parse().map_err(Error::InvalidArgument)?;
+            flags[i].decision = Some(decision);
             facts.counts.adjudicated += 1;
-            facts.counts.rejected += u64::from(decision == "reject_not_force_gap");
+            facts.counts.rejected += u64::from(decision == Decision::RejectNotForceGap);
         }
     }
     {
@@ -135,13 +132,9 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
             }
         }
     }
-    {
-        let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let Some(i) = index(text(r, 0)?) else { continue };
-            flags[i].qc_seen = true;
-            flags[i].qc_failed |= r.get::<_, bool>(1)?;
+    for (id, failed) in qc_outcomes(conn)? {
+        if let Some(i) = index(&id) {
+            flags[i].qc_passed = !failed;
         }
     }
     {
@@ -158,17 +151,26 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         .collect::<rusqlite::Result<_>>()?;
     for (fact, f) in facts.rows.iter_mut().zip(&flags) {
         let marked = facts.marks.contains_key(&fact.id);
-        let qc_passed = f.qc_seen && !f.qc_failed;
-        fact.standing = if marked {
-            Standing::LocalityRemoved
-        } else if f.accepted && qc_passed {
-            Standing::Accepted
-        } else {
-            Standing::Other
+        fact.standing = match f.decision.map(|d| adjudicated_state(marked, d, f.qc_passed)) {
+            _ if marked => Standing::LocalityRemoved,
+            Some(WorkflowState::Accepted) => Standing::Accepted,
+            _ => Standing::Other,
         };
-        facts.counts.double_annotated += u64::from(f.finished >= 2 || f.adjudicated);
+        facts.counts.double_annotated += u64::from(f.finished >= 2 || f.decision.is_some());
     }
     Ok(facts)
+}
+
+/// The state of an adjudicated row, by the `candidate_states` view's rules: a locality mark
+/// removes it, a reject rejects it, an accept is accepted once QC has run and no error check
+/// failed, and is merely adjudicated until then.
+pub(crate) fn adjudicated_state(marked: bool, decision: Decision, qc_passed: bool) -> WorkflowState {
+    match decision {
+        _ if marked => WorkflowState::LocalityRemoved,
+        Decision::RejectNotForceGap => WorkflowState::Rejected,
+        Decision::AcceptForceGap if qc_passed => WorkflowState::Accepted,
+        _ => WorkflowState::Adjudicated,
+    }
 }
 
 /// Every row QC has run on, in id order, with whether one of its error checks failed.
