@@ -74,7 +74,7 @@ struct PairLine<'a> {
     group_id: &'a str,
     context: &'a str,
     passage: &'a str,
-    evidence_span: &'a str,
+    evidence_span: std::borrow::Cow<'a, str>,
     calibrated_claim: &'a str,
     raised_claim: &'a str,
     repair: &'a str,
@@ -94,11 +94,10 @@ fn pair_lines<'a>(
     finals: &'a FinalTable,
     ids: &[&str],
     eval: Option<&BTreeSet<&str>>,
-    spans: &'a [String],
 ) -> Vec<PairLine<'a>> {
     let mut out = Vec::with_capacity(ids.len());
     let mut at = 0;
-    for (k, id) in ids.iter().enumerate() {
+    for id in ids {
         // Both lists are in id order: walk the candidates forward.
         while at < texts.len() && texts[at].id.as_str() < *id {
             at += 1;
@@ -113,7 +112,7 @@ fn pair_lines<'a>(
             group_id: &c.group_id,
             context: &c.context,
             passage: &c.passage,
-            evidence_span: &spans[k],
+            evidence_span: crate::annotate::Span::text_of(final_value(f, Field::EvidenceSpan)),
             calibrated_claim: final_value(f, Field::CalibratedClaim),
             raised_claim: final_value(f, Field::RaisedClaim),
             repair: final_value(f, Field::Repair),
@@ -121,11 +120,6 @@ fn pair_lines<'a>(
         });
     }
     out
-}
-
-/// The span texts of `ids`, in the same order (owned, since a stored span is JSON to unwrap).
-fn span_texts(finals: &FinalTable, ids: &[&str]) -> Vec<String> {
-    ids.iter().map(|id| crate::annotate::Span::text_of(final_value(finals.get(id), Field::EvidenceSpan)).into_owned()).collect()
 }
 
 impl From<&PairLine<'_>> for EvalRow {
@@ -138,7 +132,7 @@ impl From<&PairLine<'_>> for EvalRow {
             group_id: l.group_id.into(),
             context: l.context.into(),
             passage: l.passage.into(),
-            evidence_span: l.evidence_span.into(),
+            evidence_span: l.evidence_span.to_string(),
             calibrated_claim: l.calibrated_claim.into(),
             raised_claim: l.raised_claim.into(),
             repair: l.repair.into(),
@@ -159,25 +153,20 @@ pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     let ids = ids_in(&roles, |r| r.eval);
     let finals = crate::adjudicate::all_final_fields(conn)?;
     let texts = candidate_texts(conn)?;
-    let spans = span_texts(&finals, &ids);
-    Ok(pair_lines(&texts, &finals, &ids, None, &spans).iter().map(EvalRow::from).collect())
+    Ok(pair_lines(&texts, &finals, &ids, None).iter().map(EvalRow::from).collect())
 }
 
-/// Writes one JSON line per row. Lines are serialised into a memory buffer and handed on a
-/// megabyte at a time, so the writer (and the hash behind it) sees a few large writes rather
-/// than one per key and punctuation mark.
+/// Writes one JSON line per row, each serialised into a reused buffer first so the writer sees
+/// one write per line rather than one per key and punctuation mark.
 fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {
-    const CHUNK: usize = 1 << 20;
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK + (64 << 10));
+    let mut line: Vec<u8> = Vec::new();
     for r in rows {
-        serde_json::to_writer(&mut buf, &r)?;
-        buf.push(b'\n');
-        if buf.len() >= CHUNK {
-            w.write_all(&buf)?;
-            buf.clear();
-        }
+        line.clear();
+        serde_json::to_writer(&mut line, &r)?;
+        line.push(b'\n');
+        w.write_all(&line)?;
     }
-    w.write_all(&buf)
+    Ok(())
 }
 
 /// Gives a closure the signature [`write_file`] expects (for any lifetime of the writer).
@@ -349,9 +338,8 @@ fn write_export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, u
     let eval_set: BTreeSet<&str> = eval_ids.iter().copied().collect();
     let finals = crate::adjudicate::all_final_fields(conn)?;
     let texts = candidate_texts(conn)?;
-    let (eval_spans, retained_spans) = (span_texts(&finals, &eval_ids), span_texts(&finals, &retained_ids));
-    let eval = pair_lines(&texts, &finals, &eval_ids, None, &eval_spans);
-    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set), &retained_spans);
+    let eval = pair_lines(&texts, &finals, &eval_ids, None);
+    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set));
 
     let total = EXPORT_FILES.len();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
@@ -493,15 +481,7 @@ struct Annotations<'a> {
 
 impl Annotations<'_> {
     fn write(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
-        for (.., range) in &self.index {
-            buf.extend_from_slice(&self.text[range.clone()]);
-            if buf.len() >= 1 << 20 {
-                w.write_all(&buf)?;
-                buf.clear();
-            }
-        }
-        w.write_all(&buf)
+        self.index.iter().try_for_each(|(.., range)| w.write_all(&self.text[range.clone()]))
     }
 }
 

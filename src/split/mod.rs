@@ -417,29 +417,24 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
             (tx.last_insert_rowid(), version)
         }
     };
-    let roles = draft_roles(&d);
     // One statement per role (and capping reason) over a JSON array of ids: SQLite walks the
     // array itself, which writes a large draft several times faster than a statement per row.
-    let mut groups: BTreeMap<(&str, Option<&str>), Vec<&str>> = BTreeMap::new();
-    for (id, r) in &roles {
-        if let Some(reason) = &r.capped {
-            groups.entry(("capped", Some(reason.as_str()))).or_default().push(id);
-        }
-        if r.eval {
-            groups.entry(("eval", None)).or_default().push(id);
-        }
-        if r.retained {
-            groups.entry(("retained", None)).or_default().push(id);
-        }
+    let mut capped: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (id, reason) in &d.capped {
+        capped.entry(reason).or_default().push(id);
     }
     {
         let mut insert = tx.prepare(
             "INSERT INTO split_rows (split_id, candidate_id, role, reason) SELECT ?1, value, ?3, ?4 FROM json_each(?2)",
         )?;
-        for ((role, reason), ids) in groups {
-            insert.execute(params![split_id, serde_json::to_string(&ids).expect("ids serialise"), role, reason])?;
+        let ids = |ids: &[&str]| serde_json::to_string(ids).expect("ids serialise");
+        insert.execute(params![split_id, ids(&d.retained), "retained", Option::<&str>::None])?;
+        insert.execute(params![split_id, ids(&d.eval), "eval", Option::<&str>::None])?;
+        for (reason, rows) in capped {
+            insert.execute(params![split_id, ids(&rows), "capped", reason])?;
         }
     }
+    let roles = draft_roles(&d);
     let head = (split_id, version, "draft".to_string(), params_json, created_at, None);
     let show = build_show(&facts, head, &roles)?;
     tx.commit()?;
@@ -564,8 +559,9 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
             insert.execute(params![split_id, removed.id, removed.reason])?;
         }
     }
-    for (id, role) in roles.iter_mut() {
-        role.removed = facts.marks.get(id).cloned();
+    for removed in &current.locality_removed {
+        let at = roles.binary_search_by(|(id, _)| id.as_str().cmp(&removed.id)).expect("a removed row is a split row");
+        roles[at].1.removed = Some(removed.reason.clone());
     }
     let at = now();
     tx.execute("UPDATE splits SET status = 'locked', locked_at = ?1 WHERE id = ?2", params![at, split_id])?;
