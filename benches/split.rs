@@ -6,6 +6,11 @@
 //! (which also computes kappa over every double-annotated row for the manifest) and `export`
 //! (nine files), each on its own and in total.
 //!
+//! After the timed steps it measures two floors on the same project and files, which no
+//! implementation of this export can go below on this machine: stepping SQLite through every
+//! column the export reads, without decoding or copying anything; and writing, hashing (sha256)
+//! and syncing the exported bytes, already serialised, on two threads.
+//!
 //! Run: `cargo bench --bench split` (rows via FORCEBENCH_BENCH_ROWS).
 
 use std::time::Instant;
@@ -88,4 +93,75 @@ fn main() {
     for f in report.files.keys() {
         println!("  {f:<24} {:>8.1} MB", std::fs::metadata(dir.join("out").join(f)).unwrap().len() as f64 / 1e6);
     }
+
+    let read = read_floor(project.conn());
+    let names: Vec<&String> = report.files.keys().collect();
+    let write = write_floor(&dir.join("out"), &dir.join("floor"), &names);
+    println!("floors (no export can go below these here):");
+    println!("  read every column it needs  {:>8.1} ms", ms(read));
+    println!("  write + sha256 + sync       {:>8.1} ms   (its {:.1} MB, on two threads)", ms(write), size as f64 / 1e6);
+}
+
+/// Steps SQLite through every row and column an export reads, touching each value in place.
+fn read_floor(conn: &rusqlite::Connection) -> std::time::Duration {
+    let start = Instant::now();
+    let mut bytes = 0usize;
+    for sql in [
+        "SELECT candidate_id, role, reason FROM split_rows",
+        "SELECT candidate_id, field, value, source FROM adjudication_fields",
+        "SELECT id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis FROM candidates",
+        "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim, raised_claim,
+                axis, severity, boundary_type, repair, notes, seconds_spent FROM annotations WHERE finished = 1",
+        "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed, span_decisive, calibrated_supported,
+                raised_underwarranted, one_local_axis, no_unrelated_addition, boundary_type FROM adjudications",
+        "SELECT candidate_id, passed, severity FROM qc_results",
+    ] {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let columns = stmt.column_count();
+        let mut rows = stmt.query([]).unwrap();
+        while let Some(r) = rows.next().unwrap() {
+            for i in 0..columns {
+                if let rusqlite::types::ValueRef::Text(t) = r.get_ref(i).unwrap() {
+                    bytes += t.len();
+                }
+            }
+        }
+    }
+    std::hint::black_box(bytes);
+    start.elapsed()
+}
+
+/// Writes copies of `names` (read into memory first, not timed) into `to`, each hashed and
+/// synced, shared between two threads by size.
+fn write_floor(from: &std::path::Path, to: &std::path::Path, names: &[&String]) -> std::time::Duration {
+    use sha2::Digest;
+    use std::io::Write;
+    std::fs::create_dir_all(to).unwrap();
+    let mut files: Vec<(String, Vec<u8>)> = names.iter().map(|n| (n.to_string(), std::fs::read(from.join(n)).unwrap())).collect();
+    files.sort_by_key(|f| std::cmp::Reverse(f.1.len()));
+    let mut halves: [Vec<&(String, Vec<u8>)>; 2] = [Vec::new(), Vec::new()];
+    let mut load = [0usize; 2];
+    for f in &files {
+        let i = usize::from(load[1] < load[0]);
+        load[i] += f.1.len();
+        halves[i].push(f);
+    }
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for half in &halves {
+            s.spawn(move || {
+                for (name, bytes) in half {
+                    let mut file = std::fs::File::create(to.join(name)).unwrap();
+                    let mut hash = sha2::Sha256::new();
+                    for chunk in bytes.chunks(1 << 20) {
+                        file.write_all(chunk).unwrap();
+                        hash.update(chunk);
+                    }
+                    file.sync_all().unwrap();
+                    std::hint::black_box(hash.finalize());
+                }
+            });
+        }
+    });
+    start.elapsed()
 }
