@@ -42,7 +42,7 @@ pub enum Error {
     #[error("no candidate with id `{0}`")]
     CandidateNotFound(String),
 
-    #[error("invalid argument: {0}")]
+    #[error("{0}")]
     InvalidArgument(String),
 
     #[error("database error: {0}")]

@@ -316,7 +316,7 @@ fn the_agreement_report_is_exported_as_csv_or_json() {
     assert_eq!(saved, serde_json::to_value(&report).unwrap());
 
     let err = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "xlsx" })).unwrap_err();
-    assert_eq!(err, json!({ "code": "invalid_argument", "message": "invalid argument: export format `xlsx` is not csv or json" }));
+    assert_eq!(err, json!({ "code": "invalid_argument", "message": "export format `xlsx` is not csv or json" }));
     let err = invoke(&window, "export_agreement", json!({ "path": "  ", "format": "csv" })).unwrap_err();
     assert_eq!(err["code"], "invalid_argument");
     let missing = dir.path().join("no/such/dir/agreement.csv");

@@ -412,7 +412,7 @@ fn agreement_report_files_are_written_whole_in_either_format() {
     let err = export::write_report(&report, &csv_path.join("x.csv"), ExportFormat::Csv).unwrap_err();
     assert!(err.to_string().ends_with("agreement.csv is not a folder"), "{err}");
     let err = "xlsx".parse::<ExportFormat>().unwrap_err();
-    assert_eq!(err.to_string(), "invalid argument: export format `xlsx` is not csv or json");
+    assert_eq!(err.to_string(), "export format `xlsx` is not csv or json");
 }
 
 /// What a split records at lock time (two narrow scans) is the decision agreement of the full

@@ -195,7 +195,7 @@ test("editing to a value neither annotator gave requires a rationale before anyt
 
 test("an edited span must be verbatim; the core's refusal is shown with its code", async () => {
   const message =
-    "invalid argument: row `fx-adj-1` cannot be adjudicated: field `raised_claim`: the final value overrides both annotators, so a rationale is required";
+    "row `fx-adj-1` cannot be adjudicated: field `raised_claim`: the final value overrides both annotators, so a rationale is required";
   const { page, problems } = await openAdjudicate({ errors: { resolve_row: { code: "invalid_argument", message } } });
   await page.keyboard.press("a");
   await page.keyboard.press("j");
@@ -275,7 +275,7 @@ test("filters reach the queue command; hiding names hides them everywhere", asyn
 });
 
 test("the locality audit: a mark needs a reason, the core's refusal is shown, removed rows are listed", async () => {
-  const refusal = { code: "invalid_argument", message: "invalid argument: row `fx-adj-7` is in a locked split" };
+  const refusal = { code: "invalid_argument", message: "row `fx-adj-7` is in a locked split" };
   const { page, problems } = await openAdjudicate();
   await page.keyboard.press("l");
   await page.waitForSelector('[data-testid="locality-view"]');

@@ -163,7 +163,7 @@ test("a cap that is not a number, a per-axis target of 0 or a bad seed is refuse
 test("the core's refusal of a draft is shown as it says it", async () => {
   const refusal = {
     code: "invalid_argument",
-    message: "invalid argument: no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first",
+    message: "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first",
   };
   const { page } = await openSplit({ split: null, errors: { split_draft: refusal } });
   await page.click('[data-testid="draft"]');
