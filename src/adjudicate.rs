@@ -1012,15 +1012,10 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
             names.entry(r.get(0)?).or_default().push(r.get(1)?);
         }
     }
+    // Each row's state by the rule the split uses, from two scans rather than probes per row.
+    let rule = crate::split::facts::StateRule::load(conn)?;
     let mut stmt = conn.prepare(
-        "SELECT j.candidate_id,
-                CASE WHEN EXISTS (SELECT 1 FROM locality_marks l WHERE l.candidate_id = j.candidate_id) THEN 'locality_removed'
-                     WHEN j.decision = 'reject_not_force_gap' THEN 'rejected'
-                     WHEN EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = j.candidate_id)
-                          AND NOT EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = j.candidate_id
-                                          AND q.passed = 0 AND q.severity = 'error') THEN 'accepted'
-                     ELSE 'adjudicated' END,
-                j.decision, j.rationale, a.name, j.decided_at, j.bulk_confirmed,
+        "SELECT j.candidate_id, j.decision, j.rationale, a.name, j.decided_at, j.bulk_confirmed,
                 j.span_decisive, j.calibrated_supported, j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition
          FROM adjudications j JOIN candidates c ON c.id = j.candidate_id
          JOIN annotators a ON a.id = j.adjudicator_id ORDER BY c.seq",
@@ -1046,11 +1041,10 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
             sources.insert(f.as_str().to_string(), *source);
             annotators.insert(f.as_str().to_string(), who);
         }
-        let state: String = r.get(1)?;
-        let decision: String = r.get(2)?;
+        let decision: Decision = crate::db::text(r, 1)?.parse().map_err(Error::InvalidArgument)?;
         out.push(ExportRow {
-            state: state.parse().map_err(Error::InvalidArgument)?,
-            decision: decision.parse().map_err(Error::InvalidArgument)?,
+            state: rule.state(&id, decision),
+            decision,
             evidence_span: value(Field::EvidenceSpan)
                 .map(|v| crate::annotate::Span::text_of(&v).into_owned()),
             calibrated_claim: value(Field::CalibratedClaim),
@@ -1059,16 +1053,16 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
             severity: value(Field::Severity).and_then(|s| s.parse().ok()),
             repair: value(Field::Repair),
             boundary_type: value(Field::BoundaryType),
-            rationale: r.get(3)?,
-            adjudicator: r.get(4)?,
-            decided_at: r.get(5)?,
-            bulk_confirmed: r.get(6)?,
+            rationale: r.get(2)?,
+            adjudicator: r.get(3)?,
+            decided_at: r.get(4)?,
+            bulk_confirmed: r.get(5)?,
             checklist: Checklist {
-                span_decisive: r.get(7)?,
-                calibrated_supported: r.get(8)?,
-                raised_underwarranted: r.get(9)?,
-                one_local_axis: r.get(10)?,
-                no_unrelated_addition: r.get(11)?,
+                span_decisive: r.get(6)?,
+                calibrated_supported: r.get(7)?,
+                raised_underwarranted: r.get(8)?,
+                one_local_axis: r.get(9)?,
+                no_unrelated_addition: r.get(10)?,
             },
             sources,
             annotators,

@@ -619,8 +619,7 @@ fn adjudication_lines<'a>(
     annotations: &'a Annotations<'a>,
     people: &'a HashMap<i64, String>,
 ) -> Result<Vec<AdjudicationLine<'a>>> {
-    let qc = super::facts::qc_outcomes(conn)?;
-    let marks: BTreeSet<String> = conn.prepare("SELECT candidate_id FROM locality_marks")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let rule = super::facts::StateRule::load(conn)?;
     let mut stmt = conn.prepare(
         "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed,
                 span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition
@@ -631,8 +630,7 @@ fn adjudication_lines<'a>(
             let id: String = r.get(0)?;
             let decision: String = r.get(1)?;
             let parsed: Decision = decision.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into()))?;
-            let qc_passed = qc.binary_search_by(|(k, _)| k.as_str().cmp(&id)).is_ok_and(|i| !qc[i].1);
-            let state = super::facts::adjudicated_state(marks.contains(&id), parsed, qc_passed).as_str();
+            let state = rule.state(&id, parsed).as_str();
             Ok(AdjudicationLine {
                 state,
                 finals: finals.get(&id),

@@ -8,7 +8,7 @@
 //! (`tests/core/split.rs`) checks the two agree on a project holding every state.
 
 use rusqlite::Connection;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
@@ -170,6 +170,26 @@ pub(crate) fn adjudicated_state(marked: bool, decision: Decision, qc_passed: boo
         Decision::RejectNotForceGap => WorkflowState::Rejected,
         Decision::AcceptForceGap if qc_passed => WorkflowState::Accepted,
         _ => WorkflowState::Adjudicated,
+    }
+}
+
+/// What settles an adjudicated row's state besides its decision: the QC outcomes and the
+/// locality marks, read in two scans, for code that walks many rows.
+pub(crate) struct StateRule {
+    qc: Vec<(String, bool)>,
+    marked: HashSet<String>,
+}
+
+impl StateRule {
+    pub fn load(conn: &Connection) -> Result<Self> {
+        let marked = conn.prepare("SELECT candidate_id FROM locality_marks")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(StateRule { qc: qc_outcomes(conn)?, marked })
+    }
+
+    /// The state of adjudicated row `id` with final `decision` (see [`adjudicated_state`]).
+    pub fn state(&self, id: &str, decision: Decision) -> WorkflowState {
+        let qc_passed = self.qc.binary_search_by(|(k, _)| k.as_str().cmp(id)).is_ok_and(|i| !self.qc[i].1);
+        adjudicated_state(self.marked.contains(id), decision, qc_passed)
     }
 }
 

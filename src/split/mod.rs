@@ -30,7 +30,7 @@ use crate::vocab::Axis;
 use facts::{Facts, Standing};
 
 mod export;
-mod facts;
+pub(crate) mod facts;
 
 pub use export::{eval_rows, export, verify, EvalRow, ExportReport, VerifyReport, EXPORT_FILES};
 

@@ -338,6 +338,19 @@ fn the_split_sees_the_states_the_view_derives() {
         )
     );
     assert_eq!((s.counts.candidates, s.counts.double_annotated, s.counts.adjudicated), (21, 18, 18));
+    // `adjudicate export` applies the same rule to every adjudicated row.
+    let mut exported: Vec<(String, String)> = forcebench::adjudicate::export_rows(&p).unwrap().into_iter().map(|r| (r.id, r.state.as_str().to_string())).collect();
+    let mut viewed: Vec<(String, String)> = p
+        .conn()
+        .prepare("SELECT s.candidate_id, s.state FROM candidate_states s JOIN adjudications j USING (candidate_id)")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    exported.sort();
+    viewed.sort();
+    assert_eq!(exported, viewed);
 
     // Marking an accepted drafted row nonlocal moves it out of the draft, as the view says.
     forcebench::locality::mark(&mut p, &accepted[0], "changes the outcome measured", "eve").unwrap();
