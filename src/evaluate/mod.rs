@@ -320,15 +320,20 @@ pub fn report(name: &str, map_name: &str, version: i64, pairs: &[Pair], outputs:
 /// Imports an evaluator's outputs for the locked split (replacing an earlier import under the
 /// same name) and scores them.
 pub fn import_and_score(project: &mut Project, path: &Path, name: &str, map: &LabelMap, bootstrap: Option<(u32, u64)>) -> Result<EvaluatorReport> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(Error::InvalidArgument("an evaluator needs a name".into()));
-    }
+    let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
     let outputs = read_outputs(path, map, &ids)?;
     store(project, name, &map.name, &outputs)?;
     Ok(report(name, &map.name, version, &pairs, &outputs, bootstrap))
+}
+
+/// An evaluator's name, trimmed; refused when empty (before any file is read).
+fn evaluator_name(name: &str) -> Result<&str> {
+    match name.trim() {
+        "" => Err(Error::InvalidArgument("an evaluator needs a name".into())),
+        name => Ok(name),
+    }
 }
 
 fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Result<()> {
@@ -408,9 +413,10 @@ pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) ->
 
 /// Reads a judge's responses, stores them as evaluator `name` and scores them.
 pub fn judge_import(project: &mut Project, path: &Path, name: &str, map: &LabelMap, bootstrap: Option<(u32, u64)>) -> Result<(EvaluatorReport, judge::ResponseStats)> {
+    let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
     let (outputs, stats) = judge::read_responses(path, map, &ids)?;
-    store(project, name.trim(), &map.name, &outputs)?;
-    Ok((report(name.trim(), &map.name, version, &pairs, &outputs, bootstrap), stats))
+    store(project, name, &map.name, &outputs)?;
+    Ok((report(name, &map.name, version, &pairs, &outputs, bootstrap), stats))
 }

@@ -227,6 +227,11 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
     let bad = write(dir.path(), "bad.jsonl", "{\"request_id\":\"nope\",\"response\":\"x\"}\n");
     let err = evaluate::judge_import(&mut p, &bad, "judge-b", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
     assert!(err.contains("bad.jsonl:1: field `request_id`: `nope` is not `<id>:safe` or `<id>:raised`"), "{err}");
+    // A judge needs a name, as an imported evaluator does; nothing is stored without one.
+    let err = evaluate::judge_import(&mut p, &responses, "  ", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
+    assert_eq!(err, "an evaluator needs a name");
+    let names: Vec<String> = evaluate::compare(&p, None).unwrap().into_iter().map(|r| r.name).collect();
+    assert_eq!(names, vec!["judge-a".to_string()]);
 }
 
 #[test]
