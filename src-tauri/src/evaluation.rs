@@ -1,10 +1,11 @@
 //! IPC commands for the evaluation view (issue 7): compare every evaluator on the locked split,
 //! import an evaluator's scores, run the baselines, the two plots as the core draws them, and
-//! export them as SVG and PNG. Each is a call into `forcebench::evaluate`.
+//! export them as SVG and PNG; write an LLM judge's requests and read its responses back. Each
+//! is a call into `forcebench::evaluate`.
 
 use std::path::Path;
 
-use forcebench::evaluate::{self, plots, EvaluatorReport, LabelMap};
+use forcebench::evaluate::{self, judge::ResponseStats, plots, EvaluatorReport, LabelMap};
 use forcebench::ErrorPayload;
 use serde::Serialize;
 use tauri::State;
@@ -86,4 +87,25 @@ pub async fn judge_export(studio: State<'_, Studio>, template: String, out: Stri
         t => t,
     };
     studio.with(|p| evaluate::judge_export(p, template, Path::new(out), seed.unwrap_or(1)))
+}
+
+/// What reading a judge's responses gave: its scores, and how each response was read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JudgeImport {
+    pub report: EvaluatorReport,
+    pub parsing: ResponseStats,
+}
+
+/// Reads an LLM judge's responses (JSONL: `request_id`, `response`) from `path` and scores them
+/// as `name`, reading verdicts through `map`; answers with the scores and what could not be
+/// read (the same as `forcebench judge import --json`).
+#[tauri::command]
+pub async fn judge_import(studio: State<'_, Studio>, path: String, name: String, map: String) -> Result<JudgeImport, ErrorPayload> {
+    let path = path.trim();
+    if path.is_empty() {
+        return Err(invalid("type the path of the judge's responses (JSONL)"));
+    }
+    let map = LabelMap::named(map.trim()).map_err(|e| e.payload())?;
+    let (report, parsing) = studio.with_mut(|p| evaluate::judge_import(p, Path::new(path), name.trim(), &map, BOOTSTRAP))?;
+    Ok(JudgeImport { report, parsing })
 }

@@ -139,6 +139,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         evaluation::evaluation_plots_svg,
         evaluation::export_plots,
         evaluation::judge_export,
+        evaluation::judge_import,
     ])
 }
 

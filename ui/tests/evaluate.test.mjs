@@ -43,7 +43,7 @@ async function openEvaluate({ stored = reports, error = null, errors = {} } = {}
       let current = stored;
       const plotsOf = (list) => plots[list.length === all.length ? "all" : list.length === 0 ? "none" : "baselines"];
       window.__TAURI_INTERNALS__.invoke = async (cmd, args) => {
-        const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots"];
+        const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots", "judge_export", "judge_import"];
         if (!ours.includes(cmd)) return base(cmd, args);
         window.__ipcCalls.push({ cmd, args: structuredClone(args ?? {}) });
         if (errors[cmd]) throw errors[cmd];
@@ -60,6 +60,14 @@ async function openEvaluate({ stored = reports, error = null, errors = {} } = {}
           return structuredClone(judge);
         }
         if (cmd === "export_plots") return files.map((f) => `${args.dir}/${f}`);
+        // Two requests per pair of the 33; three of the 66 responses carry no verdict.
+        if (cmd === "judge_export") return 66;
+        if (cmd === "judge_import") {
+          const judge = { ...all.find((r) => r.name === "my-judge"), name: args.name, label_map: args.map };
+          current = [...current.filter((r) => r.name !== args.name), judge].sort((a, b) => a.name.localeCompare(b.name));
+          const parsing = { responses: 66, json: 60, label_in_text: 3, unparsable: ["fx-a:raised", "fx-b:safe", "fx-c:raised"] };
+          return structuredClone({ report: judge, parsing });
+        }
         throw `command ${cmd} not found`;
       };
     },
@@ -154,7 +162,7 @@ test("without a locked split the view says to lock one, and its actions are off"
     const { page, problems } = await openEvaluate({ error });
     assert.match(await text(page, "evaluate-empty"), /^Lock a split first Evaluators are scored on the evaluation pairs of a locked split/);
     assert.equal(await text(page, "evaluate-empty-reason"), error.message);
-    for (const b of ["run-baselines", "import-scores", "export-plots"]) {
+    for (const b of ["run-baselines", "import-scores", "export-plots", "judge-write", "judge-read"]) {
       assert.equal(await page.isDisabled(`[data-testid="${b}"]`), true, b);
     }
     assert.equal(await page.$('[data-testid="comparison-table"]'), null);
@@ -192,6 +200,61 @@ test("import sends the typed path, name and label map, and says what was scored"
   assert.equal(await rowText(page, "my-judge"), "▸ my-judge force 33 0.242 0.142–0.342 0.455 0.405–0.505 8 2");
   await assertNoRawValues(page);
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the judge: requests written with the chosen template, its answers read back and scored", async () => {
+  const { page, problems } = await openEvaluate({ stored: baselineReports });
+  // Defaults: the force-aware template, read with the force map, requests beside the project.
+  assert.equal(await page.inputValue('[data-testid="judge-template"]'), "force_aware");
+  assert.equal(await page.inputValue('[data-testid="judge-map"]'), "force");
+  assert.match(await page.inputValue('[data-testid="judge-out"]'), /^\/.+\/[^/]+-judge-requests\.jsonl$/);
+  assert.equal(await text(page, "judge-template-about"), "Explains force gaps and names the pair's axis.");
+  // The generic template's answers are support labels: the map follows the template.
+  await page.selectOption('[data-testid="judge-template"]', "generic");
+  assert.equal(await page.inputValue('[data-testid="judge-map"]'), "generic");
+  await page.fill('[data-testid="judge-out"]', " /data/requests.jsonl ");
+  await page.fill('[data-testid="judge-seed"]', "7");
+  await page.click('[data-testid="judge-write"]');
+  await page.waitForSelector('[data-testid="judge-written"]');
+  assert.deepEqual(await calls(page, "judge_export"), [{ template: "generic", out: "/data/requests.jsonl", seed: 7 }]);
+  assert.match(await text(page, "judge-written"), /^Wrote 66 requests to requests\.jsonl\. Save each answer as a JSONL line of request_id and response/);
+
+  // A template file must be named: nothing is sent without one.
+  await page.selectOption('[data-testid="judge-template"]', "file");
+  await page.click('[data-testid="judge-write"]');
+  assert.equal(await text(page, "judge-write-error"), "invalid_argument: Type the path of the template file.");
+  assert.equal((await calls(page, "judge_export")).length, 1);
+  await page.fill('[data-testid="judge-template-file"]', "/data/mine.txt");
+  await page.click('[data-testid="judge-write"]');
+  await page.waitForSelector('[data-testid="judge-written"]');
+  assert.equal((await calls(page, "judge_export"))[1].template, "/data/mine.txt");
+
+  await page.fill('[data-testid="judge-path"]', "/data/responses.jsonl");
+  await page.fill('[data-testid="judge-name"]', " gpt-judge ");
+  await page.selectOption('[data-testid="judge-map"]', "force");
+  await page.click('[data-testid="judge-read"]');
+  await page.waitForSelector('[data-testid="judge-read-done"]');
+  assert.deepEqual(await calls(page, "judge_import"), [{ path: "/data/responses.jsonl", name: "gpt-judge", map: "force" }]);
+  assert.equal(
+    await text(page, "judge-read-done"),
+    "Scored gpt-judge on 33 pairs: MVR 0.242, FS 0.455. Read 66 responses: 60 as JSON, 3 by a label in the text, 3 with no verdict. fx-a:raised fx-b:safe fx-c:raised",
+  );
+  await page.waitForSelector('tr[data-evaluator="gpt-judge"]');
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a refused judge read shows the core's words", async () => {
+  const refusal = { code: "invalid_input", message: "/data/r.jsonl: 1 problem found; nothing was imported\n  /data/r.jsonl:1: field `request_id`: `x` is not `<id>:safe` or `<id>:raised`" };
+  const { page } = await openEvaluate({ errors: { judge_import: refusal } });
+  await page.fill('[data-testid="judge-path"]', "/data/r.jsonl");
+  await page.fill('[data-testid="judge-name"]', "j");
+  await page.click('[data-testid="judge-read"]');
+  await page.waitForSelector('[data-testid="judge-read-error"]');
+  assert.equal(await page.innerText('[data-testid="judge-read-error"]'), `invalid_input: ${refusal.message}`);
+  assert.equal(await page.$('[data-testid="judge-read-done"]'), null);
   await page.close();
 });
 

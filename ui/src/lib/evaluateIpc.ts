@@ -1,9 +1,11 @@
-// The evaluation view's commands (compare, import scores, baselines, plots, export), typed,
+// The evaluation view's commands (compare, import scores, baselines, plots, export, an LLM
+// judge's requests and responses), typed,
 // failing with the same `IpcError` as every other command in ./ipc; and the small pure helpers
 // the view formats with.
 import { invoke } from "@tauri-apps/api/core";
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
 import type { Metrics } from "../bindings/Metrics";
+import type { ResponseStats } from "../bindings/ResponseStats";
 import { IpcError } from "./ipc";
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
@@ -28,6 +30,32 @@ export const importScores = (path: string, name: string, map: string) => call<Ev
 export const runBaselines = () => call<EvaluatorReport[]>("run_baselines");
 export const evaluationPlotsSvg = () => call<PlotsSvg>("evaluation_plots_svg");
 export const exportPlots = (dir: string) => call<string[]>("export_plots", { dir });
+
+/**
+ * The judge templates that ship with ForceBench (the core's `judge::TEMPLATES`), with the label
+ * map their answers are read with. A path to a template file works too.
+ */
+export const JUDGE_TEMPLATES = [
+  { name: "generic", map: "generic", about: "Asks whether the passage supports the claim (five support labels)." },
+  { name: "force_aware", map: "force", about: "Explains force gaps and names the pair's axis." },
+  { name: "axis_free", map: "force", about: "Explains force gaps without naming an axis." },
+  { name: "dummy_axis", map: "force", about: "Control: as force_aware, but names a wrong axis." },
+] as const;
+
+/** What reading a judge's responses gave (as `forcebench judge import --json`). */
+export interface JudgeImport {
+  report: EvaluatorReport;
+  parsing: ResponseStats;
+}
+
+/** Writes one request per claim of the locked split to `out`; answers how many. */
+export const judgeExport = (template: string, out: string, seed: number) => call<number>("judge_export", { template, out, seed });
+export const judgeImport = (path: string, name: string, map: string) => call<JudgeImport>("judge_import", { path, name, map });
+
+/** The label map a template's answers are read with ("generic" for a template file). */
+export function mapForTemplate(template: string): string {
+  return JUDGE_TEMPLATES.find((t) => t.name === template)?.map ?? "generic";
+}
 
 /** A metric to three decimals, or an em dash when there is none (no pairs). */
 export function fmt(x: number | null | undefined): string {
@@ -55,12 +83,18 @@ export function sortReports(reports: EvaluatorReport[], key: SortKey): Evaluator
   });
 }
 
-/** `<project folder>/<project stem>-plots`: where export suggests writing the plots. */
-export function defaultPlotsDir(projectPath: string): string {
+/** `<project folder>/<project stem><suffix>`: a path beside the project, named after it. */
+export function besideProject(projectPath: string, suffix: string): string {
   const cut = Math.max(projectPath.lastIndexOf("/"), projectPath.lastIndexOf("\\"));
   const stem = projectPath.slice(cut + 1).replace(/\.forcebench$/, "") || "project";
-  return `${projectPath.slice(0, cut + 1)}${stem}-plots`;
+  return `${projectPath.slice(0, cut + 1)}${stem}${suffix}`;
 }
+
+/** `<project folder>/<project stem>-plots`: where export suggests writing the plots. */
+export const defaultPlotsDir = (projectPath: string) => besideProject(projectPath, "-plots");
+
+/** `<project folder>/<project stem>-judge-requests.jsonl`: where the judge's requests go by default. */
+export const defaultJudgeRequests = (projectPath: string) => besideProject(projectPath, "-judge-requests.jsonl");
 
 /** True for the core's "no locked split" refusals, which the view shows as its empty state. */
 export function needsLockedSplit(error: IpcError): boolean {
