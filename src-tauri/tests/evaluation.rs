@@ -153,3 +153,66 @@ fn import_scores_reads_labels_through_the_map_and_lists_missing_pairs() {
     assert_eq!(n.as_u64(), Some(2 * pairs.len() as u64));
     assert_eq!(std::fs::read_to_string(&requests).unwrap().lines().count(), 2 * pairs.len());
 }
+
+/// The judge through the window's commands: requests out with each template the view offers,
+/// responses back in, read as JSON, by a label in the text, or not at all.
+#[test]
+fn judge_requests_go_out_and_responses_come_back_scored() {
+    let project = project(true);
+    let (_, pairs) = forcebench::evaluate::eval_pairs(&project).unwrap();
+    let (_app, window) = app(Ok(project));
+    let dir = tempfile::tempdir().unwrap();
+
+    // The view lists the shipped templates with the map their answers use: the core's list.
+    let ts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/lib/evaluateIpc.ts")).unwrap();
+    let offered: Vec<(String, String)> = ts
+        .lines()
+        .filter_map(|l| {
+            let name = l.split("name: \"").nth(1)?.split('"').next()?;
+            let map = l.split("map: \"").nth(1)?.split('"').next()?;
+            Some((name.to_string(), map.to_string()))
+        })
+        .collect();
+    let shipped: Vec<(String, String)> = forcebench::evaluate::judge::TEMPLATES.iter().map(|t| (t.0.to_string(), t.2.to_string())).collect();
+    assert_eq!(offered, shipped);
+    for (name, _) in &shipped {
+        let out = dir.path().join(format!("{name}.jsonl"));
+        let n = invoke(&window, "judge_export", json!({ "template": name, "out": out.display().to_string(), "seed": 3 })).unwrap();
+        assert_eq!(n.as_u64(), Some(2 * pairs.len() as u64), "{name}");
+    }
+
+    // Answers to the force-aware requests: one wrapped in prose, one with no verdict at all.
+    let requests: Vec<Value> = std::fs::read_to_string(dir.path().join("force_aware.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut lines = String::new();
+    for (i, r) in requests.iter().enumerate() {
+        let label = if r["claim"] == "safe" { "force_calibrated" } else { "force_gap" };
+        let response = match i {
+            0 => "I cannot tell.".to_string(),
+            1 => format!("My verdict: {label}."),
+            _ => format!("{{\"label\": \"{label}\"}}"),
+        };
+        lines += &format!("{}\n", json!({ "request_id": r["request_id"], "response": response }));
+    }
+    let file = dir.path().join("responses.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    let read = invoke(&window, "judge_import", json!({ "path": file.display().to_string(), "name": " judge ", "map": "force" })).unwrap();
+    let total = requests.len() as u64;
+    assert_eq!(read["parsing"]["responses"].as_u64(), Some(total));
+    assert_eq!((read["parsing"]["json"].as_u64(), read["parsing"]["label_in_text"].as_u64()), (Some(total - 2), Some(1)));
+    assert_eq!(read["parsing"]["unparsable"], json!([requests[0]["request_id"]]));
+    assert_eq!((read["report"]["name"].as_str(), read["report"]["missing"].as_u64()), (Some("judge"), Some(1)));
+    assert_eq!(invoke(&window, "evaluation_compare", json!({})).unwrap()[0]["name"], "judge");
+
+    for (args, words) in [
+        (json!({ "path": " ", "name": "j", "map": "force" }), "judge's responses"),
+        (json!({ "path": file.display().to_string(), "name": "", "map": "force" }), "needs a name"),
+        (json!({ "path": file.display().to_string(), "name": "j", "map": "nope" }), "nope"),
+    ] {
+        let err = invoke(&window, "judge_import", args).unwrap_err();
+        assert!(message(&err).contains(words), "{err}");
+    }
+}
