@@ -342,7 +342,7 @@ test("screenshot of the split view, for review", async () => {
   await page.waitForSelector('[data-testid="lock-dialog"]');
   await mkdir(shotsDir, { recursive: true });
   await page.screenshot({ path: join(shotsDir, "split.png") });
-  await page.$eval(".report", (el) => el.scrollTo(0, el.scrollHeight));
+  await page.$eval(".report-body", (el) => el.scrollTo(0, el.scrollHeight));
   await page.screenshot({ path: join(shotsDir, "split-bottom.png") });
   await page.close();
 });
