@@ -13,10 +13,7 @@ use common::{app, invoke};
 /// The demo project, every sample row annotated, full agreements confirmed; with a split
 /// drafted (3 evaluation rows per axis) and, when `lock`, locked.
 fn project(lock: bool) -> Project {
-    let mut project = Project::in_memory("IPC evaluation").unwrap();
-    forcebench::sample::load_sample_project(&mut project).unwrap();
-    forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    let mut project = common::accepted_project("IPC evaluation");
     let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(3), Some(1));
     forcebench::split::draft(&mut project, &params).unwrap();
     if lock {

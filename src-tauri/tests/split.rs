@@ -11,11 +11,7 @@ use common::{app, invoke};
 
 /// The demo project, every sample row annotated by both annotators, full agreements confirmed.
 fn accepted_project() -> Project {
-    let mut project = Project::in_memory("IPC split").unwrap();
-    forcebench::sample::load_sample_project(&mut project).unwrap();
-    forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
-    project
+    common::accepted_project("IPC split")
 }
 
 fn ids(v: &Value) -> Vec<String> {

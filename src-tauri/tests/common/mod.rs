@@ -1,6 +1,6 @@
 //! What the mock-runtime test files share (each file under tests/ is its own crate and brings
-//! this in with `mod common;`): the app built with its real tauri.conf.json and capabilities and
-//! a command sent through IPC as the window sends it.
+//! this in with `mod common;`): the app built with its real tauri.conf.json and capabilities,
+//! a command sent through IPC as the window sends it, and the project a split is drafted from.
 
 use forcebench::Project;
 use serde_json::Value;
@@ -37,4 +37,15 @@ pub fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Va
         invoke_key: INVOKE_KEY.to_string(),
     };
     get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
+}
+
+/// The demo project named `name`, every sample row annotated by both annotators and the full
+/// agreements confirmed: the accepted rows a split is drafted from.
+#[allow(dead_code)] // only the files that draft a split use it
+pub fn accepted_project(name: &str) -> Project {
+    let mut project = Project::in_memory(name).unwrap();
+    forcebench::sample::load_sample_project(&mut project).unwrap();
+    forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
+    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    project
 }
