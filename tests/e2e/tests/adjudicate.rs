@@ -11,12 +11,10 @@ use std::time::Duration;
 use fantoccini::key::Key;
 use fantoccini::Client;
 use forcebench::{adjudicate, annotate, assign, candidate, locality, qc, roster, sample, Project};
-use forcebench_e2e::client::{cli_binary, css, js, k, keys, run, session, shot, wait_js, Res};
+use forcebench_e2e::client::{cli_binary, css, js, k, keys, run, session, shot, wait_js, Res, ROW_ID, SAVE_STATE};
 use forcebench_e2e::{find_tools, repo_root, Display, TauriDriver};
 use serde_json::{json, Value};
 
-const ROW_ID: &str = "document.querySelector('[data-testid=row-id]')?.textContent ?? null";
-const SAVE_STATE: &str = "document.querySelector('[data-testid=save-state]')?.dataset.state ?? null";
 const FOCUSED: &str = "document.querySelector('[data-testid=field-row][data-focused=true]')?.dataset.field ?? null";
 const NEW_RAISED: &str = "Every survey of Zurich renters shows that most will move within a year.";
 const RATIONALE: &str = "Both raised claims shifted two axes; this one raises the quantity only.";
