@@ -12,7 +12,7 @@ use forcebench::annotate::{self, Annotation};
 use forcebench::vocab::{Axis, BoundaryType, Decision};
 use forcebench::{sample, Project};
 use forcebench_e2e::client::{css, js, k, keys, run, session, shot, wait_js, Res, ROW_ID, SAVE_STATE};
-use forcebench_e2e::{find_tools, Display, TauriDriver};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
 
 const WHO: &str = "Ana";
@@ -129,9 +129,7 @@ async fn annotate_three_rows_by_keyboard_and_find_them_after_a_restart() {
     let ids = make_project(&path);
     assert!(ids.len() >= 4, "the sample gives {WHO} at least four rows");
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
 
     let client = session(&tools, &driver).await;
     run(client.clone(), first_session(client, ids.clone())).await;
@@ -177,9 +175,7 @@ async fn look_at_the_views() {
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("Sample project.forcebench");
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {

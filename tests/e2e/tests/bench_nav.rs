@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use fantoccini::key::Key;
 use forcebench::{assign, import, roster, sample, Project};
 use forcebench_e2e::client::{css, js, k, keys, session, Res};
-use forcebench_e2e::{find_tools, Display, TauriDriver};
+use forcebench_e2e::{find_tools, start_for};
 
 const PRESSES: usize = 100;
 
@@ -49,9 +49,7 @@ async fn next_row_navigation_time() {
         roster::add(&project, "Ben", roster::Role::Annotator).unwrap();
         assign::assign(&mut project, 1).unwrap();
     }
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
 
     let result: Res<(Vec<f64>, Duration)> = async {

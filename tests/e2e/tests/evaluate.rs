@@ -11,7 +11,7 @@ use fantoccini::Client;
 use forcebench::split::{self, SplitParams};
 use forcebench::{adjudicate, evaluate, sample, Project};
 use forcebench_e2e::client::{click, css, js, k, keys, run, session, shot, text_of, wait_js_within, Res};
-use forcebench_e2e::{find_tools, Display, TauriDriver};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
 
 /// `client::wait_js` with the 20 s this file has always allowed, not 10: its waits follow the
@@ -111,9 +111,7 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
     };
     let out = dir.path().join("plots out");
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     run(client.clone(), exercise(client, expected, out.display().to_string())).await;
     drop(driver);
@@ -140,9 +138,7 @@ async fn look_at_the_evaluate_view() {
     let name = Path::new(&source).file_name().expect("a file name");
     let path = dir.path().join(name);
     std::fs::copy(&source, &path).unwrap();
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {

@@ -9,7 +9,7 @@ use fantoccini::Client;
 use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
 use forcebench::{import, sample, Project};
 use forcebench_e2e::client::{css, js, run, session, shot, Res};
-use forcebench_e2e::{find_tools, Display, TauriDriver};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
 
 const FIXTURE: &str = "fixtures/html-payload.jsonl";
@@ -89,9 +89,7 @@ async fn candidate_list_in_the_real_window() {
     let project = dir.path().join("e2e.forcebench");
     let (first, hostile, count) = make_project(&project);
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", project.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &project, dir.path());
 
     let client = session(&tools, &driver).await;
     run(client.clone(), exercise(client, first, hostile, count)).await;
