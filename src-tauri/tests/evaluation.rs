@@ -6,45 +6,14 @@ use std::collections::BTreeMap;
 
 use forcebench::Project;
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
-use tauri::{App, Manager, WebviewWindow};
 
-type Mock = tauri::test::MockRuntime;
-
-// The same two helpers as tests/ipc.rs (each test file is its own crate).
-fn app(project: Result<Project, forcebench::ErrorPayload>) -> (App<Mock>, WebviewWindow<Mock>) {
-    let app = forcebench_studio::builder(mock_builder(), project)
-        .build(tauri::generate_context!())
-        .expect("the app builds on the mock runtime");
-    let window = match app.get_webview_window("main") {
-        Some(w) => w,
-        None => tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap(),
-    };
-    (app, window)
-}
-
-fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
-}
+mod common;
+use common::{app, invoke};
 
 /// The demo project, every sample row annotated, full agreements confirmed; with a split
 /// drafted (3 evaluation rows per axis) and, when `lock`, locked.
 fn project(lock: bool) -> Project {
-    let mut project = Project::in_memory("IPC evaluation").unwrap();
-    forcebench::sample::load_sample_project(&mut project).unwrap();
-    forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    let mut project = common::accepted_project("IPC evaluation");
     let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(3), Some(1));
     forcebench::split::draft(&mut project, &params).unwrap();
     if lock {

@@ -3,36 +3,9 @@
 
 use forcebench::Project;
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
-use tauri::{App, Manager, WebviewWindow};
 
-type Mock = tauri::test::MockRuntime;
-
-fn app(project: Result<Project, forcebench::ErrorPayload>) -> (App<Mock>, WebviewWindow<Mock>) {
-    let app = forcebench_studio::builder(mock_builder(), project)
-        .build(tauri::generate_context!())
-        .expect("the app builds on the mock runtime");
-    let window = match app.get_webview_window("main") {
-        Some(w) => w,
-        None => tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap(),
-    };
-    (app, window)
-}
-
-fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
-}
+mod common;
+use common::{app, invoke};
 
 fn sample_project() -> Project {
     let mut project = Project::in_memory("IPC test").unwrap();

@@ -1,5 +1,5 @@
 //! WebDriver helpers a window test needs once its tools are up (see the crate root): open a
-//! session on the app, send keys as a person types, poll the page, take screenshots, run a
+//! session on the app, send keys as a person types, click, poll the page, take screenshots, run a
 //! session's checks so that it is always closed, and find the `forcebench` command line to check
 //! what the window wrote.
 
@@ -14,6 +14,11 @@ use serde_json::json;
 use crate::{repo_root, shots_dir, TauriDriver, Tools};
 
 pub type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+/// The id of the row the annotate or adjudicate view shows (`null` before one is shown).
+pub const ROW_ID: &str = "document.querySelector('[data-testid=row-id]')?.textContent ?? null";
+/// The save indicator's state ("saved", "error"...), for polling until a change is saved.
+pub const SAVE_STATE: &str = "document.querySelector('[data-testid=save-state]')?.dataset.state ?? null";
 
 pub fn css(selector: &str) -> Locator<'_> {
     Locator::Css(selector)
@@ -37,7 +42,12 @@ pub async fn js(client: &Client, script: &str) -> Res<serde_json::Value> {
 
 /// Polls a JS expression until it returns `want` (10 s).
 pub async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    wait_js_within(client, expr, want, Duration::from_secs(10)).await
+}
+
+/// [`wait_js`] with another time limit, for a view whose work takes longer than a keypress.
+pub async fn wait_js_within(client: &Client, expr: &str, want: serde_json::Value, within: Duration) -> Res {
+    let deadline = Instant::now() + within;
     loop {
         let got = js(client, &format!("return {expr};")).await.unwrap_or(json!(null));
         if got == want {
@@ -48,6 +58,18 @@ pub async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Re
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
+}
+
+/// A JS expression for the text shown by the element `[data-testid=TESTID]`, white space folded
+/// as a person reads it (`null` while there is no such element).
+pub fn text_of(testid: &str) -> String {
+    format!("document.querySelector('[data-testid={testid}]')?.innerText.replace(/\\s+/g, ' ').trim() ?? null")
+}
+
+/// Clicks the element `[data-testid=TESTID]`.
+pub async fn click(client: &Client, testid: &str) -> Res {
+    client.find(css(&format!("[data-testid={testid}]"))).await?.click().await?;
+    Ok(())
 }
 
 /// Writes a screenshot of the window to `tests/e2e/shots/NAME`.

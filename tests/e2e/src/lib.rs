@@ -220,6 +220,16 @@ impl TauriDriver {
     }
 }
 
+/// The display and tauri-driver for one window test, the app told to open the project file
+/// `project` (by `FORCEBENCH_PROJECT`) and tauri-driver's log kept in `log_dir`; panics saying
+/// why when either does not start. Drop the driver before the display, so the app goes first.
+pub fn start_for(tools: &Tools, project: &Path, log_dir: &Path) -> (Display, TauriDriver) {
+    let display = Display::start(tools).unwrap_or_else(|e| panic!("{e}"));
+    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", project.to_str().unwrap())];
+    let driver = TauriDriver::start(tools, &env, log_dir).unwrap_or_else(|e| panic!("{e}"));
+    (display, driver)
+}
+
 impl Drop for TauriDriver {
     fn drop(&mut self) {
         // SIGTERM, not SIGKILL: on SIGKILL tauri-driver leaves WebKitWebDriver running.

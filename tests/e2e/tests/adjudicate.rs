@@ -11,12 +11,10 @@ use std::time::Duration;
 use fantoccini::key::Key;
 use fantoccini::Client;
 use forcebench::{adjudicate, annotate, assign, candidate, locality, qc, roster, sample, Project};
-use forcebench_e2e::client::{cli_binary, css, js, k, keys, run, session, shot, wait_js, Res};
-use forcebench_e2e::{find_tools, repo_root, Display, TauriDriver};
+use forcebench_e2e::client::{cli_binary, css, js, k, keys, run, session, shot, wait_js, Res, ROW_ID, SAVE_STATE};
+use forcebench_e2e::{find_tools, repo_root, start_for};
 use serde_json::{json, Value};
 
-const ROW_ID: &str = "document.querySelector('[data-testid=row-id]')?.textContent ?? null";
-const SAVE_STATE: &str = "document.querySelector('[data-testid=save-state]')?.dataset.state ?? null";
 const FOCUSED: &str = "document.querySelector('[data-testid=field-row][data-focused=true]')?.dataset.field ?? null";
 const NEW_RAISED: &str = "Every survey of Zurich renters shows that most will move within a year.";
 const RATIONALE: &str = "Both raised claims shifted two axes; this one raises the quantity only.";
@@ -137,9 +135,7 @@ async fn resolve_a_disagreement_by_keyboard_and_find_it_in_status_and_the_export
     let path = dir.path().join("adjudicate.forcebench");
     let setup = make_project(&path, dir.path());
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     run(client.clone(), adjudicate_in_window(client, setup.id.clone())).await;
     drop(driver);
@@ -216,9 +212,7 @@ async fn look_at_adjudication_and_the_funnel() {
             .expect("a field disagreement in the simulated sample")
             .id
     };
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {

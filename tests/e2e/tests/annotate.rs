@@ -4,56 +4,18 @@
 //! same project file and find every label again, in the window and through the core.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::Client;
 use forcebench::annotate::{self, Annotation};
 use forcebench::vocab::{Axis, BoundaryType, Decision};
 use forcebench::{sample, Project};
-use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver, Tools};
-use hyper_util::client::legacy::connect::HttpConnector;
+use forcebench_e2e::client::{css, js, k, keys, run, session, shot, wait_js, Res, ROW_ID, SAVE_STATE};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
 
-type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
-
 const WHO: &str = "Ana";
-
-fn css(selector: &str) -> Locator<'_> {
-    Locator::Css(selector)
-}
-
-/// Sends keys to whatever has focus, as a person typing would (no element is clicked).
-async fn keys(client: &Client, text: &str) -> Res {
-    client.active_element().await?.send_keys(text).await?;
-    Ok(())
-}
-
-fn k(key: Key) -> String {
-    char::from(key).to_string()
-}
-
-async fn js(client: &Client, script: &str) -> Res<serde_json::Value> {
-    Ok(client.execute(script, vec![]).await?)
-}
-
-/// Polls a JS expression until it returns `want`.
-async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let got = js(client, &format!("return {expr};")).await.unwrap_or(json!(null));
-        if got == want {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{expr} is {got}, expected {want}").into());
-        }
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-const ROW_ID: &str = "document.querySelector('[data-testid=row-id]')?.textContent ?? null";
-const SAVE_STATE: &str = "document.querySelector('[data-testid=save-state]')?.dataset.state ?? null";
 
 fn pressed(testid: &str) -> String {
     format!("document.querySelector('[data-testid={testid}]')?.getAttribute('aria-pressed') ?? null")
@@ -109,8 +71,7 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
     wait_js(&client, &pressed("decision-accept_force_gap"), json!("true")).await?;
     wait_js(&client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", preview.clone()).await?;
-    std::fs::create_dir_all(shots_dir())?;
-    std::fs::write(shots_dir().join("window-annotate.png"), client.screenshot().await?)?;
+    shot(&client, "window-annotate.png").await?;
 
     // Row 2: needs discussion, temporal, high-impact.
     keys(&client, "n").await?;
@@ -150,37 +111,8 @@ async fn second_session(client: Client, ids: Vec<String>, saved: Vec<Annotation>
         }
         check_row_in_window(&client, a).await?;
     }
-    std::fs::write(shots_dir().join("window-annotate-restarted.png"), client.screenshot().await?)?;
+    shot(&client, "window-annotate-restarted.png").await?;
     Ok(())
-}
-
-async fn session(tools: &Tools, driver: &TauriDriver) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
-    let mut builder = ClientBuilder::new(HttpConnector::new());
-    let url = driver.url();
-    match tokio::time::timeout(Duration::from_secs(60), builder.capabilities(caps).connect(&url)).await {
-        Ok(Ok(client)) => client,
-        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
-        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
-    }
-}
-
-/// Runs one window session's checks; the session is closed even when a check fails.
-async fn run<F>(client: Client, checks: F)
-where
-    F: std::future::Future<Output = Res> + Send + 'static,
-{
-    let task = tokio::spawn(checks);
-    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
-    let _ = client.close().await;
-    match outcome {
-        Err(_) => panic!("the window session did not finish within 120 s"),
-        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-        Ok(Err(join)) => panic!("the window session task failed: {join}"),
-        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
-        Ok(Ok(Ok(()))) => {}
-    }
 }
 
 fn make_project(path: &Path) -> Vec<String> {
@@ -197,9 +129,7 @@ async fn annotate_three_rows_by_keyboard_and_find_them_after_a_restart() {
     let ids = make_project(&path);
     assert!(ids.len() >= 4, "the sample gives {WHO} at least four rows");
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
 
     let client = session(&tools, &driver).await;
     run(client.clone(), first_session(client, ids.clone())).await;
@@ -245,51 +175,41 @@ async fn look_at_the_views() {
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("Sample project.forcebench");
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {
-        let shot = |name: &'static str| {
-            let c = c.clone();
-            async move {
-                std::fs::create_dir_all(shots_dir())?;
-                std::fs::write(shots_dir().join(name), c.screenshot().await?)?;
-                Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
-            }
-        };
         c.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-annotate]")).await?;
         keys(&c, &format!("{}2", k(Key::Alt))).await?;
         c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=pick-annotator]")).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-picker.png").await?;
+        shot(&c, "look-picker.png").await?;
         keys(&c, &k(Key::Enter)).await?;
         c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=row-id]")).await?;
         // The first row as the suggestions pre-fill it, accepted with one key.
         keys(&c, "a").await?;
         wait_js(&c, SAVE_STATE, json!("saved")).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-accepted.png").await?;
+        shot(&c, "look-accepted.png").await?;
         keys(&c, "n").await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-annotate.png").await?;
+        shot(&c, "look-annotate.png").await?;
         keys(&c, "s").await?;
         let right = k(Key::Right);
         keys(&c, &format!("{right}{right}{right}{}{right}{right}", k(Key::Shift))).await?;
         tokio::time::sleep(Duration::from_millis(200)).await;
-        shot("look-span-mode.png").await?;
+        shot(&c, "look-span-mode.png").await?;
         keys(&c, &k(Key::Enter)).await?;
         keys(&c, "r").await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-reject.png").await?;
+        shot(&c, "look-reject.png").await?;
         keys(&c, "?").await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-guideline.png").await?;
+        shot(&c, "look-guideline.png").await?;
         keys(&c, &k(Key::Escape)).await?;
         keys(&c, &format!("{}3", k(Key::Alt))).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        shot("look-packets.png").await?;
+        shot(&c, "look-packets.png").await?;
         Ok(())
     })
     .await;

@@ -6,11 +6,9 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
-use fantoccini::{ClientBuilder, Locator};
 use forcebench::{assign, import, roster, sample, Project};
-use forcebench_e2e::{find_tools, Display, TauriDriver};
-use hyper_util::client::legacy::connect::HttpConnector;
-use serde_json::json;
+use forcebench_e2e::client::{css, js, k, keys, session, Res};
+use forcebench_e2e::{find_tools, start_for};
 
 const PRESSES: usize = 100;
 
@@ -51,28 +49,23 @@ async fn next_row_navigation_time() {
         roster::add(&project, "Ben", roster::Role::Annotator).unwrap();
         assign::assign(&mut project, 1).unwrap();
     }
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let mut caps = serde_json::Map::new();
-    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
-    let client = ClientBuilder::new(HttpConnector::new()).capabilities(caps).connect(&driver.url()).await.unwrap();
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
 
-    let result = async {
-        client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css("[data-testid=nav-annotate]")).await?;
-        let alt2 = format!("{}2", char::from(Key::Alt));
-        client.active_element().await?.send_keys(&alt2).await?;
-        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("[data-testid=pick-annotator]")).await?;
+    let result: Res<(Vec<f64>, Duration)> = async {
+        client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-annotate]")).await?;
+        keys(&client, &format!("{}2", k(Key::Alt))).await?;
+        client.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=pick-annotator]")).await?;
         tokio::time::sleep(Duration::from_millis(200)).await;
-        client.active_element().await?.send_keys(&char::from(Key::Enter).to_string()).await?;
-        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("[data-testid=row-id]")).await?;
-        client.execute(PROBE, vec![]).await?;
+        keys(&client, &k(Key::Enter)).await?;
+        client.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=row-id]")).await?;
+        js(&client, PROBE).await?;
         let started = Instant::now();
         for i in 0..PRESSES {
-            client.active_element().await?.send_keys("n").await?;
+            keys(&client, "n").await?;
             let deadline = Instant::now() + Duration::from_secs(10);
             loop {
-                let n = client.execute("return window.__nav.length", vec![]).await?;
+                let n = js(&client, "return window.__nav.length").await?;
                 if n.as_u64() == Some(i as u64 + 1) {
                     break;
                 }
@@ -83,8 +76,8 @@ async fn next_row_navigation_time() {
             }
         }
         let wall = started.elapsed();
-        let times: Vec<f64> = serde_json::from_value(client.execute("return window.__nav", vec![]).await?)?;
-        Ok::<_, Box<dyn std::error::Error + Send + Sync>>((times, wall))
+        let times: Vec<f64> = serde_json::from_value(js(&client, "return window.__nav").await?)?;
+        Ok((times, wall))
     }
     .await;
     let _ = client.close().await;

@@ -4,83 +4,28 @@
 //! typed folder.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::Client;
 use forcebench::split::{self, SplitParams};
 use forcebench::{adjudicate, evaluate, sample, Project};
-use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver, Tools};
-use hyper_util::client::legacy::connect::HttpConnector;
+use forcebench_e2e::client::{click, css, js, k, keys, run, session, shot, text_of, wait_js_within, Res};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
 
-type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
-
-fn css(selector: &str) -> Locator<'_> {
-    Locator::Css(selector)
-}
-
-async fn js(client: &Client, script: &str) -> Res<serde_json::Value> {
-    Ok(client.execute(script, vec![]).await?)
-}
-
-/// Polls a JS expression until it returns `want`.
+/// `client::wait_js` with the 20 s this file has always allowed, not 10: its waits follow the
+/// baselines (bootstrapped) and the export of the plots.
 async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let got = js(client, &format!("return {expr};")).await.unwrap_or(json!(null));
-        if got == want {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{expr} is {got}, expected {want}").into());
-        }
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-async fn shot(client: &Client, name: &str) -> Res {
-    std::fs::create_dir_all(shots_dir())?;
-    std::fs::write(shots_dir().join(name), client.screenshot().await?)?;
-    Ok(())
+    wait_js_within(client, expr, want, Duration::from_secs(20)).await
 }
 
 /// From the app's start to the evaluation view, by Alt+8.
 async fn enter_evaluate(client: &Client) -> Res {
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-evaluate]")).await?;
-    let alt8 = format!("{}8", char::from(Key::Alt));
-    client.active_element().await?.send_keys(&alt8).await?;
+    keys(client, &format!("{}8", k(Key::Alt))).await?;
     client.wait().at_most(Duration::from_secs(20)).for_element(css("[data-testid=comparison], [data-testid=evaluate-empty]")).await?;
     Ok(())
-}
-
-async fn session(tools: &Tools, driver: &TauriDriver) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
-    let mut builder = ClientBuilder::new(HttpConnector::new());
-    let url = driver.url();
-    match tokio::time::timeout(Duration::from_secs(60), builder.capabilities(caps).connect(&url)).await {
-        Ok(Ok(client)) => client,
-        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
-        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
-    }
-}
-
-/// Runs one window session's checks; the session is closed even when a check fails.
-async fn run<F>(client: Client, checks: F)
-where
-    F: std::future::Future<Output = Res> + Send + 'static,
-{
-    let task = tokio::spawn(checks);
-    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
-    let _ = client.close().await;
-    match outcome {
-        Err(_) => panic!("the window session did not finish within 120 s"),
-        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-        Ok(Err(join)) => panic!("the window session task failed: {join}"),
-        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
-        Ok(Ok(Ok(()))) => {}
-    }
 }
 
 /// The demo project with every row annotated, the full agreements confirmed, and a split of 4
@@ -101,7 +46,7 @@ fn row_text(name: &str) -> String {
 async fn exercise(client: Client, expected: Vec<(String, String)>, out: String) -> Res {
     enter_evaluate(&client).await?;
     wait_js(&client, "!!document.querySelector('[data-testid=comparison-none]')", json!(true)).await?;
-    client.find(css("[data-testid=run-baselines]")).await?.click().await?;
+    click(&client, "run-baselines").await?;
     wait_js(&client, "document.querySelectorAll('[data-testid=report-row]').length", json!(5)).await?;
     for (name, row) in &expected {
         wait_js(&client, &row_text(name), json!(row)).await?;
@@ -118,10 +63,10 @@ async fn exercise(client: Client, expected: Vec<(String, String)>, out: String) 
     let input = client.find(css("[data-testid=plots-dir]")).await?;
     input.clear().await?;
     input.send_keys(&out).await?;
-    client.find(css("[data-testid=export-plots]")).await?.click().await?;
+    click(&client, "export-plots").await?;
     wait_js(
         &client,
-        "document.querySelector('[data-testid=export-done]')?.innerText.replace(/\\s+/g, ' ').trim() ?? null",
+        &text_of("export-done"),
         json!("Wrote 4 files: mvr_fs.svg mvr_fs.png mvr_by_axis.svg mvr_by_axis.png"),
     )
     .await?;
@@ -166,9 +111,7 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
     };
     let out = dir.path().join("plots out");
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     run(client.clone(), exercise(client, expected, out.display().to_string())).await;
     drop(driver);
@@ -195,9 +138,7 @@ async fn look_at_the_evaluate_view() {
     let name = Path::new(&source).file_name().expect("a file name");
     let path = dir.path().join(name);
     std::fs::copy(&source, &path).unwrap();
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", path.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {

@@ -5,14 +5,12 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::Client;
 use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
 use forcebench::{import, sample, Project};
-use forcebench_e2e::{find_tools, shots_dir, Display, TauriDriver};
-use hyper_util::client::legacy::connect::HttpConnector;
+use forcebench_e2e::client::{css, js, run, session, shot, Res};
+use forcebench_e2e::{find_tools, start_for};
 use serde_json::json;
-
-type Res<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
 const FIXTURE: &str = "fixtures/html-payload.jsonl";
 const HOSTILE_ID: &str = "e2e-html-001";
@@ -27,10 +25,6 @@ fn make_project(path: &Path) -> (CandidateSummary, CandidateDetail, usize) {
     let rows = candidate::list(&project).unwrap();
     let hostile = candidate::get(&project, HOSTILE_ID).unwrap();
     (rows[0].clone(), hostile, rows.len())
-}
-
-fn css(selector: &str) -> Locator<'_> {
-    Locator::Css(selector)
 }
 
 async fn text_of(client: &Client, selector: &str) -> Res<String> {
@@ -67,8 +61,7 @@ async fn exercise(client: Client, first: CandidateSummary, hostile: CandidateDet
     row.find(css("[data-testid=row-id]")).await?.click().await?;
     wait_for_text(&client, "[data-testid=detail-id]", &first.id).await?;
     assert_eq!(text_of(&client, "[data-testid=detail-calibrated]").await?, first.calibrated_claim);
-    std::fs::create_dir_all(shots_dir())?;
-    std::fs::write(shots_dir().join("window-sample-row.png"), client.screenshot().await?)?;
+    shot(&client, "window-sample-row.png").await?;
 
     // The row with HTML and script payloads shows them as text and runs nothing.
     let row = client.find(css(&format!("[data-testid=candidate-row][data-id=\"{HOSTILE_ID}\"]"))).await?;
@@ -79,13 +72,13 @@ async fn exercise(client: Client, first: CandidateSummary, hostile: CandidateDet
     assert_eq!(text_of(&client, "[data-testid=detail-raised]").await?, hostile.candidate.raised_claim);
     tokio::time::sleep(Duration::from_millis(300)).await; // let any injected handler fire
     assert!(client.find_all(css("[data-testid=candidate-detail] img")).await?.is_empty());
-    assert_eq!(client.execute("return document.querySelectorAll('img').length", vec![]).await?, json!(0));
-    assert_eq!(client.execute("return typeof window.__pwned", vec![]).await?, json!("undefined"));
+    assert_eq!(js(&client, "return document.querySelectorAll('img').length").await?, json!(0));
+    assert_eq!(js(&client, "return typeof window.__pwned").await?, json!("undefined"));
     assert_eq!(client.title().await?, title, "document.title was changed by a payload");
     // The CSP from tauri.conf.json is in force: no eval.
     let eval = "try { eval('1'); return 'eval ran'; } catch (e) { return e.name; }";
-    assert_eq!(client.execute(eval, vec![]).await?, json!("EvalError"));
-    std::fs::write(shots_dir().join("window-html-payload.png"), client.screenshot().await?)?;
+    assert_eq!(js(&client, eval).await?, json!("EvalError"));
+    shot(&client, "window-html-payload.png").await?;
     Ok(())
 }
 
@@ -96,32 +89,10 @@ async fn candidate_list_in_the_real_window() {
     let project = dir.path().join("e2e.forcebench");
     let (first, hostile, count) = make_project(&project);
 
-    let display = Display::start(&tools).unwrap_or_else(|e| panic!("{e}"));
-    let env = [("DISPLAY", display.name.as_str()), ("FORCEBENCH_PROJECT", project.to_str().unwrap())];
-    let driver = TauriDriver::start(&tools, &env, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (display, driver) = start_for(&tools, &project, dir.path());
 
-    let mut caps = serde_json::Map::new();
-    caps.insert("tauri:options".into(), json!({ "application": tools.app }));
-    let mut builder = ClientBuilder::new(HttpConnector::new());
-    let url = driver.url();
-    let connect = builder.capabilities(caps).connect(&url);
-    let client = match tokio::time::timeout(Duration::from_secs(60), connect).await {
-        Ok(Ok(client)) => client,
-        Ok(Err(e)) => panic!("no WebDriver session: {e}\ntauri-driver log:\n{}", driver.log_text()),
-        Err(_) => panic!("no WebDriver session within 60 s\ntauri-driver log:\n{}", driver.log_text()),
-    };
-
-    // Run the checks in their own task so the session is closed even when one fails.
-    let task = tokio::spawn(exercise(client.clone(), first, hostile, count));
-    let outcome = tokio::time::timeout(Duration::from_secs(120), task).await;
-    let _ = client.close().await;
+    let client = session(&tools, &driver).await;
+    run(client.clone(), exercise(client, first, hostile, count)).await;
     drop(driver);
     drop(display);
-    match outcome {
-        Err(_) => panic!("the window test did not finish within 120 s"),
-        Ok(Err(join)) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-        Ok(Err(join)) => panic!("the window test task failed: {join}"),
-        Ok(Ok(Err(e))) => panic!("{e}\n{e:?}"),
-        Ok(Ok(Ok(()))) => {}
-    }
 }
