@@ -1,7 +1,7 @@
 //! The evaluation view in the real app window (WebKitGTK through tauri-driver): on a project
 //! with a locked split, Run baselines fills the comparison table with the core's figures, the
-//! core's SVG plots show inline under the app's CSP, and Export plots writes SVG and PNG into a
-//! typed folder.
+//! core's SVG plots show inline under the app's CSP, Export plots writes SVG and PNG into a
+//! typed folder, and an LLM judge's requests are written and its answers read back and scored.
 
 use std::path::Path;
 use std::time::Duration;
@@ -43,7 +43,30 @@ fn row_text(name: &str) -> String {
     format!("document.querySelector('tr[data-evaluator=\"{name}\"]')?.innerText.replace(/\\s+/g, ' ').trim() ?? null")
 }
 
-async fn exercise(client: Client, expected: Vec<(String, String)>, out: String) -> Res {
+/// Replaces the text of the input with test id `testid` by `text`.
+async fn fill(client: &Client, testid: &str, text: &str) -> Res {
+    let input = client.find(css(&format!("[data-testid={testid}]"))).await?;
+    input.clear().await?;
+    input.send_keys(text).await?;
+    Ok(())
+}
+
+/// Answers every judge request in `requests` right (JSON), except the first, which gets no
+/// verdict; writes them to `responses`. Returns the first request's id.
+fn answer(requests: &Path, responses: &Path) -> String {
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(requests).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut out = String::new();
+    for (i, r) in lines.iter().enumerate() {
+        let label = if r["claim"] == "safe" { "force_calibrated" } else { "force_gap" };
+        let response = if i == 0 { "I cannot say.".to_string() } else { format!("{{\"label\": \"{label}\"}}") };
+        out += &format!("{}\n", json!({ "request_id": r["request_id"], "response": response }));
+    }
+    std::fs::write(responses, out).unwrap();
+    lines[0]["request_id"].as_str().unwrap().to_string()
+}
+
+async fn exercise(client: Client, expected: Vec<(String, String)>, out: String, judge: std::path::PathBuf, n_pairs: u64) -> Res {
     enter_evaluate(&client).await?;
     wait_js(&client, "!!document.querySelector('[data-testid=comparison-none]')", json!(true)).await?;
     click(&client, "run-baselines").await?;
@@ -70,6 +93,32 @@ async fn exercise(client: Client, expected: Vec<(String, String)>, out: String) 
         json!("Wrote 4 files: mvr_fs.svg mvr_fs.png mvr_by_axis.svg mvr_by_axis.png"),
     )
     .await?;
+
+    // The judge: requests with the default template, two per pair; then its answers, one with
+    // no verdict, which counts as a violation with margin 0.
+    let (requests, responses) = (judge.join("requests.jsonl"), judge.join("responses.jsonl"));
+    fill(&client, "judge-out", requests.to_str().unwrap()).await?;
+    click(&client, "judge-write").await?;
+    let written = format!(
+        "Wrote {} requests to requests.jsonl. Save each answer as a JSONL line of request_id and response, then read them below.",
+        2 * n_pairs
+    );
+    wait_js(&client, &text_of("judge-written"), json!(written)).await?;
+    let unreadable = answer(&requests, &responses);
+    fill(&client, "judge-path", responses.to_str().unwrap()).await?;
+    fill(&client, "judge-name", "window-judge").await?;
+    click(&client, "judge-read").await?;
+    let n = n_pairs as f64;
+    let read = format!(
+        "Scored window-judge on {n_pairs} pairs: MVR {:.3}, FS {:.3}. Read {} responses: {} as JSON, 0 by a label in the text, 1 with no verdict. {unreadable}",
+        1.0 / n,
+        (n - 1.0) / n,
+        2 * n_pairs,
+        2 * n_pairs - 1
+    );
+    wait_js(&client, &text_of("judge-read-done"), json!(read)).await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=report-row]').length", json!(6)).await?;
+    shot(&client, "window-evaluate-judge.png").await?;
     Ok(())
 }
 
@@ -110,12 +159,18 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
             .collect()
     };
     let out = dir.path().join("plots out");
+    let n_pairs = evaluate::eval_pairs(&Project::open(&path).unwrap()).unwrap().1.len() as u64;
 
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
-    run(client.clone(), exercise(client, expected, out.display().to_string())).await;
+    run(client.clone(), exercise(client, expected, out.display().to_string(), dir.path().to_path_buf(), n_pairs)).await;
     drop(driver);
     drop(display);
+
+    // The window stored the judge in the project, as `forcebench judge import` would.
+    let stored = evaluate::compare(&Project::open(&path).unwrap(), None).unwrap();
+    let judge = stored.iter().find(|r| r.name == "window-judge").expect("the judge is stored");
+    assert_eq!((judge.label_map.as_str(), judge.overall.missing, judge.overall.n_pairs), ("force", 1, n_pairs));
 
     for name in ["mvr_fs.png", "mvr_by_axis.png"] {
         let bytes = std::fs::read(out.join(name)).unwrap();
