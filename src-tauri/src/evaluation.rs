@@ -106,6 +106,6 @@ pub async fn judge_import(studio: State<'_, Studio>, path: String, name: String,
         return Err(invalid("type the path of the judge's responses (JSONL)"));
     }
     let map = LabelMap::named(map.trim()).map_err(|e| e.payload())?;
-    let (report, parsing) = studio.with_mut(|p| evaluate::judge_import(p, Path::new(path), name.trim(), &map, BOOTSTRAP))?;
+    let (report, parsing) = studio.with_mut(|p| evaluate::judge_import(p, Path::new(path), &name, &map, BOOTSTRAP))?;
     Ok(JudgeImport { report, parsing })
 }

@@ -8,7 +8,7 @@
 //! (`tests/core/split.rs`) checks the two agree on a project holding every state.
 
 use rusqlite::Connection;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
@@ -96,11 +96,10 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     facts.by_id = facts.rows.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
     facts.counts.candidates = facts.rows.len() as u64;
 
-    // Per row: the final decision, whether QC passed, finished annotations.
+    // Per row: the final decision, finished annotations.
     #[derive(Clone, Copy, Default)]
     struct Flags {
         decision: Option<Decision>,
-        qc_passed: bool,
         finished: u8,
     }
     let mut flags = vec![Flags::default(); facts.rows.len()];
@@ -132,11 +131,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
             }
         }
     }
-    for (id, failed) in qc_outcomes(conn)? {
-        if let Some(i) = index(&id) {
-            flags[i].qc_passed = !failed;
-        }
-    }
     {
         let mut stmt = conn.prepare("SELECT candidate_id FROM annotations WHERE finished = 1")?;
         let mut rows = stmt.query([])?;
@@ -145,26 +139,23 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
             flags[i].finished = flags[i].finished.saturating_add(1);
         }
     }
-    facts.marks = conn
-        .prepare("SELECT candidate_id, reason FROM locality_marks")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+    let rule = StateRule::load(conn)?;
     for (fact, f) in facts.rows.iter_mut().zip(&flags) {
-        let marked = facts.marks.contains_key(&fact.id);
-        fact.standing = match f.decision.map(|d| adjudicated_state(marked, d, f.qc_passed)) {
-            _ if marked => Standing::LocalityRemoved,
+        fact.standing = match f.decision.map(|d| rule.state(&fact.id, d)) {
+            _ if rule.marks.contains_key(&fact.id) => Standing::LocalityRemoved,
             Some(WorkflowState::Accepted) => Standing::Accepted,
             _ => Standing::Other,
         };
         facts.counts.double_annotated += u64::from(f.finished >= 2 || f.decision.is_some());
     }
+    facts.marks = rule.marks;
     Ok(facts)
 }
 
 /// The state of an adjudicated row, by the `candidate_states` view's rules: a locality mark
 /// removes it, a reject rejects it, an accept is accepted once QC has run and no error check
 /// failed, and is merely adjudicated until then.
-pub(crate) fn adjudicated_state(marked: bool, decision: Decision, qc_passed: bool) -> WorkflowState {
+fn adjudicated_state(marked: bool, decision: Decision, qc_passed: bool) -> WorkflowState {
     match decision {
         _ if marked => WorkflowState::LocalityRemoved,
         Decision::RejectNotForceGap => WorkflowState::Rejected,
@@ -174,27 +165,32 @@ pub(crate) fn adjudicated_state(marked: bool, decision: Decision, qc_passed: boo
 }
 
 /// What settles an adjudicated row's state besides its decision: the QC outcomes and the
-/// locality marks, read in two scans, for code that walks many rows.
+/// locality marks, read in two scans, for code that walks many rows (the split's facts, its
+/// export, `adjudicate export`).
 pub(crate) struct StateRule {
     qc: Vec<(String, bool)>,
-    marked: HashSet<String>,
+    /// Row id -> why the locality audit marked it nonlocal.
+    marks: HashMap<String, String>,
 }
 
 impl StateRule {
     pub fn load(conn: &Connection) -> Result<Self> {
-        let marked = conn.prepare("SELECT candidate_id FROM locality_marks")?.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-        Ok(StateRule { qc: qc_outcomes(conn)?, marked })
+        let marks = conn
+            .prepare("SELECT candidate_id, reason FROM locality_marks")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(StateRule { qc: qc_outcomes(conn)?, marks })
     }
 
     /// The state of adjudicated row `id` with final `decision` (see [`adjudicated_state`]).
     pub fn state(&self, id: &str, decision: Decision) -> WorkflowState {
         let qc_passed = self.qc.binary_search_by(|(k, _)| k.as_str().cmp(id)).is_ok_and(|i| !self.qc[i].1);
-        adjudicated_state(self.marked.contains(id), decision, qc_passed)
+        adjudicated_state(self.marks.contains_key(id), decision, qc_passed)
     }
 }
 
 /// Every row QC has run on, in id order, with whether one of its error checks failed.
-pub(crate) fn qc_outcomes(conn: &Connection) -> Result<Vec<(String, bool)>> {
+fn qc_outcomes(conn: &Connection) -> Result<Vec<(String, bool)>> {
     let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
     let mut all: Vec<(String, bool)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     all.sort_unstable();
