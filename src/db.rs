@@ -38,7 +38,13 @@ pub fn latest_version() -> i64 {
 
 /// Sets the pragmas every connection uses: WAL, enforced foreign keys, fully synchronous commits
 /// (a label acknowledged as saved survives a crash or power loss), and a busy timeout.
-pub fn configure(conn: &Connection) -> Result<()> {
+///
+/// Every transaction begins `IMMEDIATE`: it takes the write lock when it starts, waiting up to
+/// the busy timeout for another writer. A deferred transaction that reads first and writes later
+/// cannot wait (SQLite refuses its upgrade at once with "database is locked", since its snapshot
+/// may be stale), so two writers at once failed instead of taking turns.
+pub fn configure(conn: &mut Connection) -> Result<()> {
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
     conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
     conn.pragma_update(None, "foreign_keys", true)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
@@ -89,7 +95,7 @@ pub fn open_existing(path: &Path) -> Result<Connection> {
     if found > latest_version() {
         return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
     }
-    configure(&conn)?;
+    configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
     Ok(conn)
 }
@@ -105,7 +111,7 @@ pub fn create_new(path: &Path) -> Result<Connection> {
     let mut conn = Connection::open(path)?;
     // application_id first, in rollback-journal mode, so it lands in the main file's header.
     conn.pragma_update(None, "application_id", APPLICATION_ID)?;
-    configure(&conn)?;
+    configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
     Ok(conn)
 }
@@ -114,7 +120,7 @@ pub fn create_new(path: &Path) -> Result<Connection> {
 pub fn in_memory() -> Result<Connection> {
     let mut conn = Connection::open_in_memory()?;
     conn.pragma_update(None, "application_id", APPLICATION_ID)?;
-    configure(&conn)?;
+    configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
     Ok(conn)
 }

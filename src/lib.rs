@@ -10,6 +10,7 @@ pub mod annotate;
 pub mod assign;
 pub mod candidate;
 pub mod cli;
+pub mod crashpoint;
 pub mod db;
 pub mod error;
 pub mod evaluate;
