@@ -29,7 +29,7 @@ fn main() {
     let axes = ["relation", "modality", "scope", "temporal", "numeric"];
     let bare_path = dir.path().join("bare.db");
     let mut bare = rusqlite::Connection::open(&bare_path).unwrap();
-    forcebench::db::configure(&bare).unwrap();
+    forcebench::db::configure(&mut bare).unwrap();
     bare.execute_batch("CREATE TABLE t (id INTEGER PRIMARY KEY, row TEXT, value TEXT)").unwrap();
     // Interleaved, so both see the same machine conditions (fsync times drift over a run).
     let mut ours = Vec::with_capacity(n);
