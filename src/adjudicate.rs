@@ -490,7 +490,7 @@ fn write(
     bulk: bool,
 ) -> Result<()> {
     let id = &pair.candidate.id;
-    crate::split::refuse_if_locked(tx, id)?;
+    crate::rowstate::guard(tx, id)?;
     let at = now();
     let decision = finals[0].1.as_deref().expect("decision settled");
     let rationale = match &res.rationale {
@@ -966,9 +966,6 @@ impl FinalTable {
     pub fn get(&self, id: &str) -> Option<&FinalFields> {
         self.position(id).map(|i| &self.rows[i].1)
     }
-    pub fn contains(&self, id: &str) -> bool {
-        self.position(id).is_some()
-    }
     /// Moves a row's fields out (leaving it empty).
     pub fn take(&mut self, id: &str) -> Option<FinalFields> {
         self.position(id).map(|i| std::mem::take(&mut self.rows[i].1))
@@ -1013,7 +1010,7 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
         }
     }
     // Each row's state by the rule the split uses, from two scans rather than probes per row.
-    let rule = crate::split::facts::StateRule::load(conn)?;
+    let rule = crate::rowstate::StateRule::load(conn)?;
     let mut stmt = conn.prepare(
         "SELECT j.candidate_id, j.decision, j.rationale, a.name, j.decided_at, j.bulk_confirmed,
                 j.span_decisive, j.calibrated_supported, j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition

@@ -442,6 +442,7 @@ fn assigned_annotator(tx: &rusqlite::Connection, candidate_id: &str, annotator: 
 /// no event).
 pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Field, value: Option<&str>, origin: Origin) -> Result<Annotation> {
     let annotator_id = assigned_annotator(tx, &c.id, annotator)?;
+    crate::rowstate::guard(tx, &c.id)?;
     let value = normalise(field, value, &c.passage)
         .map_err(|e| Error::InvalidArgument(format!("row `{}`, field `{}`: {e}", c.id, field.as_str())))?;
     let mut current = fold(tx, c, annotator_id, annotator)?;
@@ -486,6 +487,7 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
+    crate::rowstate::guard(&tx, candidate_id)?;
     let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
         return fold(&tx, &c, annotator_id, annotator);
     };
@@ -506,7 +508,10 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     Ok(current)
 }
 
-/// Adds time spent on a row (seconds, from the view's focus timer).
+/// Adds time spent on a row (seconds, from the view's focus timer). Time spent looking at a row
+/// that a locked split freezes is not annotation time: it is not recorded (the row's exported
+/// `seconds_spent` stays as locked), and the call succeeds so that the view's timer can keep
+/// reporting without an error each time the annotator leaves such a row.
 pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seconds: f64) -> Result<()> {
     if !(0.0..=86_400.0).contains(&seconds) {
         return Err(Error::InvalidArgument(format!("time spent {seconds} s is out of range")));
@@ -514,6 +519,9 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
     let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
+    if matches!(crate::rowstate::guard(&tx, candidate_id), Err(Error::SplitLocked { .. })) {
+        return Ok(());
+    }
     let current = fold(&tx, &c, annotator_id, annotator)?;
     store(&tx, &current, annotator_id, None)?;
     tx.execute(

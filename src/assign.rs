@@ -176,6 +176,7 @@ pub fn reassign(project: &mut Project, candidate_id: &str, from: &str, to: &str,
     let from = roster::require(project, from)?;
     let to = roster::require(project, to)?;
     let tx = project.conn_mut().transaction()?;
+    crate::rowstate::guard(&tx, candidate_id)?;
     let slot: Option<i64> = tx
         .query_row(
             "SELECT slot FROM assignments WHERE candidate_id = ?1 AND annotator_id = ?2",

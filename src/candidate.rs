@@ -147,23 +147,25 @@ fn candidate_from_row(r: &Row) -> rusqlite::Result<Candidate> {
 
 /// Every candidate in import order with its workflow state.
 pub fn list(project: &Project) -> Result<Vec<CandidateSummary>> {
+    let states = crate::rowstate::States::load(project.conn())?;
     let mut stmt = project.conn().prepare(
-        "SELECT c.id, c.group_id, c.source_dataset, s.state, c.axis, c.severity, c.context, \
+        "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
                 c.calibrated_claim, c.raised_claim
-         FROM candidates c JOIN candidate_states s ON s.candidate_id = c.id
+         FROM candidates c
          ORDER BY c.seq",
     )?;
     let rows = stmt.query_map([], |r| {
+        let id: String = r.get(0)?;
         Ok(CandidateSummary {
-            id: r.get(0)?,
+            state: states.get(&id).unwrap_or(WorkflowState::Imported),
+            id,
             group_id: r.get(1)?,
             source_dataset: r.get(2)?,
-            state: parse_enum(3, r.get(3)?)?,
-            axis: r.get::<_, Option<String>>(4)?.map(|s| parse_enum(4, s)).transpose()?,
-            severity: r.get(5)?,
-            context: r.get(6)?,
-            calibrated_claim: r.get(7)?,
-            raised_claim: r.get(8)?,
+            axis: r.get::<_, Option<String>>(3)?.map(|s| parse_enum(3, s)).transpose()?,
+            severity: r.get(4)?,
+            context: r.get(5)?,
+            calibrated_claim: r.get(6)?,
+            raised_claim: r.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -172,22 +174,22 @@ pub fn list(project: &Project) -> Result<Vec<CandidateSummary>> {
 /// One candidate in full; `Error::CandidateNotFound` if the id is unknown.
 pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
     let sql = format!(
-        "SELECT {CANDIDATE_COLUMNS}, s.state, c.content_sha256, c.seq, i.file_name, i.imported_at
+        "SELECT {CANDIDATE_COLUMNS}, c.content_sha256, c.seq, i.file_name, i.imported_at
          FROM candidates c
-         JOIN candidate_states s ON s.candidate_id = c.id
          JOIN imports i ON i.id = c.import_id
          WHERE c.id = ?1"
     );
+    let state = crate::rowstate::state(project.conn(), id)?.unwrap_or(WorkflowState::Imported);
     project
         .conn()
         .query_row(&sql, [id], |r| {
             Ok(CandidateDetail {
                 candidate: candidate_from_row(r)?,
-                state: parse_enum(13, r.get(13)?)?,
-                content_sha256: r.get(14)?,
-                seq: r.get(15)?,
-                imported_from: r.get(16)?,
-                imported_at: r.get(17)?,
+                state,
+                content_sha256: r.get(13)?,
+                seq: r.get(14)?,
+                imported_from: r.get(15)?,
+                imported_at: r.get(16)?,
             })
         })
         .optional()?

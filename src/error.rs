@@ -45,8 +45,20 @@ pub enum Error {
     #[error("{0}")]
     InvalidArgument(String),
 
+    /// A change to a row that a locked split freezes (see `rowstate`).
+    #[error(
+        "row `{id}` is in locked split v{version}, which freezes it: its annotations, final labels, QC \
+         results, locality mark and annotators cannot change, so the split's export stays as it was \
+         locked. Nothing was changed"
+    )]
+    SplitLocked { id: String, version: i64 },
+
+    /// The same refusal raised by the storage itself, for a path that did not ask first.
+    #[error("{0}. Nothing was changed")]
+    SplitLockedInStorage(String),
+
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
 
     #[error("schema migration failed: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -66,6 +78,7 @@ impl Error {
             Error::VerifyFailed { .. } => "verify_failed",
             Error::CandidateNotFound(_) => "not_found",
             Error::InvalidArgument(_) => "invalid_argument",
+            Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }
@@ -77,6 +90,19 @@ impl Error {
 
     pub fn payload(&self) -> ErrorPayload {
         ErrorPayload { code: self.code().to_string(), message: self.to_string() }
+    }
+}
+
+impl From<rusqlite::Error> for Error {
+    /// A refusal by one of the lock's triggers (`schema/0006_lock_freezes_rows.sql`) becomes a
+    /// `split_locked` error; anything else stays a database error.
+    fn from(e: rusqlite::Error) -> Self {
+        if let rusqlite::Error::SqliteFailure(_, Some(message)) = &e {
+            if let Some(words) = message.strip_prefix("split_locked: ") {
+                return Error::SplitLockedInStorage(words.to_string());
+            }
+        }
+        Error::Sqlite(e)
     }
 }
 

@@ -21,6 +21,7 @@ pub mod packets;
 pub mod project;
 pub mod qc;
 pub mod roster;
+pub mod rowstate;
 pub mod sample;
 pub mod split;
 pub mod status;

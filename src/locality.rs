@@ -8,6 +8,7 @@ use ts_rs::TS;
 
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
+use crate::vocab::WorkflowState;
 
 /// An accepted row for the audit, with the locality warnings QC raised on it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -33,19 +34,22 @@ pub struct Mark {
 /// Accepted and removed rows, those with locality warnings first, then in import order.
 pub fn audit_rows(project: &Project) -> Result<Vec<AuditRow>> {
     let conn = project.conn();
+    let states = crate::rowstate::States::load(conn)?;
     let mut stmt = conn.prepare(
         "SELECT c.id,
                 (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'axis'),
                 (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'calibrated_claim'),
                 (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'raised_claim')
-         FROM candidates c JOIN candidate_states s ON s.candidate_id = c.id
-         WHERE s.state IN ('accepted', 'locality_removed') ORDER BY c.seq",
+         FROM candidates c JOIN adjudications j ON j.candidate_id = c.id ORDER BY c.seq",
     )?;
     type Row = (String, Option<String>, Option<String>, Option<String>);
     let rows: Vec<Row> =
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
     for (id, axis, calibrated_claim, raised_claim) in rows {
+        if !matches!(states.get(&id), Some(WorkflowState::Accepted | WorkflowState::LocalityRemoved)) {
+            continue;
+        }
         let warnings = crate::qc::results(conn, &id)?
             .into_iter()
             .filter(|r| r.check.starts_with("locality_") && !r.passed)
@@ -81,22 +85,20 @@ pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<M
         return Err(Error::InvalidArgument(format!("marking row `{id}` nonlocal needs a reason (what the raised claim adds or changes)")));
     }
     let tx = project.conn_mut().transaction()?;
-    let state: Option<String> = tx
-        .query_row("SELECT state FROM candidate_states WHERE candidate_id = ?1", [id], |r| r.get(0))
-        .optional()?;
-    match state.as_deref() {
+    match crate::rowstate::state(&tx, id)? {
         None => return Err(Error::CandidateNotFound(id.into())),
-        Some("accepted") => {}
-        Some("locality_removed") => {
+        Some(WorkflowState::Accepted) => {}
+        Some(WorkflowState::LocalityRemoved) => {
             return Err(Error::InvalidArgument(format!("row `{id}` is already marked nonlocal")));
         }
         Some(other) => {
             return Err(Error::InvalidArgument(format!(
-                "row `{id}` is {other}; the locality audit marks accepted rows only"
+                "row `{id}` is {}; the locality audit marks accepted rows only",
+                other.as_str()
             )))
         }
     }
-    crate::split::refuse_if_locked(&tx, id)?;
+    crate::rowstate::guard(&tx, id)?;
     let at = now();
     tx.execute(
         "INSERT INTO locality_marks (candidate_id, reason, marked_by, at) VALUES (?1, ?2, ?3, ?4)",
@@ -117,7 +119,7 @@ pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
     else {
         return Err(Error::InvalidArgument(format!("row `{id}` is not marked nonlocal")));
     };
-    crate::split::refuse_if_locked(&tx, id)?;
+    crate::rowstate::guard(&tx, id)?;
     tx.execute("DELETE FROM locality_marks WHERE candidate_id = ?1", [id])?;
     tx.commit()?;
     Ok(mark)

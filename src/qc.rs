@@ -295,7 +295,8 @@ pub struct QcReport {
     pub rows: Vec<RowFailures>,
 }
 
-/// Runs QC on every adjudicated row and reports the failures per row.
+/// Runs QC on every adjudicated row and reports the failures per row. Rows a locked split
+/// freezes are reported from the results they were locked with, not re-run.
 pub fn run(project: &mut Project) -> Result<QcReport> {
     let tx = project.conn_mut().transaction()?;
     let ids: Vec<String> = tx
@@ -303,8 +304,10 @@ pub fn run(project: &mut Project) -> Result<QcReport> {
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut report = QcReport { rows_checked: 0, passed: 0, blocked: 0, warned: 0, rows: Vec::new() };
+    // Rows a locked split freezes keep the results they were locked with.
+    let frozen = crate::rowstate::Frozen::load(&tx)?;
     for id in ids {
-        let results = run_row(&tx, &id)?;
+        let results = if frozen.contains(&id) { results(&tx, &id)? } else { run_row(&tx, &id)? };
         if results.is_empty() {
             continue; // a reject
         }

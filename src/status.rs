@@ -73,7 +73,7 @@ pub struct Funnel {
     pub by_axis: BTreeMap<String, FunnelCounts>,
 }
 
-fn funnel(conn: &rusqlite::Connection) -> Result<Funnel> {
+fn funnel(conn: &rusqlite::Connection, states: &crate::rowstate::States) -> Result<Funnel> {
     use crate::vocab::{Axis, BoundaryType};
     let split: Option<i64> = conn.query_row("SELECT max(id) FROM splits", [], |r| r.get(0))?;
     let mut out = Funnel {
@@ -85,19 +85,18 @@ fn funnel(conn: &rusqlite::Connection) -> Result<Funnel> {
         "SELECT coalesce(CASE WHEN j.decision = 'accept_force_gap' THEN
                     (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'axis') END,
                   c.axis, 'none'),
-                s.state,
+                c.id,
                 (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2,
                 j.decision, j.boundary_type,
                 EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'retained'),
                 EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'eval')
          FROM candidates c
-         JOIN candidate_states s ON s.candidate_id = c.id
          LEFT JOIN adjudications j ON j.candidate_id = c.id",
     )?;
     let mut rows = stmt.query([split])?;
     while let Some(r) = rows.next()? {
         let axis: String = r.get(0)?;
-        let state: String = r.get(1)?;
+        let state = states.get(crate::db::text(r, 1)?).map_or("imported", |s| s.as_str());
         let double: bool = r.get(2)?;
         let decision: Option<String> = r.get(3)?;
         let boundary: Option<String> = r.get(4)?;
@@ -136,13 +135,8 @@ fn funnel(conn: &rusqlite::Connection) -> Result<Funnel> {
 
 pub fn status(project: &Project) -> Result<StatusReport> {
     let conn = project.conn();
-    let mut states: BTreeMap<WorkflowState, i64> = WorkflowState::ALL.iter().map(|s| (*s, 0)).collect();
-    let mut stmt = conn.prepare("SELECT state, count(*) FROM candidate_states GROUP BY state")?;
-    for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
-        let (state, n) = row?;
-        let state: WorkflowState = state.parse().map_err(crate::error::Error::InvalidArgument)?;
-        states.insert(state, n);
-    }
+    let row_states = crate::rowstate::States::load(conn)?;
+    let states: BTreeMap<WorkflowState, i64> = row_states.counts();
     let count_by = |sql: &str| -> Result<BTreeMap<String, i64>> {
         let mut stmt = conn.prepare(sql)?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -157,6 +151,6 @@ pub fn status(project: &Project) -> Result<StatusReport> {
             "SELECT coalesce(axis, 'none'), count(*) FROM candidates GROUP BY coalesce(axis, 'none')",
         )?,
         groups: conn.query_row("SELECT count(DISTINCT group_id) FROM candidates", [], |r| r.get(0))?,
-        funnel: funnel(conn)?,
+        funnel: funnel(conn, &row_states)?,
     })
 }

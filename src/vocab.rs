@@ -91,7 +91,7 @@ vocabulary!(
 );
 
 vocabulary!(
-    /// Where a candidate row stands in the protocol; derived by the `candidate_states` view.
+    /// Where a candidate row stands in the protocol; decided by `rowstate::settle`, never stored.
     WorkflowState, "workflow_states" {
         Imported => "imported",
         Assigned => "assigned",

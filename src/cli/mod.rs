@@ -102,6 +102,9 @@ pub enum Command {
     /// Export the locked split to a folder (eval, benchmark, annotations, manifest, datasheet...)
     Export {
         dir: PathBuf,
+        /// The locked split version to export (default: the latest locked one)
+        #[arg(long, value_name = "N")]
+        split_version: Option<i64>,
         #[arg(long)]
         json: bool,
     },
@@ -349,7 +352,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Qc(cmd) => adjudication::qc_cmd(cli.project.as_deref(), cmd),
         Command::Locality(cmd) => adjudication::locality_cmd(cli.project.as_deref(), cmd),
         Command::Split(cmd) => split::split_cmd(cli.project.as_deref(), cmd),
-        Command::Export { dir, json } => split::export_cmd(cli.project.as_deref(), dir, json),
+        Command::Export { dir, split_version, json } => split::export_cmd(cli.project.as_deref(), dir, split_version, json),
         Command::Verify { dir, json } => split::verify_cmd(dir, json),
         Command::Evaluate(args) => evaluate::evaluate_cmd(cli.project.as_deref(), args),
         Command::Baselines(cmd) => evaluate::baselines_cmd(cli.project.as_deref(), cmd),

@@ -70,10 +70,10 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
     }
 }
 
-pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, json: bool) -> Result<()> {
+pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, version: Option<i64>, json: bool) -> Result<()> {
     let p = open(project)?;
     let bar = indicatif::ProgressBar::new(split::EXPORT_FILES.len() as u64);
-    let report = split::export(&p, &dir, &mut |done, _| bar.set_position(done as u64))?;
+    let report = split::export_version(&p, &dir, version, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();
     if json {
         return print_json(&report);

@@ -3,7 +3,7 @@
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use ts_rs::TS;
 
@@ -307,7 +307,14 @@ struct RecordedSource {
 /// serialised, hashed and written on a thread of its own as soon as its rows are read, so
 /// reading and writing overlap.
 pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
-    match write_export(project, dir, progress).and_then(|report| publish(dir).map(|()| report)) {
+    export_version(project, dir, None, progress)
+}
+
+/// Exports locked split `version` (the latest locked one when `None`), also while a newer
+/// draft exists. A locked version's export is the same, byte for byte, every time: it holds
+/// only the rows its lock froze (see [`crate::rowstate`]), as they were locked.
+pub fn export_version(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+    match write_export(project, dir, version, progress).and_then(|report| publish(dir).map(|()| report)) {
         Ok(report) => Ok(report),
         Err(e) => {
             discard(dir);
@@ -316,14 +323,40 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
     }
 }
 
-/// Writes every file of the export under its temporary name.
-fn write_export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
-    let conn = project.conn();
-    let (split_id, version, status, ..) =
-        latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split to export; draft and lock one first".into()))?;
-    if status != "locked" {
-        return Err(Error::InvalidArgument(format!("split v{version} is a draft; lock it before exporting (`forcebench split lock`)")));
+/// The id and version of locked split `version`, or of the latest locked split.
+fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
+    use rusqlite::OptionalExtension;
+    match version {
+        Some(v) => {
+            let found: Option<(i64, String)> =
+                conn.query_row("SELECT id, status FROM splits WHERE version = ?1", [v], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+            match found {
+                None => Err(Error::InvalidArgument(format!("there is no split v{v}"))),
+                Some((_, status)) if status != "locked" => {
+                    Err(Error::InvalidArgument(format!("split v{v} is a draft; lock it before exporting (`forcebench split lock`)")))
+                }
+                Some((id, _)) => Ok((id, v)),
+            }
+        }
+        None => {
+            let found: Option<(i64, i64)> = conn
+                .query_row("SELECT id, version FROM splits WHERE status = 'locked' ORDER BY version DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            found.ok_or_else(|| match latest(conn) {
+                Ok(Some((_, v, ..))) => {
+                    Error::InvalidArgument(format!("split v{v} is a draft; lock it before exporting (`forcebench split lock`)"))
+                }
+                _ => Error::InvalidArgument("there is no split to export; draft and lock one first".into()),
+            })
+        }
     }
+}
+
+/// Writes every file of the export under its temporary name.
+fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+    let conn = project.conn();
+    let (split_id, version) = locked_split(conn, version)?;
+    let covered: HashSet<String> = crate::rowstate::covered(conn, split_id)?.into_iter().collect();
     let stored: serde_json::Value = conn
         .query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get::<_, Option<String>>(0))?
         .and_then(|m| serde_json::from_str(&m).ok())
@@ -398,14 +431,14 @@ fn write_export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, u
         let people = people_cell.get_or_init(|| read_people(conn));
         let people = people.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
         report(false);
-        let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &finals, people));
+        let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &covered, people));
         let annotations = annotations.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
         report(false);
-        let adjudications = adjudication_lines(conn, &finals, annotations, people)?;
+        let adjudications = adjudication_lines(conn, &covered, &finals, annotations, people)?;
         spawn!("annotations.jsonl", move |w| annotations.write(w));
         spawn!("adjudications.jsonl", move |w| jsonl(w, &adjudications));
         report(false);
-        let rejected = rejected_lines(conn, &texts)?;
+        let rejected = rejected_lines(conn, &covered, &texts)?;
         spawn!("rejected.jsonl", move |w| jsonl(w, &rejected));
         spawn!("locality_removed.jsonl", |w| jsonl(w, &recorded.locality_removed));
         let mut all = report(false);
@@ -485,9 +518,9 @@ impl Annotations<'_> {
     }
 }
 
-/// Both independent annotations of every adjudicated row, in id order, annotator A first (by
-/// roster order).
-fn annotation_lines<'a>(conn: &Connection, finals: &FinalTable, people: &'a HashMap<i64, String>) -> Result<Annotations<'a>> {
+/// Both independent annotations of every adjudicated row the split covers, in id order,
+/// annotator A first (by roster order).
+fn annotation_lines<'a>(conn: &Connection, covered: &HashSet<String>, people: &'a HashMap<i64, String>) -> Result<Annotations<'a>> {
     let mut stmt = conn.prepare(
         "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
                 raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent
@@ -497,8 +530,8 @@ fn annotation_lines<'a>(conn: &Connection, finals: &FinalTable, people: &'a Hash
     let mut out = Annotations { text: Vec::new(), index: Vec::new() };
     while let Some(r) = rows.next()? {
         let id = crate::db::text(r, 0)?;
-        // Only adjudicated rows (every adjudicated row has final fields).
-        if !finals.contains(id) {
+        // Only the rows the lock froze (every one of them adjudicated).
+        if !covered.contains(id) {
             continue;
         }
         let maybe = |i: usize| crate::db::text_or_null(r, i);
@@ -615,11 +648,12 @@ const CHECKLIST_KEYS: [&str; 5] = [
 /// names each row's annotators.
 fn adjudication_lines<'a>(
     conn: &Connection,
+    covered: &HashSet<String>,
     finals: &'a FinalTable,
     annotations: &'a Annotations<'a>,
     people: &'a HashMap<i64, String>,
 ) -> Result<Vec<AdjudicationLine<'a>>> {
-    let rule = super::facts::StateRule::load(conn)?;
+    let rule = crate::rowstate::StateRule::load(conn)?;
     let mut stmt = conn.prepare(
         "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed,
                 span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition
@@ -651,6 +685,7 @@ fn adjudication_lines<'a>(
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
+    out.retain(|line| covered.contains(&line.id));
     out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     // Both lists in id order: walk the annotations forward.
     let index = &annotations.index;
@@ -682,10 +717,11 @@ struct RejectedLine<'a> {
 }
 
 /// Every rejected row with its boundary type and rationale, in id order.
-fn rejected_lines<'a>(conn: &Connection, texts: &'a [CandidateText]) -> Result<Vec<RejectedLine<'a>>> {
+fn rejected_lines<'a>(conn: &Connection, covered: &HashSet<String>, texts: &'a [CandidateText]) -> Result<Vec<RejectedLine<'a>>> {
     let mut stmt = conn.prepare("SELECT candidate_id, boundary_type, rationale FROM adjudications WHERE decision = 'reject_not_force_gap'")?;
     let mut found: Vec<(String, Option<String>, Option<String>)> =
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    found.retain(|(id, ..)| covered.contains(id));
     found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut out = Vec::with_capacity(found.len());
     let mut at = 0;

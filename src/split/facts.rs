@@ -2,10 +2,10 @@
 //! in memory.
 //!
 //! A split touches every row of a project, and SQLite pays about a microsecond for each index
-//! probe, so per-row subqueries (the `candidate_states` view, a correlated lookup per final
+//! probe, so per-row subqueries (a correlated lookup per final
 //! field) cost seconds on a 100,000-row project. Scanning each table once and joining on the
-//! row id in a hash map costs tens of milliseconds. [`Standing`] follows the view's rules; a test
-//! (`tests/core/split.rs`) checks the two agree on a project holding every state.
+//! row id in a hash map costs tens of milliseconds. [`Standing`] is read off the workflow rule of
+//! [`crate::rowstate`], which owns it.
 
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
 use crate::vocab::{Axis, Decision, WorkflowState};
 
-/// Where a row stands, as far as a split cares (the `candidate_states` view's rules).
+/// Where a row stands, as far as a split cares (from [`crate::rowstate`]'s rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Standing {
     /// Adjudicated as a force gap, quality control has run and no error check failed.
@@ -139,7 +139,7 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
             flags[i].finished = flags[i].finished.saturating_add(1);
         }
     }
-    let rule = StateRule::load(conn)?;
+    let rule = crate::rowstate::StateRule::load(conn)?;
     for (fact, f) in facts.rows.iter_mut().zip(&flags) {
         fact.standing = match f.decision.map(|d| rule.state(&fact.id, d)) {
             _ if rule.marks.contains_key(&fact.id) => Standing::LocalityRemoved,
@@ -150,57 +150,4 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     }
     facts.marks = rule.marks;
     Ok(facts)
-}
-
-/// The state of an adjudicated row, by the `candidate_states` view's rules: a locality mark
-/// removes it, a reject rejects it, an accept is accepted once QC has run and no error check
-/// failed, and is merely adjudicated until then.
-fn adjudicated_state(marked: bool, decision: Decision, qc_passed: bool) -> WorkflowState {
-    match decision {
-        _ if marked => WorkflowState::LocalityRemoved,
-        Decision::RejectNotForceGap => WorkflowState::Rejected,
-        Decision::AcceptForceGap if qc_passed => WorkflowState::Accepted,
-        _ => WorkflowState::Adjudicated,
-    }
-}
-
-/// What settles an adjudicated row's state besides its decision: the QC outcomes and the
-/// locality marks, read in two scans, for code that walks many rows (the split's facts, its
-/// export, `adjudicate export`).
-pub(crate) struct StateRule {
-    qc: Vec<(String, bool)>,
-    /// Row id -> why the locality audit marked it nonlocal.
-    marks: HashMap<String, String>,
-}
-
-impl StateRule {
-    pub fn load(conn: &Connection) -> Result<Self> {
-        let marks = conn
-            .prepare("SELECT candidate_id, reason FROM locality_marks")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(StateRule { qc: qc_outcomes(conn)?, marks })
-    }
-
-    /// The state of adjudicated row `id` with final `decision` (see [`adjudicated_state`]).
-    pub fn state(&self, id: &str, decision: Decision) -> WorkflowState {
-        let qc_passed = self.qc.binary_search_by(|(k, _)| k.as_str().cmp(id)).is_ok_and(|i| !self.qc[i].1);
-        adjudicated_state(self.marks.contains_key(id), decision, qc_passed)
-    }
-}
-
-/// Every row QC has run on, in id order, with whether one of its error checks failed.
-fn qc_outcomes(conn: &Connection) -> Result<Vec<(String, bool)>> {
-    let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
-    let mut all: Vec<(String, bool)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-    all.sort_unstable();
-    // One entry per row: sorted, a row's failing check (true) comes last.
-    all.dedup_by(|later, earlier| {
-        let same = later.0 == earlier.0;
-        if same {
-            earlier.1 |= later.1;
-        }
-        same
-    });
-    Ok(all)
 }

@@ -13,8 +13,10 @@
 //! evaluation set; nothing replaces them (the paper's 200 selected became 198).
 //!
 //! **Lock.** Locking freezes the split: the removals are written into it, its manifest is stored,
-//! and any later change to the final labels or locality marks of its rows is refused with a
-//! message naming the split. A new split version can be drafted from the current state.
+//! and every row its export covers (its own rows and every row adjudicated at the time) is frozen
+//! through [`crate::rowstate::freeze`], so that any later export of this version is the same,
+//! byte for byte. Work goes on with other rows, and a new split version can be drafted from the
+//! current state.
 //!
 //! **Export / verify.** See [`export`] and [`verify`].
 
@@ -32,27 +34,7 @@ use facts::{Facts, Standing};
 mod export;
 pub(crate) mod facts;
 
-pub use export::{eval_rows, export, verify, EvalRow, ExportReport, VerifyReport, EXPORT_FILES};
-
-/// Refuses a change to row `id` when a locked split holds it.
-pub fn refuse_if_locked(conn: &Connection, id: &str) -> Result<()> {
-    let locked: Option<i64> = conn
-        .prepare_cached(
-            // One key search per locked split (split_rows is keyed by split, then row).
-            "SELECT s.version FROM splits s
-             WHERE s.status = 'locked'
-               AND EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = s.id AND r.candidate_id = ?1)
-             ORDER BY s.version DESC LIMIT 1",
-        )?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
-    match locked {
-        Some(version) => Err(Error::InvalidArgument(format!(
-            "row `{id}` is in locked split v{version}; its final labels cannot change (draft a new split version to work on the current state)"
-        ))),
-        None => Ok(()),
-    }
-}
+pub use export::{eval_rows, export, export_version, verify, EvalRow, ExportReport, VerifyReport, EXPORT_FILES};
 
 /// Evaluation rows per axis in the paper.
 pub const DEFAULT_PER_AXIS: u32 = 40;
@@ -564,11 +546,15 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         roles[at].1.removed = Some(removed.reason.clone());
     }
     let at = now();
-    tx.execute("UPDATE splits SET status = 'locked', locked_at = ?1 WHERE id = ?2", params![at, split_id])?;
     let (_, _, _, params_json, created_at, _) = head;
-    let locked = build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at)), &roles)?;
+    let locked = build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
     let manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
-    tx.execute("UPDATE splits SET manifest_json = ?1 WHERE id = ?2", params![serde_json::to_string(&manifest).expect("manifest"), split_id])?;
+    // One update: once its status says locked, the split cannot change (a trigger refuses).
+    tx.execute(
+        "UPDATE splits SET status = 'locked', locked_at = ?1, manifest_json = ?2 WHERE id = ?3",
+        params![at, serde_json::to_string(&manifest).expect("manifest"), split_id],
+    )?;
+    crate::rowstate::freeze(&tx, split_id)?;
     tx.commit()?;
     Ok(locked)
 }

@@ -297,11 +297,53 @@ fn the_exported_manifest_matches_its_schema() {
     assert!(!validator.is_valid(&broken));
 }
 
-/// The split reads row states in whole-table scans instead of through the `candidate_states`
-/// view; on a project holding every state, both must see the same accepted rows and the same
-/// Table 4 counts.
+/// The workflow rule restated in SQL, independently of `rowstate` (the view the schema held
+/// until version 6), as a temporary view on the test's connection only: the oracle the core's
+/// rule is checked against.
+const ORACLE_STATES: &str = "CREATE TEMP VIEW candidate_states AS
+SELECT c.id AS candidate_id,
+       CASE
+         WHEN l.candidate_id IS NOT NULL THEN 'locality_removed'
+         WHEN a.decision = 'reject_not_force_gap' THEN 'rejected'
+         WHEN a.decision = 'accept_force_gap'
+              AND EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = c.id)
+              AND NOT EXISTS (SELECT 1 FROM qc_results q
+                              WHERE q.candidate_id = c.id AND q.passed = 0 AND q.severity = 'error')
+           THEN 'accepted'
+         WHEN a.candidate_id IS NOT NULL THEN 'adjudicated'
+         WHEN (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2 THEN 'double_annotated'
+         WHEN EXISTS (SELECT 1 FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) THEN 'annotating'
+         WHEN EXISTS (SELECT 1 FROM assignments s WHERE s.candidate_id = c.id) THEN 'assigned'
+         ELSE 'imported'
+       END AS state
+FROM candidates c
+LEFT JOIN adjudications a ON a.candidate_id = c.id
+LEFT JOIN locality_marks l ON l.candidate_id = c.id";
+
+/// Checks `rowstate`'s rule, per row and in bulk, against the SQL oracle on every row.
+fn assert_states_match_the_oracle(p: &forcebench::Project) {
+    let oracle: Vec<(String, String)> = p
+        .conn()
+        .prepare("SELECT candidate_id, state FROM candidate_states ORDER BY candidate_id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let bulk = forcebench::rowstate::States::load(p.conn()).unwrap();
+    for (id, state) in &oracle {
+        assert_eq!(bulk.get(id).map(|s| s.as_str()), Some(state.as_str()), "bulk state of {id}");
+        let one = forcebench::rowstate::state(p.conn(), id).unwrap().map(|s| s.as_str());
+        assert_eq!(one, Some(state.as_str()), "state of {id}");
+    }
+    assert_eq!(forcebench::rowstate::state(p.conn(), "no-such-row").unwrap(), None);
+}
+
+/// The split and the status read row states from `rowstate`'s whole-table scans; on a project
+/// holding every state, they must agree with an independent SQL statement of the rule on every
+/// row, the accepted pool and the Table 4 counts.
 #[test]
-fn the_split_sees_the_states_the_view_derives() {
+fn the_split_sees_the_states_the_rule_derives() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = project_from(dir.path(), "s.forcebench", &[("scope", 8), ("numeric", 6)], 4, 1);
     // Rows nobody annotated yet, imported later.
@@ -315,6 +357,13 @@ fn the_split_sees_the_states_the_view_derives() {
     };
     forcebench::adjudicate::resolve(&mut p, "r0001", "eve", &res).unwrap();
     forcebench::locality::mark(&mut p, "r0002", "the raised claim names a new population", "eve").unwrap();
+    p.conn().execute_batch(ORACLE_STATES).unwrap();
+    assert_states_match_the_oracle(&p);
+    let status = forcebench::status::status(&p).unwrap();
+    for (state, n) in &status.states {
+        let want: i64 = p.conn().query_row("SELECT count(*) FROM candidate_states WHERE state = ?1", [state.as_str()], |r| r.get(0)).unwrap();
+        assert_eq!(*n, want, "status count of {}", state.as_str());
+    }
 
     let by_state = |state: &str| -> Vec<String> {
         let mut stmt = p.conn().prepare("SELECT candidate_id FROM candidate_states WHERE state = ?1 ORDER BY candidate_id").unwrap();
@@ -354,6 +403,7 @@ fn the_split_sees_the_states_the_view_derives() {
 
     // Marking an accepted drafted row nonlocal moves it out of the draft, as the view says.
     forcebench::locality::mark(&mut p, &accepted[0], "changes the outcome measured", "eve").unwrap();
+    assert_states_match_the_oracle(&p);
     let s = fs::show(&p).unwrap().unwrap();
     assert_eq!(s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), vec![accepted[0].clone()]);
     assert!(s.stale.is_empty(), "a locality removal is not a stale row");
