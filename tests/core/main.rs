@@ -11,6 +11,7 @@ mod db;
 mod evaluate;
 mod import;
 mod packets;
+mod rowstate;
 mod sample;
 mod schemas;
 mod split;
