@@ -237,7 +237,9 @@ test("locking asks first and says what locking means; cancel and Escape lock not
   await page.waitForSelector('[data-testid="lock-dialog"]');
   const said = await text(page, "lock-dialog");
   assert.match(said, /^Lock split v1\?/);
-  assert.match(said, /The final labels and locality marks of its 51 rows can no longer change/);
+  // Broke: locking gave no warning that rows still awaited adjudication (106 double-annotated, 66 adjudicated).
+  assert.match(said, /40 double-annotated rows still await adjudication: they are not in this split/);
+  assert.match(said, /Its 51 rows and every row adjudicated so far are frozen: their annotations, final labels, QC results, locality marks and annotators can no longer change/);
   assert.match(said, /37 evaluation and 47 retained rows are fixed as they are now, with the 1 locality removal written into the split/);
   assert.match(said, /You can draft a new version later/);
   assert.match(said, /The export will carry this version's manifest/);
