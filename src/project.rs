@@ -101,6 +101,13 @@ impl Project {
     pub fn conn_mut(&mut self) -> &mut Connection {
         &mut self.conn
     }
+
+    /// A number that changes whenever another connection (another window, a command, a merge)
+    /// commits to the project file; this connection's own commits leave it as it is (SQLite's
+    /// `PRAGMA data_version`). Views poll it to show the project as it is now.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
 }
 
 fn display_path(path: &Path) -> String {

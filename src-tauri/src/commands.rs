@@ -24,6 +24,13 @@ pub fn project_status(studio: State<'_, Studio>) -> Result<StatusReport, ErrorPa
     studio.with(status::status)
 }
 
+/// Changes whenever the project may have changed, from this window or elsewhere (polled by the
+/// views to stay current).
+#[tauri::command]
+pub fn project_revision(studio: State<'_, Studio>) -> Result<String, ErrorPayload> {
+    studio.revision()
+}
+
 #[tauri::command]
 pub fn list_candidates(studio: State<'_, Studio>) -> Result<Vec<CandidateSummary>, ErrorPayload> {
     studio.with(candidate::list)

@@ -7,6 +7,7 @@
 //! [`builder`]'s `generate_handler!`.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use forcebench::{ErrorPayload, Project};
@@ -21,11 +22,21 @@ pub mod split;
 /// (kept so every command can report it and the window can show it instead of crashing).
 pub struct Studio {
     project: Mutex<Result<Project, ErrorPayload>>,
+    /// Calls that may have changed the project from this window (see [`Studio::revision`]).
+    changes: AtomicU64,
 }
 
 impl Studio {
     pub fn new(project: Result<Project, ErrorPayload>) -> Self {
-        Studio { project: Mutex::new(project) }
+        Studio { project: Mutex::new(project), changes: AtomicU64::new(0) }
+    }
+
+    /// Names the project's current state: it changes whenever this window changed the project
+    /// or another connection (another window, the command line, a merge) committed to it, so a
+    /// view that polls it can reload exactly when what it shows may be stale.
+    pub fn revision(&self) -> Result<String, ErrorPayload> {
+        let data = self.with(|p| p.data_version())?;
+        Ok(format!("{data}:{}", self.changes.load(Ordering::SeqCst)))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Result<Project, ErrorPayload>> {
@@ -43,7 +54,9 @@ impl Studio {
 
     /// Like [`Studio::with`], for core calls that change the project.
     pub fn with_mut<T>(&self, f: impl FnOnce(&mut Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
-        match &mut *self.lock() {
+        let mut project = self.lock();
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        match &mut *project {
             Ok(project) => f(project).map_err(|e| e.payload()),
             Err(opening) => Err(opening.clone()),
         }
@@ -52,6 +65,7 @@ impl Studio {
     /// Replaces the open project (e.g. with a packet's workspace). The old one is closed.
     pub fn replace(&self, project: Project) {
         *self.lock() = Ok(project);
+        self.changes.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -104,6 +118,7 @@ pub fn open_startup_project(args: impl IntoIterator<Item = String>) -> Result<Pr
 pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>) -> Builder<R> {
     b.manage(Studio::new(project)).invoke_handler(tauri::generate_handler![
         commands::project_status,
+        commands::project_revision,
         commands::list_candidates,
         commands::get_candidate,
         commands::session_info,

@@ -317,3 +317,31 @@ fn an_undefined_agreement_report_says_why_and_a_failed_project_answers_with_its_
         assert_eq!(err, serde_json::to_value(&opening).unwrap(), "{cmd}");
     }
 }
+
+// Broke: views loaded once and went stale; they now poll this revision, which must move on
+// every change, from this window or from another connection (the command line, a merge), and
+// stay put while nothing changes.
+#[test]
+fn the_revision_moves_when_anyone_changes_the_project_and_only_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.forcebench");
+    let mut project = Project::create(&path, "live").unwrap();
+    forcebench::sample::load_sample(&mut project).unwrap();
+    let (_app, window) = app(Ok(project));
+    let revision = || invoke(&window, "project_revision", json!({})).unwrap().as_str().unwrap().to_string();
+    let first = revision();
+    assert_eq!(revision(), first, "reading changes nothing");
+    invoke(&window, "list_candidates", json!({})).unwrap();
+    assert_eq!(revision(), first, "a read command changes nothing");
+
+    // Another connection, as the command line would.
+    let other = Project::open(&path).unwrap();
+    forcebench::roster::add(&other, "Zoe", forcebench::roster::Role::Annotator).unwrap();
+    let second = revision();
+    assert_ne!(second, first, "a commit elsewhere moves the revision");
+    assert_eq!(revision(), second);
+
+    // A change made through this window.
+    invoke(&window, "run_qc", json!({})).unwrap();
+    assert_ne!(revision(), second, "a change from this window moves the revision");
+}

@@ -132,3 +132,42 @@ test("screenshot of the list with a row selected, for review", async () => {
   await page.screenshot({ path: join(shotsDir, "candidates-html-payload.png") });
   await page.close();
 });
+
+// Broke: the list and the header's counts loaded once at start, so rows adjudicated in another
+// view, window or on the command line still showed their old state.
+test("the list, the counts and the selected row follow changes made elsewhere", async () => {
+  const { page, problems } = await open();
+  await page.click(`${rowSel}[data-id="fx-001"]`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-001");
+  const before = await page.getAttribute(`${rowSel}[data-id="fx-001"] [data-testid="state-badge"]`, "data-state");
+  assert.notEqual(before, "rejected");
+  const calls = () => page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "list_candidates").length);
+  const listed = await calls();
+  // Nothing changed: polling reads nothing else.
+  await page.waitForTimeout(2500);
+  assert.equal(await calls(), listed);
+  // Someone else rejects fx-001: the backend answers the new state and the revision moves.
+  await page.evaluate(() => {
+    const b = window.__backend;
+    const row = b.rows.find((r) => r.id === "fx-001");
+    const was = row.state;
+    row.state = "rejected";
+    b.details["fx-001"].state = "rejected";
+    b.status.states[was] -= 1;
+    b.status.states.rejected = (b.status.states.rejected ?? 0) + 1;
+    window.__revision = "7:0";
+  });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="candidate-row"][data-id="fx-001"] [data-testid="state-badge"]')?.dataset.state === "rejected",
+    null,
+    { timeout: 5000 },
+  );
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="state-count"][data-state="rejected"] .n')?.textContent !== "0",
+    null,
+    { timeout: 5000 },
+  );
+  assert.equal(await calls(), listed + 1, "one reload for one change");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -42,6 +42,8 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 }
 
 export const projectStatus = () => call<StatusReport>("project_status");
+/** A name for the project's current state: it changes when anyone changes the project. */
+export const projectRevision = () => call<string>("project_revision");
 export const listCandidates = () => call<CandidateSummary[]>("list_candidates");
 export const getCandidate = (id: string) => call<CandidateDetail>("get_candidate", { id });
 

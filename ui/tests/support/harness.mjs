@@ -108,6 +108,8 @@ export async function openApp(context, url, backend) {
   });
   await page.addInitScript((b) => {
     window.__ipcCalls = [];
+    // The fixture answers themselves, for a test that plays a change made elsewhere.
+    window.__backend = b;
     document.addEventListener("securitypolicyviolation", (e) =>
       console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
     );
@@ -172,6 +174,9 @@ export async function openApp(context, url, backend) {
     };
     window.__TAURI_INTERNALS__ = {
       invoke: async (cmd, args) => {
+        // The views poll the revision; a test changes `window.__revision` to play "someone else
+        // changed the project". Polls are not recorded with the other calls.
+        if (cmd === "project_revision") return window.__revision ?? "0:0";
         window.__ipcCalls.push({ cmd, args });
         if (b.delayMs?.[cmd]) await new Promise((ok) => setTimeout(ok, b.delayMs[cmd]));
         return structuredClone(answer(cmd, args));
