@@ -549,7 +549,8 @@ fn write(
     if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref()) && !(earlier.is_none() && rationale.is_none()) {
         event(tx, id, "rationale", earlier.and_then(|e| e.rationale.as_deref()), rationale.as_deref(), "edited", who, &at)?;
     }
-    if earlier.map(|e| e.checklist) != Some(*c) {
+    // A first adjudication starts from an unanswered checklist: an event only when it changed.
+    if earlier.map_or(Checklist::default(), |e| e.checklist) != *c {
         let json = serde_json::to_string(c).expect("checklist serialises");
         let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
         event(tx, id, "checklist", old.as_deref(), Some(&json), if bulk { "bulk" } else { "edited" }, who, &at)?;

@@ -300,3 +300,16 @@ fn qc_heuristics_by_hand() {
     assert_eq!(failed, ["locality_new_entities", "locality_new_numbers", "locality_changed_dates", "locality_large_rewrite"]);
     assert!((qc::rewrite_share("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.") - 6.0 / 9.0).abs() < 1e-12);
 }
+
+// Broke: a first adjudication logged a "checklist" event although nobody touched the checklist,
+// so the history said "Checklist edited".
+#[test]
+fn an_untouched_checklist_logs_no_checklist_event() {
+    let mut f = fixture();
+    let untouched = Resolution { choices: vec![], rationale: None, checklist: Default::default() };
+    let view = adjudicate::resolve(&mut f.project, &f.ids[0].clone(), "eve", &untouched).unwrap();
+    assert!(view.history.iter().all(|e| e.field != "checklist"), "{:?}", view.history);
+    let answered = Resolution { choices: vec![], rationale: None, checklist: YES };
+    let view = adjudicate::resolve(&mut f.project, &f.ids[0].clone(), "eve", &answered).unwrap();
+    assert_eq!(view.history.iter().filter(|e| e.field == "checklist").count(), 1, "an answered checklist is logged once");
+}

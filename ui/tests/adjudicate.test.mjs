@@ -98,7 +98,12 @@ test("taking A and B by keyboard builds the Resolution; the saved row shows sour
   await page.click('[data-testid="check-one_local_axis-no"]');
   assert.equal(await page.getAttribute('[data-testid="save-state"]', "data-state"), "unsaved");
   await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.dataset.state === "saved");
+  // Broke: saving stayed on the row; it now moves on to the next open row and says so.
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-2");
+  assert.equal(
+    await page.textContent('[data-testid="save-advanced"]'),
+    "Saved fx-adj-1 (held back by QC). Next open row: fx-adj-2.",
+  );
   assert.deepEqual(await calls(page, "resolve_row"), [
     {
       id: "fx-adj-1",
@@ -123,8 +128,14 @@ test("taking A and B by keyboard builds the Resolution; the saved row shows sour
       },
     },
   ]);
-  // What the core recorded: each field's source, who and when; the history; QC with failed
-  // errors in red and warnings in amber.
+  // Back on the saved row ([), what the core recorded: each field's source, who and when; the
+  // history; QC with failed errors in red and warnings in amber.
+  await page.evaluate(() => {
+    window.__backend.byArg.adjudication_row.answers["fx-adj-1"] = window.__backend.answers.resolve_row;
+  });
+  await page.keyboard.press("[");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  await page.waitForSelector('[data-testid="qc-result"]');
   const recorded = await page.$$eval('[data-testid="field-row"]', (rows) =>
     rows.map((r) => [r.dataset.field, r.querySelector('[data-testid="recorded"]')?.textContent ?? null]),
   );
@@ -179,7 +190,7 @@ test("editing to a value neither annotator gave requires a rationale before anyt
   await page.keyboard.type(why);
   assert.equal(await page.isVisible('[data-testid="rationale-required"]'), false);
   await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.dataset.state === "saved");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-2");
   const [sent] = await calls(page, "resolve_row");
   assert.deepEqual(sent.resolution.choices, [
     ["decision", { take: "a" }],
@@ -344,5 +355,46 @@ test("the funnel shows the status counts per axis, the totals and the rejections
   assert.ok(Math.abs(ratio - 27 / 106) < 0.01, `accepted bar at ${ratio}`);
   await page.screenshot({ path: join(shotsDir, "funnel.png") });
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke: the checklist had no keys.
+test("keys 1 to 5 answer the checklist: yes, then no, then unanswered", async () => {
+  const { page } = await openAdjudicate();
+  const answer = (key) =>
+    page.evaluate((k) => {
+      const yes = document.querySelector(`[data-testid="check-${k}-yes"]`)?.getAttribute("aria-pressed");
+      const no = document.querySelector(`[data-testid="check-${k}-no"]`)?.getAttribute("aria-pressed");
+      return yes === "true" ? "yes" : no === "true" ? "no" : "unanswered";
+    }, key);
+  assert.equal(await answer("span_decisive"), "unanswered");
+  await page.keyboard.press("1");
+  assert.equal(await answer("span_decisive"), "yes");
+  await page.keyboard.press("1");
+  assert.equal(await answer("span_decisive"), "no");
+  await page.keyboard.press("1");
+  assert.equal(await answer("span_decisive"), "unanswered");
+  await page.keyboard.press("5");
+  assert.equal(await answer("no_unrelated_addition"), "yes");
+  assert.equal(await answer("span_decisive"), "unanswered");
+  await page.close();
+});
+
+// Broke: QC said "N warnings for the locality audit" counting unanswered checklist items, while
+// the locality audit (which lists `locality_` checks only) said 0.
+test("the QC summary counts locality warnings apart from the other warnings", async () => {
+  const { page } = await openAdjudicate();
+  await page.evaluate(() => {
+    const saved = structuredClone(window.__backend.answers.resolve_row);
+    saved.qc = saved.qc.filter((q) => q.severity !== "error");
+    window.__backend.byArg.adjudication_row.answers["fx-adj-1"] = saved;
+  });
+  await page.keyboard.press("]");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-2");
+  await page.keyboard.press("[");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  await page.waitForSelector('[data-testid="qc-summary"]');
+  const summary = (await page.textContent('[data-testid="qc-summary"]')).replace(/\s+/g, " ").trim();
+  assert.equal(summary, "Accepted: passes QC (1 locality warning for the locality audit; 1 other warning).");
   await page.close();
 });

@@ -270,12 +270,12 @@ test("time on a row is sent with add_time when leaving it", async () => {
   await page.close();
 });
 
-// Broke: after `b` and an arrow key the boundary list kept the focus, and `n` (meant as "next
-// row") picked "Nonlocal rewrite" by its first letter and saved it.
+// Broke: after `b` (now `t`) and an arrow key the boundary list kept the focus, and `n` (meant
+// as "next row") picked "Nonlocal rewrite" by its first letter and saved it.
 test("a letter pressed in the boundary list changes nothing; Enter leaves it visibly", async () => {
   const { page, problems } = await openAnnotate();
   await page.keyboard.press("r");
-  await page.keyboard.press("b");
+  await page.keyboard.press("t");
   await page.waitForFunction(() => document.activeElement?.dataset?.testid === "boundary");
   await page.keyboard.press("ArrowDown");
   await waitSaved(page);

@@ -104,7 +104,17 @@ async fn adjudicate_in_window(client: Client, id: String) -> Res {
     assert_eq!(js(&client, &format!("return {SAVE_STATE}")).await?, json!("error"), "refused before saving");
     keys(&client, RATIONALE).await?;
     keys(&client, &format!("{}{}", k(Key::Control), k(Key::Enter))).await?;
-    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    // Broke: saving stayed on the row. It now moves on to the next open row, and says what it saved.
+    wait_js(
+        &client,
+        &format!("document.querySelector('[data-testid=save-advanced]')?.textContent.startsWith('Saved {id} (accepted).') ?? null"),
+        json!(true),
+    )
+    .await?;
+    if js(&client, &format!("return {ROW_ID}")).await? != json!(id) {
+        js(&client, &format!("document.querySelector('[data-testid=adj-item][data-id=\"{id}\"]').click(); return true")).await?;
+        wait_js(&client, ROW_ID, json!(id)).await?;
+    }
 
     // What the core recorded, as the window shows it.
     for (field, src) in [("decision", "a"), ("axis", "a"), ("severity", "b"), ("raised_claim", "edited"), ("calibrated_claim", "both")] {
