@@ -26,7 +26,7 @@ pub enum Error {
     #[error("{path} already exists; choose another path or open it instead")]
     AlreadyExists { path: PathBuf },
 
-    #[error("{path}: {source}")]
+    #[error("{}", io_words(.path, .source))]
     Io { path: PathBuf, source: std::io::Error },
 
     #[error("{}", format_problems(.file, .problems))]
@@ -111,6 +111,23 @@ impl From<rusqlite::Error> for Error {
 pub struct ErrorPayload {
     pub code: String,
     pub message: String,
+}
+
+/// An input or output failure in words a person reads ("No file at packets/ana.json"), with
+/// the system's own words kept after it for the rarer cases.
+fn io_words(path: &std::path::Path, e: &std::io::Error) -> String {
+    use std::io::ErrorKind::*;
+    let p = path.display();
+    match e.kind() {
+        NotFound => format!("No file or folder at {p}"),
+        PermissionDenied => format!("{p}: permission denied (this user may not read or write it)"),
+        AlreadyExists => format!("{p} already exists"),
+        IsADirectory => format!("{p} is a folder, not a file"),
+        NotADirectory => format!("{p}: a part of this path is a file, not a folder"),
+        StorageFull => format!("{p}: the disk is full"),
+        ReadOnlyFilesystem => format!("{p}: the disk is read-only"),
+        _ => format!("{p}: {e}"),
+    }
 }
 
 /// Most problems are shown; a file with thousands of bad rows is cut short after this many.

@@ -8,6 +8,7 @@ mod bindings;
 mod cli;
 mod common;
 mod db;
+mod error;
 mod evaluate;
 mod import;
 mod packets;

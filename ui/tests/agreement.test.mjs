@@ -185,12 +185,12 @@ test("export writes the typed path in the chosen format and names the file", asy
   await page.close();
 
   const failing = await openAgreement(agreementReport, {
-    errors: { export_agreement: { code: "io", message: "/nope/report.csv: No such file or directory (os error 2)" } },
+    errors: { export_agreement: { code: "io", message: "No file or folder at /nope/report.csv" } },
   });
   await failing.page.fill('[data-testid="export-path"]', "/nope/report.csv");
   await failing.page.click('[data-testid="export-csv"]');
   await failing.page.waitForSelector('[data-testid="export-error"]');
-  assert.equal(await text(failing.page, "export-error"), "io: /nope/report.csv: No such file or directory (os error 2)");
+  assert.equal(await text(failing.page, "export-error"), "io: No file or folder at /nope/report.csv");
   assert.equal(await failing.page.isVisible('[data-testid="export-result"]'), false);
   await failing.page.close();
 });

@@ -97,11 +97,11 @@ test("open packet switches the window to the workspace; a failure keeps the proj
   assert.ok((await calls(page, "session_info")).length >= 2, "the session is read again");
   await page.close();
 
-  const failing = await openPackets({ errors: { open_packet: { code: "io", message: "/nope.json: No such file or directory (os error 2)" } } });
+  const failing = await openPackets({ errors: { open_packet: { code: "io", message: "No file or folder at /nope.json" } } });
   await failing.page.fill('[data-testid="open-path"]', "/nope.json");
   await failing.page.click('[data-testid="open-packet"]');
   await failing.page.waitForSelector('[data-testid="open-error"]');
-  assert.equal(await failing.page.textContent('[data-testid="open-error"]'), "io: /nope.json: No such file or directory (os error 2)");
+  assert.equal(await failing.page.textContent('[data-testid="open-error"]'), "io: No file or folder at /nope.json");
   assert.equal(await failing.page.isVisible('[data-testid="packets-view"]'), true);
   await failing.page.close();
 });
