@@ -71,6 +71,7 @@ fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
     ));
     let err = evaluate::read_outputs(&file, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap_err().to_string();
     for needle in [
+        "o.jsonl:1: field `score`: expected a number, found the string \"0.7\"; write numbers without quotes",
         "o.jsonl:2: not valid JSON",
         "o.jsonl:3: field `claim`: must be \"safe\" or \"raised\"",
         "o.jsonl:4: field `id`: `zz` is not in the locked split's evaluation set",
@@ -79,9 +80,9 @@ fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
     ] {
         assert!(err.contains(needle), "missing {needle}: {err}");
     }
-    let ok = write(dir.path(), "ok.jsonl", "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n{\"id\":\"a\",\"claim\":\"raised\",\"score\":\"n/a\",\"raw\":{\"error\":\"timeout\"}}\n");
+    let ok = write(dir.path(), "ok.jsonl", "{\"id\":\"a\",\"claim\":\"safe\",\"score\":0.7}\n{\"id\":\"a\",\"claim\":\"raised\",\"score\":\"n/a\",\"raw\":{\"error\":\"timeout\"}}\n");
     let outs = evaluate::read_outputs(&ok, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap();
-    assert_eq!(outs[0].score, Some(0.7), "a numeric string is a score");
+    assert_eq!(outs[0].score, Some(0.7));
     assert_eq!(outs[1].score, None, "an unparsable score is kept as unscored");
     assert_eq!(outs[1].raw.as_deref(), Some("{\"error\":\"timeout\"}"));
 }

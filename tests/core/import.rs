@@ -146,16 +146,24 @@ fn duplicate_id_within_file() {
 }
 
 #[test]
-fn invalid_utf8() {
+fn invalid_utf8_is_one_problem_naming_line_and_byte() {
+    // Before: the CSV gave the byte problem plus a false "required field is missing" for passage.
     let mut bytes = csv_file(&[csv_row("a")]).into_bytes();
     bytes.extend_from_slice(b"b,g,S,,ctx,pass\xFF\xFEage,,c,r,,,,\n");
     let m = rejected("c.csv", &bytes);
-    assert!(m.contains("c.csv:3: field `passage`: invalid UTF-8 at byte 4 of the field"), "{m}");
+    let file = m.split(": ").next().unwrap().to_string();
+    assert_eq!(
+        m,
+        format!(
+            "{file}: 1 problem found; nothing was imported\n  {file}:3: byte 16 of this line is not valid UTF-8; \
+             the file is in another encoding (perhaps Latin-1 or Windows-1252): save it as UTF-8 and import again"
+        )
+    );
 
     let mut bytes = jsonl_row("a").into_bytes();
     bytes.extend_from_slice(b"{\"id\":\"b\xC3\"}\n");
     let m = rejected("c.jsonl", &bytes);
-    assert!(m.contains("c.jsonl:2: invalid UTF-8"), "{m}");
+    assert!(m.contains("c.jsonl:2: byte 9 of this line is not valid UTF-8"), "{m}");
 }
 
 #[test]
