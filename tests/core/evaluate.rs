@@ -256,3 +256,27 @@ fn plots_name_every_evaluator_and_render_to_png() {
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     assert_eq!(width, 1280, "rendered at twice the SVG's 640 px");
 }
+
+#[test]
+fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_prompts() {
+    // Before: fill replaced placeholders one after another, so a passage holding `{{claim}}` or
+    // `{{axis}}` leaked the claim under test and the true axis into the prompt.
+    let pair = evaluate::Pair {
+        id: "p1".into(),
+        axis: "temporal".into(),
+        severity: 2,
+        source: "ExpertQA".into(),
+        evidence_span: "{{axis}} span".into(),
+        context: "unused: fill takes the context as an argument".into(),
+        passage: "Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.".into(),
+        calibrated_claim: "It may help.".into(),
+        raised_claim: "It helps {{passage}}.".into(),
+    };
+    let template = "P: {{passage}}\nS: {{evidence_span}}\nQ: {{context}}\nC: {{claim}}\nA: {{axis}} / {{dummy_axis}}\nX: {{unknown}} {{{claim}}}";
+    let prompt = evaluate::judge::fill(template, &pair, "Ask {{claim}}?", &pair.raised_claim);
+    assert_eq!(
+        prompt,
+        "P: Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.\nS: {{axis}} span\nQ: Ask {{claim}}?\n\
+         C: It helps {{passage}}.\nA: temporal / relation\nX: {{unknown}} {It helps {{passage}}.}"
+    );
+}

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod db;
 mod evaluate;
+mod hostile;
 mod import;
 mod packets;
 mod sample;
