@@ -207,35 +207,41 @@ pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
         return Err(unreadable(file, format!("is {encoding}; save it as UTF-8 and import again")));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    for (index, line) in bytes.split(|b| *b == b'\n').enumerate() {
-        let number = index as u64 + 1;
-        if line.len() > MAX_LINE_BYTES {
+    // Whole-buffer checks first (they are fast); lines are counted only to report a problem.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let (line, byte) = locate(bytes, e.valid_up_to());
             return Err(invalid_line(
                 file,
-                number,
-                format!("this line is {}, more than {} (the limit for one line)", mib(line.len() as u64), mib(MAX_LINE_BYTES as u64)),
-            ));
-        }
-        if let Err(e) = std::str::from_utf8(line) {
-            return Err(invalid_line(
-                file,
-                number,
+                line,
                 format!(
-                    "byte {} of this line is not valid UTF-8; the file is in another encoding (perhaps \
-                     Latin-1 or Windows-1252): save it as UTF-8 and import again",
-                    e.valid_up_to() + 1
+                    "byte {byte} of this line is not valid UTF-8; the file is in another encoding (perhaps \
+                     Latin-1 or Windows-1252): save it as UTF-8 and import again"
                 ),
             ));
         }
-        if let Some(at) = line.iter().position(|b| *b == 0) {
-            return Err(invalid_line(
-                file,
-                number,
-                format!("byte {} of this line is a NUL byte; this is not a text file", at + 1),
-            ));
-        }
+    };
+    if let Some(at) = bytes.iter().position(|b| *b == 0) {
+        let (line, byte) = locate(bytes, at);
+        return Err(invalid_line(file, line, format!("byte {byte} of this line is a NUL byte; this is not a text file")));
     }
-    Ok(std::str::from_utf8(bytes).expect("every line was checked"))
+    if let Some((index, long)) = text.split('\n').enumerate().find(|(_, l)| l.len() > MAX_LINE_BYTES) {
+        return Err(invalid_line(
+            file,
+            index as u64 + 1,
+            format!("this line is {}, more than {} (the limit for one line)", mib(long.len() as u64), mib(MAX_LINE_BYTES as u64)),
+        ));
+    }
+    Ok(text)
+}
+
+/// The line (from 1) and byte within it (from 1) of the byte at `offset`.
+fn locate(bytes: &[u8], offset: usize) -> (u64, usize) {
+    let before = &bytes[..offset];
+    let line = before.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+    let start = before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    (line, offset - start + 1)
 }
 
 /// A JSON object read from one line of a JSONL file, with its line number (from 1).
