@@ -6,7 +6,9 @@
 //! a no-op); a row whose id exists with different content makes the whole import fail, listing the
 //! rows and the fields that differ: stored rows are never overwritten.
 //!
-//! Both formats are first turned into [`RawRow`]s (line number plus field values as text), so
+//! The file is read through [`crate::input`] (a regular file, within the size limits, UTF-8), and
+//! JSONL lines are parsed strictly (no repeated keys, severity a number). Both formats are first
+//! turned into [`RawRow`]s (line number plus field values as text), so
 //! validation is written once. A new format needs only a reader producing `RawRow`s.
 
 use rusqlite::params;
@@ -18,7 +20,7 @@ use ts_rs::TS;
 
 use crate::candidate::{self, Candidate, FIELDS, REQUIRED};
 use crate::error::{Error, Result};
-use crate::input::{check_identifier, field_text, parse_object, ValueKind, MAX_LINE_BYTES};
+use crate::input::{check_identifier, field_text, field_too_long, parse_object, ValueKind, MAX_LINE_BYTES};
 use crate::project::{now, Project};
 use crate::vocab::{Axis, SEVERITIES};
 
@@ -238,8 +240,8 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
             if value.len() > MAX_LINE_BYTES {
-                problems.add(Some(line), Some(field), too_long_field(value.len()));
-                continue;
+                // Kept, so the row is not also reported as missing this field.
+                problems.add(Some(line), Some(field), field_too_long(value.len()));
             }
             values[field_index(field).expect("known field")] = Some(value.to_string());
         }
@@ -298,15 +300,6 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
     }
     progress(total, total);
     rows
-}
-
-/// The message for a CSV field above the size limit.
-fn too_long_field(len: usize) -> String {
-    format!(
-        "this field is {:.1} MiB, more than {} MiB (the limit for one field)",
-        len as f64 / (1024.0 * 1024.0),
-        MAX_LINE_BYTES / (1024 * 1024)
-    )
 }
 
 /// Validates every row; returns the valid candidates with their lines, and records problems.

@@ -280,6 +280,11 @@ pub struct LineProblem {
     pub message: String,
 }
 
+/// The message for one CSV field above [`MAX_LINE_BYTES`] (its lines may each be shorter).
+pub fn field_too_long(len: usize) -> String {
+    format!("this field is {}, more than {} (the limit for one field)", mib(len as u64), mib(MAX_LINE_BYTES as u64))
+}
+
 /// Parses one JSON object, refusing a key repeated in it or in any object inside it (the
 /// standard parser would keep the last value silently).
 pub fn parse_object(text: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, LineProblem> {

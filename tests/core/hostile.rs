@@ -442,6 +442,16 @@ fn a_line_over_1_mib_is_refused_with_its_number() {
     );
 }
 
+#[test]
+fn a_csv_field_over_1_mib_is_refused_even_when_each_of_its_lines_is_shorter() {
+    // Before: any field length was read.
+    let c = Case::new();
+    let passage = format!("may reduce pain {}", format!("{}\n", "x".repeat(512 * 1024)).repeat(3));
+    let row = format!("new-1,g,S,,ctx,\"{passage}\",may reduce pain,calibrated,raised,,,,");
+    std::fs::write(c.dir.path().join("wide.csv"), format!("{}\n{row}\n", crate::common::HEADER)).unwrap();
+    c.refused(&["import", "wide.csv"], &problems("wide.csv", &[":2: field `passage`: this field is 1.5 MiB, more than 1.0 MiB (the limit for one field)"]));
+}
+
 // ---- Classic cases, already handled: the corpus keeps them so ----
 
 #[test]
