@@ -664,6 +664,10 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
             problem(line, Some("id"), "required field is missing or not a string".into());
             continue;
         };
+        if let Err(message) = crate::input::check_identifier("id", &id) {
+            problem(line, Some("id"), message);
+            continue;
+        }
         if let Some(first) = seen.insert(id.clone(), line) {
             problem(line, Some("id"), format!("duplicate id `{id}` (first used on line {first})"));
             continue;
@@ -680,13 +684,10 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
                     continue;
                 }
             };
-            let value = match value {
-                serde_json::Value::Null => None,
-                serde_json::Value::String(s) => Some(s),
-                serde_json::Value::Number(n) => Some(n.to_string()),
-                obj @ serde_json::Value::Object(_) if field == Field::EvidenceSpan => Some(obj.to_string()),
-                other => {
-                    problem(line, Some(&key), format!("unexpected value {other}"));
+            let value = match crate::input::field_text(crate::input::ValueKind::of_field(field), value) {
+                Ok(v) => v,
+                Err(message) => {
+                    problem(line, Some(&key), message);
                     continue;
                 }
             };

@@ -5,7 +5,8 @@ use serde::Serialize;
 use std::path::PathBuf;
 use ts_rs::TS;
 
-use crate::import::{ImportConflict, InputProblem};
+use crate::import::ImportConflict;
+use crate::input::InputProblem;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -31,6 +32,10 @@ pub enum Error {
 
     #[error("{}", format_problems(.file, .problems))]
     InvalidInput { file: String, problems: Vec<InputProblem> },
+
+    /// A whole input file cannot be read as text (its kind, size or encoding), in one line.
+    #[error("{file} {message}")]
+    UnreadableInput { file: String, message: String },
 
     #[error("{}", format_conflicts(.file, .conflicts))]
     ImportConflict { file: String, conflicts: Vec<ImportConflict> },
@@ -74,6 +79,7 @@ impl Error {
             Error::AlreadyExists { .. } => "already_exists",
             Error::Io { .. } => "io",
             Error::InvalidInput { .. } => "invalid_input",
+            Error::UnreadableInput { .. } => "invalid_input",
             Error::ImportConflict { .. } => "import_conflict",
             Error::VerifyFailed { .. } => "verify_failed",
             Error::CandidateNotFound(_) => "not_found",

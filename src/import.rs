@@ -6,45 +6,25 @@
 //! a no-op); a row whose id exists with different content makes the whole import fail, listing the
 //! rows and the fields that differ: stored rows are never overwritten.
 //!
-//! Both formats are first turned into [`RawRow`]s (line number plus field values as text), so
+//! The file is read through [`crate::input`] (a regular file, within the size limits, UTF-8), and
+//! JSONL lines are parsed strictly (no repeated keys, severity a number). Both formats are first
+//! turned into [`RawRow`]s (line number plus field values as text), so
 //! validation is written once. A new format needs only a reader producing `RawRow`s.
 
 use rusqlite::params;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::fmt;
 use std::path::Path;
 use ts_rs::TS;
 
 use crate::candidate::{self, Candidate, FIELDS, REQUIRED};
 use crate::error::{Error, Result};
+use crate::input::{check_identifier, field_text, field_too_long, parse_object, ValueKind, MAX_LINE_BYTES};
 use crate::project::{now, Project};
 use crate::vocab::{Axis, SEVERITIES};
 
-/// One thing wrong with an input file, located as precisely as the file allows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct InputProblem {
-    pub file: String,
-    /// 1-based line where the row starts (`None` for problems with the file as a whole).
-    #[ts(type = "number | null")]
-    pub line: Option<u64>,
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for InputProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
+pub use crate::input::InputProblem;
 
 /// A row whose id is already in the project with different content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -143,7 +123,7 @@ pub fn import_file(project: &mut Project, path: &Path, progress: Progress) -> Re
         file: file.clone(),
         problems: vec![InputProblem { file: file.clone(), line: None, field: None, message }],
     })?;
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::input::read_bytes(path)?;
     import_bytes(project, &file, format, &bytes, progress)
 }
 
@@ -156,7 +136,7 @@ pub fn import_bytes(
     progress: Progress,
 ) -> Result<ImportReport> {
     let mut problems = Problems { file: file.to_string(), list: Vec::new() };
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = crate::input::decode(file, bytes)?.as_bytes();
     if bytes.iter().all(u8::is_ascii_whitespace) {
         problems.add(None, None, "the file is empty");
         return Err(invalid(problems));
@@ -193,7 +173,7 @@ const PROGRESS_STEP: u64 = 256 * 1024;
 fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
     let total = bytes.len() as u64;
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(bytes);
-    let headers = match reader.byte_headers() {
+    let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => {
             problems.add(Some(1), None, format!("cannot read the header row: {e}"));
@@ -203,12 +183,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     // Map each column to a known field; unknown and repeated columns are errors (a typo in a
     // header would otherwise silently drop a whole column).
     let mut columns: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
-    for (i, name) in headers.iter().enumerate() {
-        let Ok(name) = std::str::from_utf8(name) else {
-            problems.add(Some(1), None, format!("column {} has a name that is not valid UTF-8", i + 1));
-            columns.push(None);
-            continue;
-        };
+    for name in headers.iter() {
         let name = name.trim();
         match FIELDS.iter().find(|f| **f == name) {
             Some(f) if columns.contains(&Some(*f)) => {
@@ -236,11 +211,11 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     }
 
     let mut rows = Vec::new();
-    let mut record = csv::ByteRecord::new();
+    let mut record = csv::StringRecord::new();
     let mut next_report = PROGRESS_STEP;
     loop {
         let line = reader.position().line();
-        match reader.read_byte_record(&mut record) {
+        match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
@@ -264,16 +239,11 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
         let mut values: [Option<String>; 13] = Default::default();
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
-            match std::str::from_utf8(value) {
-                Ok(text) => {
-                    values[field_index(field).expect("known field")] = Some(text.to_string());
-                }
-                Err(e) => problems.add(
-                    Some(line),
-                    Some(field),
-                    format!("invalid UTF-8 at byte {} of the field", e.valid_up_to()),
-                ),
+            if value.len() > MAX_LINE_BYTES {
+                // Kept, so the row is not also reported as missing this field.
+                problems.add(Some(line), Some(field), field_too_long(value.len()));
             }
+            values[field_index(field).expect("known field")] = Some(value.to_string());
         }
         rows.push(RawRow { line, values });
         let done = reader.position().byte();
@@ -298,25 +268,15 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
             progress(offset.min(total), total);
             next_report = offset + PROGRESS_STEP;
         }
-        let raw_line = raw_line.strip_suffix(b"\r").unwrap_or(raw_line);
-        if raw_line.iter().all(u8::is_ascii_whitespace) {
+        let text = std::str::from_utf8(raw_line).expect("decode checked the whole file");
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        if text.trim().is_empty() {
             continue;
         }
-        let text = match std::str::from_utf8(raw_line) {
-            Ok(t) => t,
-            Err(e) => {
-                problems.add(Some(line), None, format!("invalid UTF-8 at byte {} of the line", e.valid_up_to()));
-                continue;
-            }
-        };
-        let object = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(map)) => map,
-            Ok(_) => {
-                problems.add(Some(line), None, "each line must be one JSON object");
-                continue;
-            }
-            Err(e) => {
-                problems.add(Some(line), None, format!("not valid JSON: {e}"));
+        let object = match parse_object(text) {
+            Ok(map) => map,
+            Err(p) => {
+                problems.add(Some(line), p.field.as_deref(), p.message);
                 continue;
             }
         };
@@ -330,37 +290,16 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
                 );
                 continue;
             };
-            let text = match value {
-                serde_json::Value::Null => None,
-                serde_json::Value::String(s) => Some(s),
-                serde_json::Value::Number(n) if *field == "severity" => Some(n.to_string()),
-                other => {
-                    let expected = if *field == "severity" { "a whole number 1-3" } else { "a string" };
-                    problems.add(
-                        Some(line),
-                        Some(field),
-                        format!("expected {expected}, found {}", json_kind(&other)),
-                    );
-                    continue;
-                }
-            };
-            values[field_index(field).expect("known field")] = text;
+            let kind = if *field == "severity" { ValueKind::WholeNumber } else { ValueKind::Text };
+            match field_text(kind, value) {
+                Ok(text) => values[field_index(field).expect("known field")] = text,
+                Err(message) => problems.add(Some(line), Some(field), message),
+            }
         }
         rows.push(RawRow { line, values });
     }
     progress(total, total);
     rows
-}
-
-fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
 }
 
 /// Validates every row; returns the valid candidates with their lines, and records problems.
@@ -427,6 +366,14 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let passage = required("passage", passage);
     let calibrated_claim = required("calibrated_claim", calibrated_claim);
     let raised_claim = required("raised_claim", raised_claim);
+    for (name, value) in [("id", &id), ("group_id", &group_id), ("source_dataset", &source_dataset)]
+        .into_iter()
+        .chain(source_id.as_ref().map(|v| ("source_id", v)))
+    {
+        if let Err(message) = check_identifier(name, value) {
+            problems.add(line, Some(name), message);
+        }
+    }
 
     let axis = axis.and_then(|a| match a.parse::<Axis>() {
         Ok(axis) => Some(axis),
@@ -567,31 +514,4 @@ fn write_rows(
     Ok(report)
 }
 
-/// A JSON object read from one line of a JSONL file, with its line number (from 1).
-pub type JsonLine = (u64, serde_json::Map<String, serde_json::Value>);
-
-/// Reads a JSONL file into its objects, skipping blank lines. A line that is not UTF-8, not JSON
-/// or not an object becomes a problem naming the file and line, so the caller can report every
-/// problem of the file at once. Returns the file name as shown in messages.
-pub fn jsonl_objects(path: &std::path::Path) -> Result<(String, Vec<JsonLine>, Vec<InputProblem>)> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let (mut objects, mut problems) = (Vec::new(), Vec::new());
-    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = i as u64 + 1;
-        let mut problem = |message: String| problems.push(InputProblem { file: file.clone(), line: Some(line), field: None, message });
-        let Ok(text) = std::str::from_utf8(raw) else {
-            problem("invalid UTF-8".into());
-            continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => objects.push((line, m)),
-            Ok(_) => problem("each line must be one JSON object".into()),
-            Err(e) => problem(format!("not valid JSON: {e}")),
-        }
-    }
-    Ok((file, objects, problems))
-}
+pub use crate::input::{jsonl_objects, JsonLine};

@@ -16,6 +16,7 @@ pub mod error;
 pub mod evaluate;
 pub mod guideline;
 pub mod import;
+pub mod input;
 pub mod locality;
 pub mod packets;
 pub mod project;

@@ -50,12 +50,14 @@ pub struct Annotator {
     pub assigned: i64,
 }
 
-/// Adds a person to the roster. Names are unique (compared exactly after trimming).
+/// Adds a person to the roster. Names are unique (compared exactly after trimming) and may not
+/// hold control, invisible or direction-changing characters (two such names look the same).
 pub fn add(project: &Project, name: &str, role: Role) -> Result<Annotator> {
     let name = name.trim();
     if name.is_empty() {
         return Err(Error::InvalidArgument("an annotator needs a non-empty name".into()));
     }
+    crate::input::check_identifier("name", name).map_err(Error::InvalidArgument)?;
     if find(project, name)?.is_some() {
         return Err(Error::InvalidArgument(format!("`{name}` is already on the roster")));
     }

@@ -20,7 +20,7 @@ use std::path::Path;
 use ts_rs::TS;
 
 use crate::error::{Error, Result};
-use crate::import::InputProblem;
+use crate::input::InputProblem;
 use crate::project::Project;
 use stats::{KappaStats, MultiRaterStats};
 
@@ -89,20 +89,42 @@ pub struct NamedPair {
     pub report: PairReport,
 }
 
-/// Reads `item,annotator,label` (header required; other columns ignored; blank labels are
-/// missing) and reports agreement. An annotator labelling one item twice is an error.
+/// Reads `item,annotator,label` (header required, those three columns and no others; blank
+/// labels are missing) and reports agreement. An annotator labelling one item twice is an error,
+/// and so is an item or annotator holding an invisible character.
 pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<LabelsReport> {
-    let file = path.display().to_string();
+    const COLUMNS: [&str; 3] = ["item", "annotator", "label"];
+    let (file, text) = crate::input::read_text(path)?;
+    let at = |line: Option<u64>, field: Option<&str>, message: String| InputProblem {
+        file: file.clone(),
+        line,
+        field: field.map(String::from),
+        message,
+    };
     let problem = |line: Option<u64>, field: Option<&str>, message: String| Error::InvalidInput {
         file: file.clone(),
-        problems: vec![InputProblem { file: file.clone(), line, field: field.map(String::from), message }],
+        problems: vec![at(line, field, message)],
     };
-    let mut reader = csv::ReaderBuilder::new().from_path(path).map_err(|e| problem(None, None, e.to_string()))?;
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let headers = reader.headers().map_err(|e| problem(Some(1), None, e.to_string()))?.clone();
+    // An unknown column is refused: a typo (`labels`) would otherwise drop the column silently.
+    let mut header_problems = Vec::new();
+    for (i, name) in headers.iter().enumerate() {
+        let name = name.trim();
+        if !COLUMNS.contains(&name) {
+            header_problems.push(at(Some(1), Some(name), "unknown column; the columns are item, annotator and label".into()));
+        } else if headers.iter().take(i).any(|h| h.trim() == name) {
+            header_problems.push(at(Some(1), Some(name), "this column appears twice in the header".into()));
+        }
+    }
     let col = |name: &str| headers.iter().position(|h| h.trim() == name);
     let (Some(ci), Some(ca), Some(cl)) = (col("item"), col("annotator"), col("label")) else {
-        return Err(problem(Some(1), None, "the header must name the columns item, annotator and label".into()));
+        header_problems.push(at(Some(1), None, "the header must name the columns item, annotator and label".into()));
+        return Err(Error::InvalidInput { file: file.clone(), problems: header_problems });
     };
+    if !header_problems.is_empty() {
+        return Err(Error::InvalidInput { file: file.clone(), problems: header_problems });
+    }
     let mut rows: Vec<(String, String, String)> = Vec::new();
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
     for record in reader.records() {
@@ -112,6 +134,9 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
         let (item, who, label) = (get(ci), get(ca), get(cl));
         if item.is_empty() || who.is_empty() {
             return Err(problem(Some(line), Some(if item.is_empty() { "item" } else { "annotator" }), "required value is empty".into()));
+        }
+        for (name, value) in [("item", &item), ("annotator", &who)] {
+            crate::input::check_identifier(name, value).map_err(|m| problem(Some(line), Some(name), m))?;
         }
         if label.is_empty() {
             continue; // missing

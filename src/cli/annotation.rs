@@ -1,7 +1,7 @@
 //! CLI for the annotation steps: roster, assignment, packets, annotating and merging.
 
 use clap::Subcommand;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use super::{open, print_json};
@@ -253,47 +253,69 @@ fn show(a: &annotate::Annotation, json: bool) -> Result<()> {
 }
 
 /// One request of `annotate session`: `{"op":"set","id":…,"field":…,"value":…}`,
-/// `{"op":"undo","id":…}` or `{"op":"get","id":…}`.
+/// `{"op":"undo","id":…}` or `{"op":"get","id":…}`. `value` is text, `null` to clear, a number
+/// for a numeric field (severity) or a span object for the evidence span.
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SessionRequest {
     op: String,
     id: String,
     #[serde(default)]
     field: Option<String>,
     #[serde(default)]
-    value: Option<String>,
+    value: Option<serde_json::Value>,
 }
 
+/// Answers requests one line at a time until stdin ends. A line that cannot be read as a request
+/// (too long, not UTF-8, not JSON, an unknown op or field) gets an error answer and the session
+/// goes on; only a failure of stdin or stdout itself ends it.
 fn session(p: &mut Project, annotator: &str) -> Result<()> {
-    let stdin = std::io::stdin();
+    use crate::input::{read_line_bounded, BoundedLine, MAX_LINE_BYTES};
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| Error::io("<stdin>", e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let answer = match serde_json::from_str::<SessionRequest>(&line) {
-            Err(e) => serde_json::json!({"ok": false, "code": "invalid_argument", "message": e.to_string()}),
-            Ok(req) => {
-                let result = match req.op.as_str() {
-                    "set" => req
-                        .field
-                        .as_deref()
-                        .ok_or_else(|| Error::InvalidArgument("`set` needs a field".into()))
-                        .and_then(|f| f.parse::<Field>().map_err(Error::InvalidArgument))
-                        .and_then(|f| annotate::set_field(p, &req.id, annotator, f, req.value.as_deref())),
-                    "undo" => annotate::undo(p, &req.id, annotator),
-                    "get" => annotate::get(p, &req.id, annotator),
-                    other => Err(Error::InvalidArgument(format!("unknown op `{other}` (set, undo, get)"))),
-                };
-                match result {
-                    Ok(a) => serde_json::json!({"ok": true, "annotation": a}),
-                    Err(e) => serde_json::json!({"ok": false, "code": e.code(), "message": e.to_string()}),
-                }
-            }
+    let refuse = |message: String| serde_json::json!({"ok": false, "code": "invalid_argument", "message": message});
+    loop {
+        let answer = match read_line_bounded(&mut input).map_err(|e| Error::io("<stdin>", e))? {
+            BoundedLine::End => break,
+            BoundedLine::TooLong => refuse(format!("this request is longer than {} MiB, the limit for one line", MAX_LINE_BYTES >> 20)),
+            BoundedLine::Line(bytes) => match String::from_utf8(bytes) {
+                Err(e) => refuse(format!("byte {} of this request is not valid UTF-8", e.utf8_error().valid_up_to() + 1)),
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => match serde_json::from_str::<SessionRequest>(&line) {
+                    Err(e) => refuse(format!("not a request ({e}); send {{\"op\":\"set\"|\"undo\"|\"get\",\"id\":…}}")),
+                    Ok(req) => match answer_request(p, annotator, req) {
+                        Ok(a) => serde_json::json!({"ok": true, "annotation": a}),
+                        Err(e) => serde_json::json!({"ok": false, "code": e.code(), "message": e.to_string()}),
+                    },
+                },
+            },
         };
         // The answer is written only after the change's transaction has committed.
         writeln!(out, "{answer}").and_then(|_| out.flush()).map_err(|e| Error::io("<stdout>", e))?;
     }
     Ok(())
+}
+
+fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Result<annotate::Annotation> {
+    match req.op.as_str() {
+        "set" => {
+            let field: Field = req
+                .field
+                .as_deref()
+                .ok_or_else(|| Error::InvalidArgument("`set` needs a field".into()))?
+                .parse()
+                .map_err(Error::InvalidArgument)?;
+            // Text as the app sends it; a number only where the field is numeric.
+            let value = match req.value {
+                Some(serde_json::Value::String(s)) => Some(s),
+                Some(other) => crate::input::field_text(crate::input::ValueKind::of_field(field), other)
+                    .map_err(|m| Error::InvalidArgument(format!("field `{}`: {m}", field.as_str())))?,
+                None => None,
+            };
+            annotate::set_field(p, &req.id, annotator, field, value.as_deref())
+        }
+        "undo" => annotate::undo(p, &req.id, annotator),
+        "get" => annotate::get(p, &req.id, annotator),
+        other => Err(Error::InvalidArgument(format!("unknown op `{other}` (set, undo, get)"))),
+    }
 }

@@ -18,7 +18,7 @@ use ts_rs::TS;
 
 use super::{LabelMap, Output, Pair};
 use crate::error::{Error, Result};
-use crate::import::InputProblem;
+use crate::input::InputProblem;
 use crate::vocab::Axis;
 
 /// The shipped templates: (name, text, the label map its answers use).
@@ -42,7 +42,7 @@ pub fn template(name_or_file: &str) -> Result<(String, String)> {
             names.join(", ")
         )));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let (_, text) = crate::input::read_text(path)?;
     if !text.contains("{{claim}}") {
         return Err(Error::InvalidArgument(format!("{name_or_file}: a template must contain {{{{claim}}}}")));
     }
@@ -67,15 +67,41 @@ fn dummy_axis(axis: &str) -> &'static str {
     Axis::ALL[(i + 2) % Axis::ALL.len()].as_str()
 }
 
-/// Fills a template for one claim of one pair.
+/// Fills a template for one claim of one pair, in one pass over the template: a placeholder is
+/// replaced only where the template has it, so text that holds `{{claim}}` or `{{axis}}` (a
+/// passage, a context, a claim) stays literal instead of leaking the claim under test or the true
+/// axis into the prompt. An unknown `{{name}}` is kept as written.
 pub fn fill(template: &str, pair: &Pair, context: &str, claim: &str) -> String {
-    template
-        .replace("{{passage}}", &pair.passage)
-        .replace("{{claim}}", claim)
-        .replace("{{context}}", context)
-        .replace("{{evidence_span}}", &pair.evidence_span)
-        .replace("{{dummy_axis}}", dummy_axis(&pair.axis))
-        .replace("{{axis}}", &pair.axis)
+    let value = |name: &str| -> Option<&str> {
+        Some(match name {
+            "passage" => &pair.passage,
+            "claim" => claim,
+            "context" => context,
+            "evidence_span" => &pair.evidence_span,
+            "dummy_axis" => dummy_axis(&pair.axis),
+            "axis" => &pair.axis,
+            _ => return None,
+        })
+    };
+    let mut out = String::with_capacity(template.len() + pair.passage.len() + context.len() + claim.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        match after.find("}}").and_then(|close| value(&after[..close]).map(|v| (v, close))) {
+            Some((v, close)) => {
+                out.push_str(v);
+                rest = &after[close + 2..];
+            }
+            None => {
+                // Not a placeholder here: keep one brace and look again from the next one.
+                out.push('{');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Requests for every claim of the pairs, in a seeded shuffled order.
@@ -199,7 +225,10 @@ pub struct ResponseStats {
 
 /// Reads responses (JSONL: `request_id` and `response`, the judge's text) into outputs.
 pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::BTreeSet<String>) -> Result<(Vec<Output>, ResponseStats)> {
-    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
+    let (file, objects, mut problems) = crate::input::jsonl_objects(path)?;
+    if objects.is_empty() && problems.is_empty() {
+        return Err(super::no_lines(&file, "response"));
+    }
     let mut outputs = Vec::new();
     let mut stats = ResponseStats { responses: 0, json: 0, label_in_text: 0, unparsable: Vec::new() };
     let mut seen = std::collections::HashMap::new();

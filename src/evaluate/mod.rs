@@ -19,7 +19,7 @@ use std::path::Path;
 use ts_rs::TS;
 
 use crate::error::{Error, Result};
-use crate::import::InputProblem;
+use crate::input::InputProblem;
 use crate::project::{now, Project};
 
 /// How label outputs become scores.
@@ -48,13 +48,15 @@ impl LabelMap {
             },
             path => {
                 let file = Path::new(path);
-                let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+                let (_, text) = crate::input::read_text(file)?;
                 let problem = |message: String| Error::InvalidInput {
                     file: path.to_string(),
                     problems: vec![InputProblem { file: path.to_string(), line: None, field: None, message }],
                 };
-                let value: serde_json::Value =
-                    serde_json::from_str(&text).map_err(|e| problem(format!("a label map is a JSON object of label -> number: {e}")))?;
+                let value = crate::input::parse_strict(&text).map_err(|p| match p.field {
+                    Some(key) => problem(format!("label `{key}` appears twice; give each label once")),
+                    None => problem(format!("a label map is a JSON object of label -> number: {}", p.message)),
+                })?;
                 let obj = value.as_object().ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
                 let mut scores = BTreeMap::new();
                 for (k, v) in obj {
@@ -82,7 +84,10 @@ pub struct Output {
 /// `raw`). Lines that cannot be attributed to a pair are errors naming line and field; a label
 /// the map does not know, a non-numeric score or a refusal is kept as an unscored output.
 pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BTreeSet<String>) -> Result<Vec<Output>> {
-    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
+    let (file, objects, mut problems) = crate::input::jsonl_objects(path)?;
+    if objects.is_empty() && problems.is_empty() {
+        return Err(no_lines(&file, "output"));
+    }
     let mut problem = |line: u64, field: Option<&str>, message: String| {
         problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
     };
@@ -117,7 +122,12 @@ pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BT
         let label = obj.get("label").and_then(|v| v.as_str()).map(str::to_string);
         let score = match (obj.get("score"), &label) {
             (Some(serde_json::Value::Number(n)), _) => n.as_f64().filter(|x| x.is_finite()),
-            (Some(serde_json::Value::String(s)), _) => s.trim().parse::<f64>().ok().filter(|x| x.is_finite()),
+            // A number written as a string is refused; other text (a refusal, "n/a") is unscored.
+            (Some(serde_json::Value::String(s)), _) if s.trim().parse::<f64>().is_ok() => {
+                problem(line, Some("score"), crate::input::number_as_string(s));
+                continue;
+            }
+            (Some(serde_json::Value::String(_)), _) => None,
             (_, Some(l)) => map.scores.get(l.trim()).copied(),
             _ => None,
         };
@@ -129,6 +139,15 @@ pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BT
         return Err(Error::InvalidInput { file, problems });
     }
     Ok(out)
+}
+
+/// The refusal of an evaluator file with no lines: an evaluator with no outputs would be stored
+/// with every pair missing (MVR 1.0), which reads as a real result.
+pub(crate) fn no_lines(file: &str, what: &str) -> Error {
+    Error::UnreadableInput {
+        file: file.to_string(),
+        message: format!("has no {what} lines; an evaluator needs at least one, so nothing was stored"),
+    }
 }
 
 /// MVR and FS over a set of pairs, with a seeded bootstrap interval for each.
@@ -328,11 +347,15 @@ pub fn import_and_score(project: &mut Project, path: &Path, name: &str, map: &La
     Ok(report(name, &map.name, version, &pairs, &outputs, bootstrap))
 }
 
-/// An evaluator's name, trimmed; refused when empty (before any file is read).
+/// An evaluator's name, trimmed; refused when empty or holding an invisible character (before
+/// any file is read).
 fn evaluator_name(name: &str) -> Result<&str> {
     match name.trim() {
         "" => Err(Error::InvalidArgument("an evaluator needs a name".into())),
-        name => Ok(name),
+        name => {
+            crate::input::check_identifier("evaluator name", name).map_err(Error::InvalidArgument)?;
+            Ok(name)
+        }
     }
 }
 

@@ -49,7 +49,8 @@ fn fixture() -> Fixture {
         accept(&ids[0], ""),
         accept(&ids[1], ""),
         discuss(&ids[2]),
-        accept(&ids[3], &format!(",\"axis\":\"{ana_axis_row3}\",\"severity\":1")),
+        // Severity 1 once: the line used to give `severity` twice and relied on the last one winning.
+        format!("{{\"id\":\"{}\",\"decision\":\"accept_force_gap\",\"axis\":\"{ana_axis_row3}\",\"severity\":1}}\n", ids[3]),
         reject(&ids[4]),
     ]
     .concat();

@@ -71,6 +71,7 @@ fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
     ));
     let err = evaluate::read_outputs(&file, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap_err().to_string();
     for needle in [
+        "o.jsonl:1: field `score`: expected a number, found the string \"0.7\"; write numbers without quotes",
         "o.jsonl:2: not valid JSON",
         "o.jsonl:3: field `claim`: must be \"safe\" or \"raised\"",
         "o.jsonl:4: field `id`: `zz` is not in the locked split's evaluation set",
@@ -79,9 +80,9 @@ fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
     ] {
         assert!(err.contains(needle), "missing {needle}: {err}");
     }
-    let ok = write(dir.path(), "ok.jsonl", "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n{\"id\":\"a\",\"claim\":\"raised\",\"score\":\"n/a\",\"raw\":{\"error\":\"timeout\"}}\n");
+    let ok = write(dir.path(), "ok.jsonl", "{\"id\":\"a\",\"claim\":\"safe\",\"score\":0.7}\n{\"id\":\"a\",\"claim\":\"raised\",\"score\":\"n/a\",\"raw\":{\"error\":\"timeout\"}}\n");
     let outs = evaluate::read_outputs(&ok, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap();
-    assert_eq!(outs[0].score, Some(0.7), "a numeric string is a score");
+    assert_eq!(outs[0].score, Some(0.7));
     assert_eq!(outs[1].score, None, "an unparsable score is kept as unscored");
     assert_eq!(outs[1].raw.as_deref(), Some("{\"error\":\"timeout\"}"));
 }
@@ -254,4 +255,28 @@ fn plots_name_every_evaluator_and_render_to_png() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     assert_eq!(width, 1280, "rendered at twice the SVG's 640 px");
+}
+
+#[test]
+fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_prompts() {
+    // Before: fill replaced placeholders one after another, so a passage holding `{{claim}}` or
+    // `{{axis}}` leaked the claim under test and the true axis into the prompt.
+    let pair = evaluate::Pair {
+        id: "p1".into(),
+        axis: "temporal".into(),
+        severity: 2,
+        source: "ExpertQA".into(),
+        evidence_span: "{{axis}} span".into(),
+        context: "unused: fill takes the context as an argument".into(),
+        passage: "Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.".into(),
+        calibrated_claim: "It may help.".into(),
+        raised_claim: "It helps {{passage}}.".into(),
+    };
+    let template = "P: {{passage}}\nS: {{evidence_span}}\nQ: {{context}}\nC: {{claim}}\nA: {{axis}} / {{dummy_axis}}\nX: {{unknown}} {{{claim}}}";
+    let prompt = evaluate::judge::fill(template, &pair, "Ask {{claim}}?", &pair.raised_claim);
+    assert_eq!(
+        prompt,
+        "P: Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.\nS: {{axis}} span\nQ: Ask {{claim}}?\n\
+         C: It helps {{passage}}.\nA: temporal / relation\nX: {{unknown}} {It helps {{passage}}.}"
+    );
 }

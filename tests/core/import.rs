@@ -146,16 +146,24 @@ fn duplicate_id_within_file() {
 }
 
 #[test]
-fn invalid_utf8() {
+fn invalid_utf8_is_one_problem_naming_line_and_byte() {
+    // Before: the CSV gave the byte problem plus a false "required field is missing" for passage.
     let mut bytes = csv_file(&[csv_row("a")]).into_bytes();
     bytes.extend_from_slice(b"b,g,S,,ctx,pass\xFF\xFEage,,c,r,,,,\n");
     let m = rejected("c.csv", &bytes);
-    assert!(m.contains("c.csv:3: field `passage`: invalid UTF-8 at byte 4 of the field"), "{m}");
+    let file = m.split(": ").next().unwrap().to_string();
+    assert_eq!(
+        m,
+        format!(
+            "{file}: 1 problem found; nothing was imported\n  {file}:3: byte 16 of this line is not valid UTF-8; \
+             the file is in another encoding (perhaps Latin-1 or Windows-1252): save it as UTF-8 and import again"
+        )
+    );
 
     let mut bytes = jsonl_row("a").into_bytes();
     bytes.extend_from_slice(b"{\"id\":\"b\xC3\"}\n");
     let m = rejected("c.jsonl", &bytes);
-    assert!(m.contains("c.jsonl:2: invalid UTF-8"), "{m}");
+    assert!(m.contains("c.jsonl:2: byte 9 of this line is not valid UTF-8"), "{m}");
 }
 
 #[test]
@@ -295,4 +303,58 @@ fn jsonl_row(id: &str) -> String {
     format!(
         "{{\"id\":\"{id}\",\"group_id\":\"g\",\"source_dataset\":\"S\",\"source_id\":\"\",\"context\":\"Does the drug help?\",\"passage\":\"It may help.\",\"evidence_span\":\"may help\",\"calibrated_claim\":\"It may help.\",\"raised_claim\":\"It helps.\",\"repair\":null,\"rationale\":null,\"axis\":\"modality\",\"severity\":2}}\n"
     )
+}
+
+#[test]
+fn utf16_and_utf32_are_recognised_in_either_byte_order_with_or_without_a_mark() {
+    // Before: these were read as UTF-8 and gave one "unknown column" line per column.
+    use forcebench::input::decode;
+    let text = "id,group_id,source_dataset\nx,g,S\n";
+    let wide = |width: usize, big_endian: bool, bom: bool| -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in std::iter::once('\u{FEFF}').filter(|_| bom).chain(text.chars()) {
+            let code = c as u32;
+            let bytes: Vec<u8> = if width == 2 {
+                let u = code as u16;
+                if big_endian { u.to_be_bytes().to_vec() } else { u.to_le_bytes().to_vec() }
+            } else if big_endian {
+                code.to_be_bytes().to_vec()
+            } else {
+                code.to_le_bytes().to_vec()
+            };
+            out.extend(bytes);
+        }
+        out
+    };
+    for width in [2, 4] {
+        for big_endian in [false, true] {
+            for bom in [false, true] {
+                let err = decode("t.csv", &wide(width, big_endian, bom)).unwrap_err().to_string();
+                let name = if width == 2 { "UTF-16" } else { "UTF-32" };
+                assert_eq!(err, format!("t.csv is {name}; save it as UTF-8 and import again"), "width {width}, big-endian {big_endian}, mark {bom}");
+            }
+        }
+    }
+    // UTF-8 with its mark is text, the mark dropped; Latin-1 is one problem at its byte.
+    assert_eq!(decode("t.csv", format!("\u{FEFF}{text}").as_bytes()).unwrap(), text);
+    let err = decode("t.csv", b"id\ncaf\xE9\n").unwrap_err().to_string();
+    assert!(err.ends_with("t.csv:2: byte 4 of this line is not valid UTF-8; the file is in another encoding (perhaps Latin-1 or Windows-1252): save it as UTF-8 and import again"), "{err}");
+}
+
+#[test]
+fn a_line_is_read_from_a_stream_up_to_the_limit_and_a_longer_one_is_skipped_whole() {
+    // The session's reader: a long line must not be held in memory nor spill into the next one.
+    use forcebench::input::{read_line_bounded, BoundedLine, MAX_LINE_BYTES};
+    let mut input = Vec::new();
+    input.extend_from_slice(b"first\n");
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+    input.extend_from_slice(b"\nlast");
+    let mut reader = std::io::BufReader::with_capacity(4096, &input[..]);
+    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::Line(b"first".to_vec()));
+    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::TooLong);
+    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::Line(b"last".to_vec()));
+    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::End);
+    let exact = vec![b'y'; MAX_LINE_BYTES];
+    let mut reader = std::io::BufReader::new(&exact[..]);
+    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::Line(exact.clone()), "a last line of exactly the limit is kept");
 }

@@ -10,6 +10,7 @@ mod common;
 mod db;
 mod error;
 mod evaluate;
+mod hostile;
 mod import;
 mod packets;
 mod rowstate;
