@@ -46,7 +46,7 @@ async fn wait_for_text(client: &Client, selector: &str, want: &str) -> Res {
     }
 }
 
-async fn exercise(client: Client, first: CandidateSummary, hostile: CandidateDetail, count: usize) -> Res {
+async fn exercise(client: Client, path: std::path::PathBuf, first: CandidateSummary, hostile: CandidateDetail, count: usize) -> Res {
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=candidate-row]")).await?;
     let title = client.title().await?;
     assert_eq!(title, "ForceBench Studio");
@@ -79,6 +79,32 @@ async fn exercise(client: Client, first: CandidateSummary, hostile: CandidateDet
     let eval = "try { eval('1'); return 'eval ran'; } catch (e) { return e.name; }";
     assert_eq!(js(&client, eval).await?, json!("EvalError"));
     shot(&client, "window-html-payload.png").await?;
+
+    // Broke: the list and the header's counts loaded once at start. Another connection (as the
+    // command line would) adds a roster and assigns every row; the open window follows.
+    let state_of = |id: &str| format!("document.querySelector('[data-testid=candidate-row][data-id=\"{id}\"] [data-testid=state-badge]')?.dataset.state ?? null");
+    assert_eq!(js(&client, &format!("return {}", state_of(&first.id))).await?, json!("imported"));
+    {
+        let mut other = Project::open(&path).expect("a second connection");
+        for name in ["Ana", "Ben"] {
+            forcebench::roster::add(&other, name, forcebench::roster::Role::Annotator).unwrap();
+        }
+        forcebench::assign::assign(&mut other, 1).unwrap();
+    }
+    forcebench_e2e::client::wait_js(&client, &state_of(&first.id), json!("assigned")).await?;
+    forcebench_e2e::client::wait_js(
+        &client,
+        "document.querySelector('[data-testid=state-count][data-state=assigned] .n')?.textContent ?? null",
+        json!(count.to_string()),
+    )
+    .await?;
+    wait_for_text(&client, "[data-testid=detail-id]", HOSTILE_ID).await?;
+    forcebench_e2e::client::wait_js(
+        &client,
+        "document.querySelector('[data-testid=candidate-detail] [data-testid=state-badge]')?.dataset.state ?? null",
+        json!("assigned"),
+    )
+    .await?;
     Ok(())
 }
 
@@ -92,7 +118,7 @@ async fn candidate_list_in_the_real_window() {
     let (display, driver) = start_for(&tools, &project, dir.path());
 
     let client = session(&tools, &driver).await;
-    run(client.clone(), exercise(client, first, hostile, count)).await;
+    run(client.clone(), exercise(client, project.clone(), first, hostile, count)).await;
     drop(driver);
     drop(display);
 }
