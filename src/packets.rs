@@ -657,6 +657,7 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
             }
         }
         if !disagree.is_empty() {
+            disagree.sort();
             let them = named
                 .iter()
                 .map(|(ws, f)| if f.is_empty() { format!("an earlier return (workspace {ws})") } else { format!("`{f}` (workspace {ws})") })
