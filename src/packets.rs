@@ -162,19 +162,50 @@ pub struct Packet {
     pub mac: Option<String>,
 }
 
-/// A packet's canonical form: compact JSON of every key but `checksum` and `mac`, in file order.
-fn canonical(value: &Value) -> String {
-    let mut v = value.clone();
-    if let Value::Object(map) = &mut v {
-        map.shift_remove("checksum");
-        map.shift_remove("mac");
+/// Feeds a packet's canonical form (compact JSON of every key but `checksum` and `mac`, in file
+/// order) into `out`, without copying the packet: the same bytes as printing the object with
+/// those keys removed.
+fn write_canonical(value: &Value, out: &mut impl std::io::Write) {
+    let Value::Object(map) = value else {
+        serde_json::to_writer(out, value).expect("writing to a hasher cannot fail");
+        return;
+    };
+    let mut first = true;
+    out.write_all(b"{").expect("writing to a hasher cannot fail");
+    for (key, v) in map.iter().filter(|(k, _)| *k != "checksum" && *k != "mac") {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",").expect("writing to a hasher cannot fail");
+        }
+        serde_json::to_writer(&mut *out, key).expect("writing to a hasher cannot fail");
+        out.write_all(b":").expect("writing to a hasher cannot fail");
+        serde_json::to_writer(&mut *out, v).expect("writing to a hasher cannot fail");
     }
-    v.to_string()
+    out.write_all(b"}").expect("writing to a hasher cannot fail");
+}
+
+/// Adapts a digest (sha256 or HMAC) to `io::Write`, buffered, so the canonical form is hashed
+/// as it is printed.
+struct Digesting<D: sha2::digest::Update>(D);
+
+impl<D: sha2::digest::Update> std::io::Write for Digesting<D> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn digest_canonical<D: sha2::digest::Update>(value: &Value, digest: D) -> D {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
+    write_canonical(value, &mut w);
+    w.into_inner().map_err(|_| ()).expect("writing to a hasher cannot fail").0
 }
 
 /// sha256 (hex) of a packet's canonical form.
 pub fn checksum_of(value: &Value) -> String {
-    hex::encode(Sha256::digest(canonical(value).as_bytes()))
+    hex::encode(digest_canonical(value, Sha256::new()).finalize())
 }
 
 fn keyed(secret: &[u8]) -> Hmac<Sha256> {
@@ -183,18 +214,14 @@ fn keyed(secret: &[u8]) -> Hmac<Sha256> {
 
 /// HMAC-SHA256 (hex) of a packet's canonical form, keyed by the packet's secret.
 pub fn mac_of(value: &Value, secret: &[u8]) -> String {
-    let mut mac = keyed(secret);
-    mac.update(canonical(value).as_bytes());
-    hex::encode(mac.finalize().into_bytes())
+    hex::encode(digest_canonical(value, keyed(secret)).finalize().into_bytes())
 }
 
 /// Whether `stated` (hex) is the HMAC of the packet's canonical form under `secret`, compared in
 /// constant time.
 fn mac_matches(value: &Value, secret: &[u8], stated: &str) -> bool {
     let Ok(stated) = hex::decode(stated) else { return false };
-    let mut mac = keyed(secret);
-    mac.update(canonical(value).as_bytes());
-    mac.verify_slice(&stated).is_ok()
+    digest_canonical(value, keyed(secret)).verify_slice(&stated).is_ok()
 }
 
 impl Packet {
@@ -417,7 +444,7 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
         }
         _ => return Err(fail("`kind` must be `issued` or `returned`".into())),
     }
-    let packet = serde_json::from_value(value.clone()).map_err(|e| fail(format!("not a valid packet: {e}")))?;
+    let packet = Packet::deserialize(&value).map_err(|e| fail(format!("not a valid packet: {e}")))?;
     Ok((packet, value))
 }
 

@@ -613,3 +613,21 @@ fn migrating_an_older_project_gives_every_event_its_own_uid() {
     let err = conn.execute("UPDATE annotation_events SET new_value = 'x'", []).unwrap_err();
     assert!(err.to_string().contains("append-only"), "the update guard is back: {err}");
 }
+
+#[test]
+fn the_checksum_and_mac_cover_the_documented_canonical_form() {
+    // Guards the streamed canonical form against the schema's definition (compact JSON of the
+    // object without `checksum` and `mac`, keys in file order).
+    use sha2::{Digest, Sha256};
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "c");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ret).unwrap()).unwrap();
+    let mut without = v.clone();
+    without.as_object_mut().unwrap().shift_remove("mac");
+    assert_eq!(packets::checksum_of(&v), hex::encode(Sha256::digest(without.to_string().as_bytes())));
+    let issued: serde_json::Value = serde_json::from_slice(&std::fs::read(packet_for(&list, "ana")).unwrap()).unwrap();
+    let mut without = issued.clone();
+    without.as_object_mut().unwrap().shift_remove("checksum");
+    assert_eq!(issued["checksum"], hex::encode(Sha256::digest(without.to_string().as_bytes())));
+}
