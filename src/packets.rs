@@ -365,7 +365,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
 
 fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
     // Reuse the candidate reader through a lightweight query of the hash.
-    let hash: String = conn.query_row("SELECT content_sha256 FROM candidates WHERE id = ?1", [id], |r| r.get(0))?;
+    let hash: String = conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
     Ok((c, hash))
 }
@@ -472,11 +472,21 @@ pub fn merge(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport
         let (packet, value) = read_value(f)?;
         packets.push((f.display().to_string(), packet, value));
     }
+    // Authenticate before taking the write lock: a packet's secret never changes once issued.
+    let mut authentic = Vec::with_capacity(packets.len());
+    for (_, packet, value) in &packets {
+        let secret: Option<Option<String>> = project
+            .conn()
+            .query_row("SELECT secret FROM packets WHERE id = ?1", [&packet.packet_id], |r| r.get(0))
+            .optional()?;
+        let key = secret.flatten().as_deref().and_then(decode_secret);
+        authentic.push(key.is_some_and(|key| mac_matches(value, &key, packet.mac.as_deref().unwrap_or_default())));
+    }
     let project_id = project.info().id.clone();
     let tx = project.conn_mut().transaction()?;
     let mut reports = Vec::new();
-    for (file, packet, value) in &packets {
-        reports.push(merge_one(&tx, &project_id, file, packet, value)?);
+    for ((file, packet, _), authentic) in packets.iter().zip(authentic) {
+        reports.push(merge_one(&tx, &project_id, file, packet, authentic)?);
     }
     crate::crashpoint::hit("packets-merge-before-commit");
     tx.commit()?;
@@ -509,7 +519,9 @@ enum Known {
     New,
 }
 
-fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packet, value: &Value) -> Result<MergeReport> {
+/// Checks and merges one return inside the merge's transaction; `authentic` says whether its
+/// HMAC matched the packet's secret (checked before the transaction began).
+fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packet, authentic: bool) -> Result<MergeReport> {
     let refuse = |check: &str, row: Option<&str>, message: String| Error::InvalidInput {
         file: file.to_string(),
         problems: vec![crate::import::InputProblem {
@@ -553,15 +565,15 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     if p.issued_at != issued_at {
         return Err(refuse("issue time", None, format!("the packet says it was issued at {} but it was issued at {issued_at}", p.issued_at)));
     }
-    let Some(secret) = secret.as_deref().and_then(decode_secret) else {
+    if secret.as_deref().and_then(decode_secret).is_none() {
         return Err(refuse(
             "authentication",
             None,
             format!("packet `{}` was issued without a packet key, so its return cannot be authenticated; issue `{}` a new packet", p.packet_id, p.annotator),
         ));
-    };
+    }
     let mac = p.mac.clone().unwrap_or_default();
-    if !mac_matches(value, &secret, &mac) {
+    if !authentic {
         return Err(refuse(
             "authentication",
             None,
