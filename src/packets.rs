@@ -803,10 +803,13 @@ fn count_finished(tx: &rusqlite::Connection, p: &Packet, annotator_id: i64) -> R
     )? as u64)
 }
 
-/// Every other workspace whose returns of this packet were merged: its id, the file its latest
-/// return was merged from, and the fold of its events on each row it changed.
-fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &str) -> Result<BTreeMap<String, (String, HashMap<String, Fields>)>> {
-    let mut out: BTreeMap<String, (String, HashMap<String, Fields>)> = BTreeMap::new();
+/// Per workspace id: the file its latest return was merged from, and the fold of its events on
+/// each row it changed.
+type Workspaces = BTreeMap<String, (String, HashMap<String, Fields>)>;
+
+/// Every other workspace whose returns of this packet were merged.
+fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &str) -> Result<Workspaces> {
+    let mut out = Workspaces::new();
     let mut stmt = tx.prepare(
         "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, e.new_value
          FROM annotation_events e JOIN packet_returns r ON r.id = e.packet_return_id
