@@ -369,6 +369,12 @@ fn undo_target(tx: &rusqlite::Connection, candidate_id: &str, annotator_id: i64)
         .optional()?)
 }
 
+/// A new event's uid: a uuid v4, unique across workspaces and projects (packet merge keeps an
+/// event once per uid).
+pub(crate) fn new_event_uid() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
 #[allow(clippy::too_many_arguments)]
 fn insert_event(
     tx: &rusqlite::Connection,
@@ -381,10 +387,10 @@ fn insert_event(
     packet_return: Option<i64>,
 ) -> Result<i64> {
     tx.prepare_cached(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
-    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return])?;
+    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return, new_event_uid()])?;
     Ok(tx.last_insert_rowid())
 }
 
@@ -494,9 +500,9 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     let mut current = fold(&tx, &c, annotator_id, annotator)?;
     let field: Field = field.parse().map_err(Error::InvalidArgument)?;
     tx.execute(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7)",
-        params![candidate_id, annotator_id, field.as_str(), current.stored(field), old, now(), target],
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8)",
+        params![candidate_id, annotator_id, field.as_str(), current.stored(field), old, now(), target, new_event_uid()],
     )?;
     let event = tx.last_insert_rowid();
     current.apply(field, old.as_deref()).map_err(Error::InvalidArgument)?;

@@ -26,6 +26,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0004_adjudication_sources.sql"),
     include_str!("../schema/0005_keyed_tables.sql"),
     include_str!("../schema/0006_lock_freezes_rows.sql"),
+    include_str!("../schema/0007_packet_integrity.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -4,19 +4,30 @@
 //! see: their rows, in their own shuffled order, with the suggestions, and never anyone else's
 //! labels. `standard` blinding shows provenance and every suggestion; `strict` also hides the
 //! source dataset, source id, group, the suggested axis and severity, and the drafter's rationale
-//! (which usually names the axis). The `checksum` is the sha256 of the packet's canonical form
-//! (compact JSON of every other key, in file order), so any edit to the file is detected.
+//! (which usually names the axis).
 //!
-//! Merging a returned packet is all-or-nothing: project, packet, annotator, checksum and every
-//! row's content hash are checked first, and a failure names the check and the row. Events carry
-//! their workspace ids, so merging the same file twice is a no-op and a later return of the same
-//! packet adds only its new events, keeping every earlier one.
+//! Authentication: issuing draws a per-packet secret (32 random bytes), keeps it in the lead's
+//! project (`packets.secret`) and writes it into the issued packet, whose `checksum` (sha256 of
+//! its canonical form: compact JSON of every other key, in file order) only detects damage. The
+//! workspace returns the packet without the secret and with `mac`, the HMAC-SHA256 of the
+//! return's canonical form keyed by it; merge recomputes it with the key it holds, so a return
+//! edited or forged by someone without the issued packet is refused. Whoever holds the issued
+//! packet or its workspace can still act as its annotator: this is not a person's signature.
+//!
+//! Merging a returned packet is all-or-nothing: project, packet, annotator, blinding, issue time,
+//! HMAC and every row's content hash are checked first, and a failure names the check and the
+//! row. Every event carries a uid (uuid v4) made where it was written, so merge keeps each event
+//! once: merging the same file twice is a no-op and a later return of the same workspace adds
+//! only its new events. Two workspaces opened from one packet keep their own histories; where
+//! both changed a row and their results differ, merge refuses and names both returns, since
+//! folding their events together would make a label neither workspace had.
 
+use hmac::{Hmac, Mac};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
@@ -29,7 +40,7 @@ use crate::roster;
 use crate::vocab::Axis;
 
 pub const FORMAT: &str = "forcebench-packet";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -90,18 +101,21 @@ pub struct Provenance {
 
 /// One change as it travels in a returned packet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PacketEvent {
-    /// The event's id in the annotator's workspace.
-    pub seq: i64,
+    /// The event's uid (uuid v4), the same in the workspace and in every project it is merged into.
+    pub uid: String,
     pub field: String,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
     pub at: String,
     pub origin: String,
-    pub undoes: Option<i64>,
+    /// The uid of the event this one undoes (an earlier event of the same row).
+    pub undoes: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PacketRow {
     pub id: String,
     pub content_sha256: String,
@@ -119,6 +133,7 @@ pub struct PacketRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Packet {
     pub format: String,
     pub format_version: u32,
@@ -131,28 +146,116 @@ pub struct Packet {
     pub issued_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned_at: Option<String>,
+    /// Issued packets only: the per-packet key (hex of 32 random bytes) the workspace signs its
+    /// return with. The lead's project holds the same key; a returned packet never carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+    /// Returned packets only: the id of the workspace that wrote the return.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_id: Option<String>,
     pub rows: Vec<PacketRow>,
-    #[serde(default)]
-    pub checksum: String,
+    /// Issued packets only: sha256 of the canonical form (detects accidental damage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<String>,
+    /// Returned packets only: HMAC-SHA256 of the canonical form keyed by the packet's secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
 }
 
-/// sha256 of a packet's canonical form: compact JSON of every key but `checksum`, in order.
-pub fn checksum_of(value: &Value) -> String {
-    let mut v = value.clone();
-    if let Value::Object(map) = &mut v {
-        map.shift_remove("checksum");
+/// Feeds a packet's canonical form (compact JSON of every key but `checksum` and `mac`, in file
+/// order) into `out`, without copying the packet: the same bytes as printing the object with
+/// those keys removed.
+fn write_canonical(value: &Value, out: &mut impl std::io::Write) {
+    let Value::Object(map) = value else {
+        serde_json::to_writer(out, value).expect("writing to a hasher cannot fail");
+        return;
+    };
+    let mut first = true;
+    out.write_all(b"{").expect("writing to a hasher cannot fail");
+    for (key, v) in map.iter().filter(|(k, _)| *k != "checksum" && *k != "mac") {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",").expect("writing to a hasher cannot fail");
+        }
+        serde_json::to_writer(&mut *out, key).expect("writing to a hasher cannot fail");
+        out.write_all(b":").expect("writing to a hasher cannot fail");
+        serde_json::to_writer(&mut *out, v).expect("writing to a hasher cannot fail");
     }
-    hex::encode(Sha256::digest(v.to_string().as_bytes()))
+    out.write_all(b"}").expect("writing to a hasher cannot fail");
+}
+
+/// Adapts a digest (sha256 or HMAC) to `io::Write`, buffered, so the canonical form is hashed
+/// as it is printed.
+struct Digesting<D: sha2::digest::Update>(D);
+
+impl<D: sha2::digest::Update> std::io::Write for Digesting<D> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn digest_canonical<D: sha2::digest::Update>(value: &Value, digest: D) -> D {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
+    write_canonical(value, &mut w);
+    w.into_inner().map_err(|_| ()).expect("writing to a hasher cannot fail").0
+}
+
+/// sha256 (hex) of a packet's canonical form.
+pub fn checksum_of(value: &Value) -> String {
+    hex::encode(digest_canonical(value, Sha256::new()).finalize())
+}
+
+fn keyed(secret: &[u8]) -> Hmac<Sha256> {
+    <Hmac<Sha256> as Mac>::new_from_slice(secret).expect("HMAC takes a key of any length")
+}
+
+/// HMAC-SHA256 (hex) of a packet's canonical form, keyed by the packet's secret.
+pub fn mac_of(value: &Value, secret: &[u8]) -> String {
+    hex::encode(digest_canonical(value, keyed(secret)).finalize().into_bytes())
+}
+
+/// Whether `stated` (hex) is the HMAC of the packet's canonical form under `secret`, compared in
+/// constant time.
+fn mac_matches(value: &Value, secret: &[u8], stated: &str) -> bool {
+    let Ok(stated) = hex::decode(stated) else { return false };
+    digest_canonical(value, keyed(secret)).verify_slice(&stated).is_ok()
 }
 
 impl Packet {
-    /// Serialises with a fresh checksum.
+    /// Serialises an issued packet with a fresh checksum.
     pub fn to_json(&mut self) -> String {
-        self.checksum = String::new();
+        self.checksum = None;
+        self.mac = None;
         let value = serde_json::to_value(&*self).expect("packet serialises");
-        self.checksum = checksum_of(&value);
+        self.checksum = Some(checksum_of(&value));
         serde_json::to_string_pretty(self).expect("packet serialises")
     }
+
+    /// Serialises a returned packet: without the secret, with the HMAC keyed by it.
+    pub fn to_returned_json(&mut self, secret: &[u8]) -> String {
+        self.secret = None;
+        self.checksum = None;
+        self.mac = None;
+        let value = serde_json::to_value(&*self).expect("packet serialises");
+        self.mac = Some(mac_of(&value, secret));
+        serde_json::to_string_pretty(self).expect("packet serialises")
+    }
+}
+
+/// A fresh per-packet secret: 32 bytes from the operating system's generator.
+fn new_secret() -> Result<[u8; 32]> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key)
+        .map_err(|e| Error::InvalidArgument(format!("could not draw a packet key from the operating system: {e}")))?;
+    Ok(key)
+}
+
+/// Decodes a packet secret as stored (hex of 32 bytes).
+pub(crate) fn decode_secret(hex_text: &str) -> Option<Vec<u8>> {
+    hex::decode(hex_text).ok().filter(|k| k.len() == 32)
 }
 
 /// The order in which an annotator sees rows: a shuffle fixed by project, annotator and row id,
@@ -216,6 +319,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
             let (c, hash) = candidate_with_hash(&tx, id)?;
             rows.push(row_for(&c, &hash, blinding));
         }
+        let secret = new_secret()?;
         let mut packet = Packet {
             format: FORMAT.into(),
             format_version: FORMAT_VERSION,
@@ -226,15 +330,18 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
             blinding,
             issued_at: now(),
             returned_at: None,
+            secret: Some(hex::encode(secret)),
+            workspace_id: None,
             rows,
-            checksum: String::new(),
+            checksum: None,
+            mac: None,
         };
         let text = packet.to_json();
         let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
         write_atomically(&file, text.as_bytes())?;
         tx.execute(
-            "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum],
+            "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
         )?;
         for row in &packet.rows {
             tx.execute(
@@ -258,7 +365,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
 
 fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
     // Reuse the candidate reader through a lightweight query of the hash.
-    let hash: String = conn.query_row("SELECT content_sha256 FROM candidates WHERE id = ?1", [id], |r| r.get(0))?;
+    let hash: String = conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
     Ok((c, hash))
 }
@@ -276,27 +383,69 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
-/// Reads and parses a packet file, checking format and checksum.
+/// Reads and parses a packet file: its format and version, and for an issued packet its
+/// checksum and key. A returned packet is authenticated only by [`merge`], which holds the key.
 pub fn read(path: &Path) -> Result<Packet> {
+    read_value(path).map(|(packet, _)| packet)
+}
+
+/// A refusal of a packet file as a whole, naming the file.
+fn file_problem(file: &str, message: String) -> Error {
+    Error::InvalidInput {
+        file: file.to_string(),
+        problems: vec![crate::import::InputProblem { file: file.to_string(), line: None, field: None, message }],
+    }
+}
+
+/// [`read`], also returning the file's JSON (the HMAC covers its canonical form, not a re-serialised
+/// packet).
+fn read_value(path: &Path) -> Result<(Packet, Value)> {
     let file = path.display().to_string();
-    let fail = |message: String| Error::InvalidInput {
-        file: file.clone(),
-        problems: vec![crate::import::InputProblem { file: file.clone(), line: None, field: None, message }],
-    };
+    let fail = |message: String| file_problem(&file, message);
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| fail(format!("not a packet: invalid JSON ({e})")))?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| fail(format!("this is not a ForceBench packet: the file is not JSON ({e})")))?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        return Err(fail(format!("not a ForceBench packet (no \"format\": \"{FORMAT}\")")));
+        return Err(fail(format!("this is not a ForceBench packet (it has no \"format\": \"{FORMAT}\")")));
     }
     let version = value.get("format_version").and_then(Value::as_u64).unwrap_or(0);
     if version > FORMAT_VERSION as u64 {
         return Err(fail(format!("packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})")));
     }
-    let stated = value.get("checksum").and_then(Value::as_str).unwrap_or_default().to_string();
-    if stated != checksum_of(&value) {
-        return Err(fail("checksum check failed: the file was changed after ForceBench wrote it".into()));
+    if version < FORMAT_VERSION as u64 {
+        return Err(fail(format!(
+            "packet format version {version} cannot be authenticated (it has no packet key); \
+             the lead must issue this annotator a new packet with `forcebench packets issue`"
+        )));
     }
-    serde_json::from_value(value).map_err(|e| fail(format!("not a valid packet: {e}")))
+    let has = |key: &str| value.get(key).is_some();
+    match value.get("kind").and_then(Value::as_str) {
+        Some("issued") => {
+            let stated = value.get("checksum").and_then(Value::as_str).unwrap_or_default();
+            if stated != checksum_of(&value) || has("mac") {
+                return Err(fail("checksum check failed: the file was damaged or changed after ForceBench wrote it".into()));
+            }
+            if value.get("secret").and_then(Value::as_str).and_then(decode_secret).is_none() {
+                return Err(fail("the issued packet has no valid packet key (`secret`)".into()));
+            }
+        }
+        Some("returned") => {
+            if has("secret") || has("checksum") || value.get("mac").and_then(Value::as_str).is_none() {
+                return Err(fail(
+                    "authentication check failed: a returned packet carries a `mac` and neither the packet key nor a checksum; \
+                     this one was not written by Return packet"
+                        .into(),
+                ));
+            }
+            let workspace = value.get("workspace_id").and_then(Value::as_str).unwrap_or_default();
+            if uuid::Uuid::parse_str(workspace).is_err() {
+                return Err(fail("a returned packet names the workspace that wrote it (`workspace_id`, a uuid); this one does not".into()));
+            }
+        }
+        _ => return Err(fail("`kind` must be `issued` or `returned`".into())),
+    }
+    let packet = Packet::deserialize(&value).map_err(|e| fail(format!("not a valid packet: {e}")))?;
+    Ok((packet, value))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -315,23 +464,64 @@ pub struct MergeReport {
 }
 
 /// Merges returned packets, each all-or-nothing, in one transaction for all files: if any file
-/// fails a check, nothing from any file is merged.
+/// fails a check, nothing from any file is merged. Files are read and parsed before the write lock
+/// is taken; the work under it is linear in the events merged.
 pub fn merge(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>> {
     let mut packets = Vec::with_capacity(files.len());
     for f in files {
-        packets.push((f.display().to_string(), read(f)?));
+        let (packet, value) = read_value(f)?;
+        packets.push((f.display().to_string(), packet, value));
+    }
+    // Authenticate before taking the write lock: a packet's secret never changes once issued.
+    let mut authentic = Vec::with_capacity(packets.len());
+    for (_, packet, value) in &packets {
+        let secret: Option<Option<String>> = project
+            .conn()
+            .query_row("SELECT secret FROM packets WHERE id = ?1", [&packet.packet_id], |r| r.get(0))
+            .optional()?;
+        let key = secret.flatten().as_deref().and_then(decode_secret);
+        authentic.push(key.is_some_and(|key| mac_matches(value, &key, packet.mac.as_deref().unwrap_or_default())));
     }
     let project_id = project.info().id.clone();
     let tx = project.conn_mut().transaction()?;
     let mut reports = Vec::new();
-    for (file, packet) in &packets {
-        reports.push(merge_one(&tx, &project_id, file, packet)?);
+    for ((file, packet, _), authentic) in packets.iter().zip(authentic) {
+        reports.push(merge_one(&tx, &project_id, file, packet, authentic)?);
     }
+    crate::crashpoint::hit("packets-merge-before-commit");
     tx.commit()?;
     Ok(reports)
 }
 
-fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packet) -> Result<MergeReport> {
+/// A row's annotation as the fold of some events: each field's stored value, in [`Field::ALL`]
+/// order. Two workspaces agree on a row when these are equal.
+type Fields = [Option<String>; 9];
+
+fn apply(fields: &mut Fields, field: Field, value: Option<String>) {
+    let i = Field::ALL.iter().position(|f| *f == field).expect("every field is in Field::ALL");
+    fields[i] = value;
+}
+
+/// Up to five row ids, then "and N more".
+fn some_rows(rows: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut out = rows.iter().take(SHOWN).map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+    if rows.len() > SHOWN {
+        out.push_str(&format!(" and {} more", rows.len() - SHOWN));
+    }
+    out
+}
+
+/// Where an event of a returned packet stands in the project.
+enum Known {
+    /// Merged before (from this packet and row): its local id.
+    Merged(i64),
+    New,
+}
+
+/// Checks and merges one return inside the merge's transaction; `authentic` says whether its
+/// HMAC matched the packet's secret (checked before the transaction began).
+fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packet, authentic: bool) -> Result<MergeReport> {
     let refuse = |check: &str, row: Option<&str>, message: String| Error::InvalidInput {
         file: file.to_string(),
         problems: vec![crate::import::InputProblem {
@@ -347,10 +537,12 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     if p.project.id != project_id {
         return Err(refuse("project", None, format!("the packet belongs to project `{}` ({}), not this one", p.project.name, p.project.id)));
     }
-    let issued: Option<(i64, String)> = tx
-        .query_row("SELECT annotator_id, checksum FROM packets WHERE id = ?1", [&p.packet_id], |r| Ok((r.get(0)?, r.get(1)?)))
+    let issued: Option<(i64, String, String, Option<String>)> = tx
+        .query_row("SELECT annotator_id, blinding, issued_at, secret FROM packets WHERE id = ?1", [&p.packet_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
         .optional()?;
-    let Some((annotator_id, _)) = issued else {
+    let Some((annotator_id, blinding, issued_at, secret)) = issued else {
         return Err(refuse("packet", None, format!("no packet `{}` was issued from this project", p.packet_id)));
     };
     let name: Option<String> = tx
@@ -363,10 +555,35 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
             format!("the packet names annotator `{}` but was issued to `{}`", p.annotator, name.unwrap_or_default()),
         ));
     }
-    let checksum = p.checksum.clone();
+    if p.blinding.as_str() != blinding {
+        return Err(refuse(
+            "blinding",
+            None,
+            format!("the packet says `{}` blinding but was issued with `{blinding}` blinding", p.blinding.as_str()),
+        ));
+    }
+    if p.issued_at != issued_at {
+        return Err(refuse("issue time", None, format!("the packet says it was issued at {} but it was issued at {issued_at}", p.issued_at)));
+    }
+    if secret.as_deref().and_then(decode_secret).is_none() {
+        return Err(refuse(
+            "authentication",
+            None,
+            format!("packet `{}` was issued without a packet key, so its return cannot be authenticated; issue `{}` a new packet", p.packet_id, p.annotator),
+        ));
+    }
+    let mac = p.mac.clone().unwrap_or_default();
+    if !authentic {
+        return Err(refuse(
+            "authentication",
+            None,
+            "the returned packet was changed after the annotator's app wrote it, or was not written from this packet's workspace".into(),
+        ));
+    }
+    let workspace_id = p.workspace_id.clone().unwrap_or_default();
     let already: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM packet_returns WHERE packet_id = ?1 AND checksum = ?2)",
-        params![p.packet_id, checksum],
+        params![p.packet_id, mac],
         |r| r.get(0),
     )?;
     let mut report = MergeReport {
@@ -381,14 +598,28 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     if already {
         return Ok(report);
     }
-    // Rows: exactly the issued ones, each unchanged since issue, none twice.
+
+    // The events of this packet already in the project, by uid (one indexed pass).
+    let mut merged: HashMap<String, (i64, String)> = HashMap::new();
+    {
+        let mut stmt = tx.prepare("SELECT uid, id, candidate_id FROM annotation_events WHERE packet_id = ?1")?;
+        let rows = stmt.query_map([&p.packet_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?)))?;
+        for row in rows {
+            let (uid, id, candidate) = row?;
+            merged.insert(uid, (id, candidate));
+        }
+    }
+
+    // Rows: exactly the issued ones, each unchanged since issue, none twice; every event valid.
     let issued_rows: HashMap<String, String> = {
         let mut stmt = tx.prepare("SELECT candidate_id, content_sha256 FROM packet_rows WHERE packet_id = ?1")?;
         let rows = stmt.query_map([&p.packet_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     let mut seen = HashSet::new();
-    let mut candidates = Vec::with_capacity(p.rows.len());
+    let mut uids: HashSet<&str> = HashSet::new();
+    // Per row: the candidate, each event's normalised value and standing, and the row's fold.
+    let mut checked = Vec::with_capacity(p.rows.len());
     for row in &p.rows {
         if !seen.insert(row.id.as_str()) {
             return Err(refuse("duplicate", Some(&row.id), "the row appears twice in the packet".into()));
@@ -400,62 +631,160 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
         if &row.content_sha256 != issued_hash || current != *issued_hash {
             return Err(refuse("content hash", Some(&row.id), "the row changed since the packet was issued".into()));
         }
-        // Every event must replay cleanly against the passage.
+        let mut events = Vec::with_capacity(row.events.len());
+        let mut fields: Fields = Default::default();
+        let mut row_uids: HashSet<&str> = HashSet::new();
+        let mut fresh = false;
         for e in &row.events {
-            let field: Field = e.field.parse().map_err(|m: String| refuse("event", Some(&row.id), m))?;
-            annotate::normalise(field, e.new_value.as_deref(), &c.passage)
-                .map_err(|m| refuse("event", Some(&row.id), format!("event {} on `{}`: {m}", e.seq, e.field)))?;
+            let bad = |m: String| refuse("event", Some(&row.id), format!("event {}: {m}", e.uid));
+            if uuid::Uuid::parse_str(&e.uid).is_err() {
+                return Err(bad("the event id is not a uuid".into()));
+            }
+            if !uids.insert(e.uid.as_str()) {
+                return Err(bad("the event appears twice in the packet".into()));
+            }
+            if let Some(undone) = &e.undoes {
+                if !row_uids.contains(undone.as_str()) {
+                    return Err(bad(format!("it undoes `{undone}`, which is not an earlier event of this row")));
+                }
+            }
+            row_uids.insert(e.uid.as_str());
+            if !matches!(e.origin.as_str(), "prefill" | "app" | "import") {
+                return Err(bad(format!("`{}` is not an event origin (prefill, app or import)", e.origin)));
+            }
+            let field: Field = e.field.parse().map_err(bad)?;
+            let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage).map_err(|m| bad(format!("`{}`: {m}", e.field)))?;
+            apply(&mut fields, field, value.clone());
+            let known = match merged.get(&e.uid) {
+                Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
+                Some((_, candidate)) => return Err(bad(format!("the event was merged before on row `{candidate}`"))),
+                None => {
+                    fresh = true;
+                    Known::New
+                }
+            };
+            events.push((e, field, value, known));
         }
-        candidates.push(c);
+        checked.push((row, c, events, fields, fresh));
     }
     if let Some(missing) = issued_rows.keys().find(|id| !seen.contains(id.as_str())) {
         return Err(refuse("rows", Some(missing), "an issued row is missing from the returned packet".into()));
     }
 
-    tx.execute(
-        "INSERT INTO packet_returns (packet_id, checksum, merged_at) VALUES (?1, ?2, ?3)",
-        params![p.packet_id, checksum, now()],
-    )?;
-    let return_id = tx.last_insert_rowid();
-    for (row, c) in p.rows.iter().zip(&candidates) {
-        let mut id_map: HashMap<i64, i64> = HashMap::new();
-        {
-            let mut known = tx.prepare_cached(
-                "SELECT id, source_event_id FROM annotation_events WHERE packet_id = ?1 AND candidate_id = ?2",
-            )?;
-            for pair in known.query_map(params![p.packet_id, row.id], |r| Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(0)?)))? {
-                let (source, local) = pair?;
-                id_map.insert(source, local);
+    // Other workspaces of this packet: where they and this return both changed a row, the two
+    // resulting annotations must be the same, or merging would make a label neither had.
+    let others = other_workspaces(tx, &p.packet_id, &workspace_id)?;
+    if !others.is_empty() {
+        let mut disagree: Vec<String> = Vec::new();
+        let mut named: Vec<(String, String)> = Vec::new();
+        for (row, _, _, fields, fresh) in &checked {
+            if !*fresh {
+                continue;
+            }
+            for (ws, (file_name, folds)) in &others {
+                match folds.get(&row.id) {
+                    Some(theirs) if theirs != fields => {
+                        if disagree.last() != Some(&row.id) {
+                            disagree.push(row.id.clone());
+                        }
+                        if !named.iter().any(|(w, _)| w == ws) {
+                            named.push((ws.clone(), file_name.clone()));
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
-        let mut last = None;
-        for e in &row.events {
-            if id_map.contains_key(&e.seq) {
-                continue; // merged from an earlier return of this packet
+        if !disagree.is_empty() {
+            disagree.sort();
+            let them = named
+                .iter()
+                .map(|(ws, f)| if f.is_empty() { format!("an earlier return (workspace {ws})") } else { format!("`{f}` (workspace {ws})") })
+                .collect::<Vec<_>>()
+                .join(" and ");
+            return Err(refuse(
+                "workspaces",
+                None,
+                format!(
+                    "this return (workspace {workspace_id}) and {them} come from two workspaces of {}'s packet `{}`, \
+                     and both changed row{} {} with different results; merge only the return that holds {}'s work",
+                    p.annotator,
+                    p.packet_id,
+                    if disagree.len() == 1 { "" } else { "s" },
+                    some_rows(&disagree),
+                    p.annotator
+                ),
+            ));
+        }
+    }
+
+    let mut return_id = None;
+    for (row, c, events, _, fresh) in &checked {
+        let seconds_changed = match row.seconds_spent {
+            Some(seconds) => tx
+                .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
+                .query_row(params![row.id, annotator_id], |r| r.get::<_, f64>(0))
+                .optional()?
+                != Some(seconds),
+            None => false,
+        };
+        if !*fresh && !seconds_changed {
+            continue;
+        }
+        // A row a locked split froze takes no new label (the whole merge is refused, naming the
+        // row and the split); time spent on it since is not recorded, as in the app.
+        if *fresh {
+            crate::rowstate::guard(tx, &row.id)?;
+        } else if crate::rowstate::guard(tx, &row.id).is_err() {
+            continue;
+        }
+        let return_id = match return_id {
+            Some(id) => id,
+            None => {
+                tx.execute(
+                    "INSERT INTO packet_returns (packet_id, checksum, merged_at, workspace_id, file_name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![p.packet_id, mac, now(), workspace_id, file],
+                )?;
+                *return_id.insert(tx.last_insert_rowid())
             }
-            let field: Field = e.field.parse().map_err(Error::InvalidArgument)?;
-            let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage).map_err(Error::InvalidArgument)?;
-            tx.prepare_cached(
-                "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
-                     packet_return_id, undoes, packet_id, source_event_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )?
-            .execute(params![
-                row.id,
-                annotator_id,
-                field.as_str(),
-                e.old_value,
-                value,
-                e.at,
-                if e.origin == "prefill" { "prefill" } else { "packet" },
-                return_id,
-                e.undoes.and_then(|u| id_map.get(&u).copied()),
-                p.packet_id,
-                e.seq
-            ])?;
-            let local = tx.last_insert_rowid();
-            id_map.insert(e.seq, local);
-            last = Some(local);
+        };
+        let mut local: HashMap<&str, i64> = HashMap::new();
+        let mut last = None;
+        for (e, field, value, known) in events {
+            if let Known::Merged(id) = known {
+                local.insert(e.uid.as_str(), *id);
+                continue;
+            }
+            let inserted = tx
+                .prepare_cached(
+                    "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
+                         packet_return_id, undoes, packet_id, uid)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                     ON CONFLICT (uid) DO NOTHING",
+                )?
+                .execute(params![
+                    row.id,
+                    annotator_id,
+                    field.as_str(),
+                    e.old_value,
+                    value,
+                    e.at,
+                    if e.origin == "prefill" { "prefill" } else { "packet" },
+                    return_id,
+                    e.undoes.as_deref().and_then(|u| local.get(u).copied()),
+                    p.packet_id,
+                    e.uid
+                ])?;
+            if inserted == 0 {
+                return Err(refuse(
+                    "event",
+                    Some(&row.id),
+                    format!("event {} is already in this project from another packet; the return was not written by this packet's workspace", e.uid),
+                ));
+            }
+            let id = tx.last_insert_rowid();
+            local.insert(e.uid.as_str(), id);
+            last = Some(id);
             report.new_events += 1;
         }
         let mut current: Annotation = annotate::fold(tx, c, annotator_id, &p.annotator)?;
@@ -463,14 +792,44 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
             current.seconds_spent = seconds;
         }
         annotate::store(tx, &current, annotator_id, last)?;
-        tx.execute(
-            "UPDATE annotations SET seconds_spent = ?1 WHERE candidate_id = ?2 AND annotator_id = ?3",
-            params![current.seconds_spent, row.id, annotator_id],
-        )?;
-        if current.finished {
-            report.finished_rows += 1;
-        }
+        tx.prepare_cached("UPDATE annotations SET seconds_spent = ?1 WHERE candidate_id = ?2 AND annotator_id = ?3")?
+            .execute(params![current.seconds_spent, row.id, annotator_id])?;
     }
-    report.merged = true;
+    report.merged = return_id.is_some();
+    report.finished_rows = count_finished(tx, p, annotator_id)?;
     Ok(report)
+}
+
+/// The rows of the packet its annotator has finished in the project.
+fn count_finished(tx: &rusqlite::Connection, p: &Packet, annotator_id: i64) -> Result<u64> {
+    Ok(tx.query_row(
+        "SELECT count(*) FROM packet_rows r JOIN annotations a ON a.candidate_id = r.candidate_id AND a.annotator_id = ?2
+         WHERE r.packet_id = ?1 AND a.finished",
+        params![p.packet_id, annotator_id],
+        |r| r.get::<_, i64>(0),
+    )? as u64)
+}
+
+/// Per workspace id: the file its latest return was merged from, and the fold of its events on
+/// each row it changed.
+type Workspaces = BTreeMap<String, (String, HashMap<String, Fields>)>;
+
+/// Every other workspace whose returns of this packet were merged.
+fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &str) -> Result<Workspaces> {
+    let mut out = Workspaces::new();
+    let mut stmt = tx.prepare(
+        "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, e.new_value
+         FROM annotation_events e JOIN packet_returns r ON r.id = e.packet_return_id
+         WHERE e.packet_id = ?1 AND r.workspace_id IS NOT ?2
+         ORDER BY e.id",
+    )?;
+    let mut rows = stmt.query(params![packet_id, workspace_id])?;
+    while let Some(r) = rows.next()? {
+        let (candidate, ws, file): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let field: Field = r.get::<_, String>(3)?.parse().map_err(Error::InvalidArgument)?;
+        let entry = out.entry(ws).or_insert_with(|| (String::new(), HashMap::new()));
+        entry.0 = file;
+        apply(entry.1.entry(candidate).or_default(), field, r.get(4)?);
+    }
+    Ok(out)
 }

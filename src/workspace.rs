@@ -1,7 +1,8 @@
 //! The annotator's workspace: a project file of its own, made from an issued packet, in which
 //! the annotator works offline (an annotator never needs the lead's project). "Return packet"
-//! writes the returned packet file from it: the issued packet plus every event and the time
-//! spent per row, with a fresh checksum.
+//! writes the returned packet file from it: the issued packet plus every event (each with its
+//! uid) and the time spent per row, naming the workspace and authenticated with an HMAC keyed
+//! by the packet's secret (kept from the issued packet, never written into the return).
 //!
 //! A workspace uses the same schema as a lead's project; its `workspace` row records the packet.
 //! Its rows keep the lead's content hashes (with strict blinding the hidden fields could not be
@@ -27,21 +28,22 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
     let mut project = Project::create(workspace_path, &format!("{} ({})", packet.project.name, packet.annotator))?;
     let tx = project.conn_mut().transaction()?;
     tx.execute(
-        "INSERT INTO workspace (singleton, packet_id, lead_project_id, annotator, blinding, issued_at, packet_json)
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO workspace (singleton, packet_id, lead_project_id, annotator, blinding, issued_at, packet_json, workspace_id)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
             packet.packet_id,
             packet.project.id,
             packet.annotator,
             packet.blinding.as_str(),
             packet.issued_at,
-            serde_json::to_string(&packet).expect("packet serialises")
+            serde_json::to_string(&packet).expect("packet serialises"),
+            uuid::Uuid::new_v4().to_string()
         ],
     )?;
     tx.execute(
         "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
          VALUES (?1, ?2, ?3, ?4, ?4, 0)",
-        params![packet_path.display().to_string(), packet.checksum, now(), packet.rows.len() as i64],
+        params![packet_path.display().to_string(), packet.checksum.clone().unwrap_or_default(), now(), packet.rows.len() as i64],
     )?;
     let import_id = tx.last_insert_rowid();
     tx.execute("INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)", params![packet.annotator, now()])?;
@@ -93,21 +95,41 @@ pub fn packet_of(project: &Project) -> Result<Option<Packet>> {
         .transpose()
 }
 
+/// The id of the workspace (a uuid made when it was opened from its packet), or `None` for a
+/// lead's project.
+pub fn workspace_id(project: &Project) -> Result<Option<String>> {
+    Ok(project
+        .conn()
+        .query_row("SELECT workspace_id FROM workspace WHERE singleton = 1", [], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten())
+}
+
 /// Writes the returned packet (issued packet + events + time) to `out`; returns the packet.
+///
+/// Each event travels with its uid (and an undo with the uid of the event it undoes); the
+/// return names this workspace and is authenticated with an HMAC keyed by the packet's secret,
+/// which the return itself never carries.
 pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let mut packet = packet_of(project)?
         .ok_or_else(|| Error::InvalidArgument("this project is not an annotator workspace; only a workspace opened from a packet can be returned".into()))?;
+    let secret = packet.secret.as_deref().and_then(packets::decode_secret).ok_or_else(|| {
+        Error::InvalidArgument("this workspace was opened from a packet without a packet key; open a newly issued packet".into())
+    })?;
+    let workspace_id = workspace_id(project)?
+        .ok_or_else(|| Error::InvalidArgument("this workspace has no workspace id; open the packet again".into()))?;
     let conn = project.conn();
     let annotator_id: i64 = conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
     let mut events = conn.prepare(
-        "SELECT id, field, old_value, new_value, at, origin, undoes FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
+        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid FROM annotation_events e
+         LEFT JOIN annotation_events u ON u.id = e.undoes
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
     )?;
     for row in &mut packet.rows {
         row.events = events
             .query_map(params![row.id, annotator_id], |r| {
                 Ok(PacketEvent {
-                    seq: r.get(0)?,
+                    uid: r.get(0)?,
                     field: r.get(1)?,
                     old_value: r.get(2)?,
                     new_value: r.get(3)?,
@@ -122,7 +144,8 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     }
     packet.kind = "returned".into();
     packet.returned_at = Some(now());
-    let text = packet.to_json();
+    packet.workspace_id = Some(workspace_id);
+    let text = packet.to_returned_json(&secret);
     packets::write_atomically(out, text.as_bytes())?;
     Ok(packet)
 }

@@ -214,7 +214,7 @@ fn append_only_tables_refuse_updates() {
          INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, calibrated_claim, raised_claim, content_sha256, import_id)
              VALUES ('c', 1, 'g', 's', '', 'ctx', 'p', 'a', 'b', 'h', 1);
          INSERT INTO annotators (name, role, created_at) VALUES ('ann', 'annotator', 't');
-         INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin) VALUES ('c', 1, 'decision', 'accept_force_gap', 't', 'app');",
+         INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin, uid) VALUES ('c', 1, 'decision', 'accept_force_gap', 't', 'app', 'u');",
     )
     .unwrap();
     let err = conn.execute("UPDATE annotation_events SET new_value = 'x'", []).unwrap_err();

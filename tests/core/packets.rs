@@ -1,4 +1,5 @@
-//! Packets: blinding checked on the file's bytes, workspaces, returns, and every merge refusal.
+//! Packets: blinding checked on the file's bytes, workspaces, returns, authentication, two
+//! workspaces of one packet, crashes during merge, and every merge refusal.
 
 use crate::common::*;
 use forcebench::annotate::{self, Field};
@@ -116,21 +117,32 @@ fn a_later_return_supersedes_and_keeps_every_event() {
     assert_eq!(report[0].finished_rows, 4);
     let events: i64 = project.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap();
     assert!(events > events_after_first, "new events added");
-    let dupes: i64 = project
-        .conn()
-        .query_row("SELECT count(*) FROM (SELECT source_event_id FROM annotation_events WHERE packet_id IS NOT NULL GROUP BY packet_id, source_event_id HAVING count(*) > 1)", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(dupes, 0, "events merged from the first return are not repeated");
+    // Exactly the workspace's events, each once (dedup on the event uid).
+    let ws = Project::open(&dir.path().join("ws-x.forcebench")).unwrap();
+    let in_ws: i64 = ws.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap();
+    assert_eq!(events, in_ws, "every workspace event merged once");
 }
 
-/// Rewrites a returned packet through `edit` and re-signs it (or not).
+/// Rewrites a returned packet through `edit`; with `resign`, recomputes the sha256 of its
+/// canonical form and puts it where a checksum would go (a forger without the packet key).
 fn tamper(path: &Path, out: &Path, resign: bool, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     edit(&mut v);
     if resign {
         let sum = packets::checksum_of(&v);
-        v["checksum"] = sum.into();
+        v["mac"] = sum.into();
     }
+    std::fs::write(out, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    out.to_path_buf()
+}
+
+/// Rewrites a returned packet through `edit` and signs it with the key of the issued packet
+/// `issued` (whoever holds the issued packet can), to reach the checks behind authentication.
+fn forge_with_key(path: &Path, issued: &Path, out: &Path, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let key = hex::decode(packets::read(issued).unwrap().secret.unwrap()).unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    edit(&mut v);
+    v["mac"] = packets::mac_of(&v, &key).into();
     std::fs::write(out, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
     out.to_path_buf()
 }
@@ -152,7 +164,7 @@ fn tampered_checksum_is_refused_with_nothing_merged() {
     let bad = tamper(&ret, &dir.path().join("edited.json"), false, |v| {
         v["rows"][0]["events"].as_array_mut().unwrap().last_mut().unwrap()["new_value"] = "edited by hand".into();
     });
-    refused(&mut project, &bad, "checksum check failed");
+    refused(&mut project, &bad, "authentication check failed: the returned packet was changed after the annotator's app wrote it");
 }
 
 #[test]
@@ -169,7 +181,7 @@ fn changed_row_is_refused_naming_the_row() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let list = issue(&mut project, dir.path(), Blinding::Standard);
     let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "c");
-    let bad = tamper(&ret, &dir.path().join("changed.json"), true, |v| {
+    let bad = forge_with_key(&ret, &packet_for(&list, "ana"), &dir.path().join("changed.json"), |v| {
         v["rows"][1]["content_sha256"] = "0".repeat(64).into();
     });
     let row = packets::read(&bad).unwrap().rows[1].id.clone();
@@ -233,4 +245,389 @@ fn a_workspace_is_resumed_beside_its_packet() {
     assert_eq!((view.suggested_axis, view.source_dataset), (None, None), "strict blinding hides them");
     let lead_view = annotate::row_view(&project, &first, "ana").unwrap();
     assert!(lead_view.source_dataset.is_some() && lead_view.suggested_axis.is_some());
+}
+
+/// Opens (or resumes) a workspace of `packet` at `ws-<tag>.forcebench`.
+fn workspace_at(dir: &Path, packet: &Path, tag: &str) -> Project {
+    let ws_path = dir.join(format!("ws-{tag}.forcebench"));
+    if ws_path.exists() {
+        Project::open(&ws_path).unwrap()
+    } else {
+        workspace::open_packet(packet, &ws_path).unwrap()
+    }
+}
+
+fn return_to(ws: &Project, dir: &Path, name: &str) -> PathBuf {
+    let out = dir.join(name);
+    workspace::return_packet(ws, &out).unwrap();
+    out
+}
+
+fn accept(ws: &mut Project, row: &str, who: &str) {
+    let a = annotate::set_field(ws, row, who, Field::Decision, Some("accept_force_gap")).unwrap();
+    assert!(a.finished, "{:?}", a.problems);
+}
+
+fn reject(ws: &mut Project, row: &str, who: &str, note: &str) {
+    annotate::set_field(ws, row, who, Field::Decision, Some("reject_not_force_gap")).unwrap();
+    annotate::set_field(ws, row, who, Field::BoundaryType, Some("ambiguous")).unwrap();
+    annotate::set_field(ws, row, who, Field::Notes, Some(note)).unwrap();
+}
+
+fn rows_of(ws: &Project, who: &str) -> Vec<String> {
+    annotate::queue(ws, who).unwrap().into_iter().map(|q| q.id).collect()
+}
+
+/// The annotation's fields as the lead and the annotator see them (no counts or times).
+fn label(p: &Project, row: &str, who: &str) -> String {
+    let a = annotate::get(p, row, who).unwrap();
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
+        a.decision, a.evidence_span, a.calibrated_claim, a.raised_claim, a.axis, a.severity, a.boundary_type, a.repair, a.notes, a.finished
+    )
+}
+
+#[test]
+fn an_edited_label_with_a_recomputed_sha256_is_refused() {
+    // Old code: the sha256 checksum was the only check, so recomputing it merged the edit.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "e");
+    let bad = tamper(&ret, &dir.path().join("edited.json"), true, |v| {
+        for e in v["rows"][0]["events"].as_array_mut().unwrap() {
+            if e["field"] == "decision" {
+                e["new_value"] = "accept_force_gap".into();
+            }
+        }
+    });
+    refused(
+        &mut project,
+        &bad,
+        "authentication check failed: the returned packet was changed after the annotator's app wrote it, \
+         or was not written from this packet's workspace; nothing was merged",
+    );
+}
+
+#[test]
+fn a_return_with_changed_blinding_is_refused() {
+    // Old code: a strict packet relabelled standard with a recomputed checksum merged.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Strict);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "b");
+    let bad = tamper(&ret, &dir.path().join("blinding.json"), true, |v| v["blinding"] = "standard".into());
+    refused(&mut project, &bad, "blinding check failed: the packet says `standard` blinding but was issued with `strict` blinding");
+    // Even signed with the packet's own key, the blinding must be the one recorded at issue.
+    let signed = forge_with_key(&ret, &packet_for(&list, "ana"), &dir.path().join("blinding-signed.json"), |v| {
+        v["blinding"] = "standard".into()
+    });
+    refused(&mut project, &signed, "blinding check failed");
+}
+
+#[test]
+fn a_return_relabelled_as_another_annotators_packet_is_refused() {
+    // Old code: Ana's work renamed to Ben and Ben's packet id, checksum recomputed, merged as Ben's.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "r");
+    let ben = packets::read(&packet_for(&list, "ben")).unwrap();
+    let bad = tamper(&ret, &dir.path().join("as-ben.json"), true, |v| {
+        v["annotator"] = "ben".into();
+        v["packet_id"] = ben.packet_id.clone().into();
+        v["issued_at"] = ben.issued_at.clone().into();
+    });
+    refused(&mut project, &bad, "authentication check failed");
+}
+
+#[test]
+fn a_return_from_another_packets_workspace_is_refused() {
+    // Old code: a return of Ana's first packet relabelled as her second merged into the second.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let first = packets::issue(&mut project, &dir.path().join("first"), Blinding::Standard).unwrap();
+    let second = packets::issue(&mut project, &dir.path().join("second"), Blinding::Standard).unwrap();
+    let first_ana = PathBuf::from(&first.iter().find(|p| p.annotator == "ana").unwrap().file);
+    let second_ana = packets::read(Path::new(&second.iter().find(|p| p.annotator == "ana").unwrap().file)).unwrap();
+    let ret = annotate_and_return(dir.path(), &first_ana, 2, "o");
+    let bad = tamper(&ret, &dir.path().join("other.json"), true, |v| {
+        v["packet_id"] = second_ana.packet_id.clone().into();
+        v["issued_at"] = second_ana.issued_at.clone().into();
+    });
+    refused(&mut project, &bad, "authentication check failed");
+}
+
+#[test]
+fn two_workspaces_of_one_packet_that_disagree_refuse_naming_both_and_change_nothing() {
+    // Old code: exit 0, and the project held ws1's accept with ws2's note (a label no one gave).
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let mut ws1 = workspace_at(dir.path(), &packet, "one");
+    let mut ws2 = workspace_at(dir.path(), &packet, "two");
+    let rows = rows_of(&ws1, "ana");
+    accept(&mut ws1, &rows[0], "ana");
+    reject(&mut ws2, &rows[0], "ana", "not a force gap");
+    let r1 = return_to(&ws1, dir.path(), "ana-one.json");
+    let r2 = return_to(&ws2, dir.path(), "ana-two.json");
+    let id1 = workspace::workspace_id(&ws1).unwrap().unwrap();
+    let id2 = workspace::workspace_id(&ws2).unwrap().unwrap();
+    assert_ne!(id1, id2);
+
+    // Both in one call: nothing from either.
+    let before = dump(&project);
+    let message = packets::merge(&mut project, &[r1.clone(), r2.clone()]).unwrap_err().to_string();
+    assert_eq!(dump(&project), before, "a refused merge changed the project");
+    let expected = format!(
+        "{f2}: workspaces check failed: this return (workspace {id2}) and `{f1}` (workspace {id1}) come from \
+         two workspaces of ana's packet `{pid}`, and both changed row `{row}` with different results; merge only the return \
+         that holds ana's work; nothing was merged",
+        f1 = r1.display(),
+        f2 = r2.display(),
+        row = rows[0],
+        pid = packets::read(&packet).unwrap().packet_id,
+    );
+    assert!(message.contains(&expected), "{message}");
+
+    // One after the other: the first merges, the second is refused and changes nothing.
+    packets::merge(&mut project, std::slice::from_ref(&r1)).unwrap();
+    let before = dump(&project);
+    let message = packets::merge(&mut project, std::slice::from_ref(&r2)).unwrap_err().to_string();
+    assert!(message.contains(&format!("`{}` (workspace {id1})", r1.display())) && message.contains(&id2), "{message}");
+    assert_eq!(dump(&project), before);
+    assert_eq!(label(&project, &rows[0], "ana"), label(&ws1, &rows[0], "ana"), "the project keeps ws1's own label");
+}
+
+#[test]
+fn a_refusal_of_two_workspaces_names_a_handful_of_rows_then_counts_the_rest() {
+    // Old code: merged seven rows of mixed labels.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let mut ws1 = workspace_at(dir.path(), &packet, "one");
+    let mut ws2 = workspace_at(dir.path(), &packet, "two");
+    let rows = rows_of(&ws1, "ana");
+    for row in &rows[..7] {
+        accept(&mut ws1, row, "ana");
+        reject(&mut ws2, row, "ana", "no");
+    }
+    let r1 = return_to(&ws1, dir.path(), "one.json");
+    let r2 = return_to(&ws2, dir.path(), "two.json");
+    packets::merge(&mut project, &[r1]).unwrap();
+    let message = packets::merge(&mut project, &[r2]).unwrap_err().to_string();
+    let mut shown: Vec<&String> = rows[..7].iter().collect();
+    shown.sort();
+    let named = shown[..5].iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+    assert!(message.contains(&format!("both changed rows {named} and 2 more with different results")), "{message}");
+}
+
+#[test]
+fn two_workspaces_of_one_packet_that_touch_different_rows_or_agree_merge_both() {
+    // Old code: the second merge failed with a raw "UNIQUE constraint failed" (both number events from 1).
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let mut ws1 = workspace_at(dir.path(), &packet, "one");
+    let mut ws2 = workspace_at(dir.path(), &packet, "two");
+    let rows = rows_of(&ws1, "ana");
+    accept(&mut ws1, &rows[0], "ana");
+    reject(&mut ws2, &rows[1], "ana", "second workspace");
+    annotate::set_field(&mut ws2, &rows[2], "ana", Field::Notes, Some("undone")).unwrap();
+    annotate::undo(&mut ws2, &rows[2], "ana").unwrap();
+    reject(&mut ws2, &rows[2], "ana", "kept");
+    // Both reach the same label on row 3 by different paths.
+    reject(&mut ws1, &rows[3], "ana", "same");
+    annotate::set_field(&mut ws2, &rows[3], "ana", Field::Notes, Some("first thought")).unwrap();
+    reject(&mut ws2, &rows[3], "ana", "same");
+    let r1 = return_to(&ws1, dir.path(), "one.json");
+    let r2 = return_to(&ws2, dir.path(), "two.json");
+    let reports = packets::merge(&mut project, &[r1, r2]).unwrap();
+    assert!(reports.iter().all(|r| r.merged));
+    assert_eq!(label(&project, &rows[0], "ana"), label(&ws1, &rows[0], "ana"));
+    for row in &rows[1..4] {
+        assert_eq!(label(&project, row, "ana"), label(&ws2, row, "ana"), "row {row}");
+    }
+    assert_eq!(label(&project, &rows[3], "ana"), label(&ws1, &rows[3], "ana"));
+    // The undo travelled as a link to the event it undoes, by uid.
+    let history = annotate::history(&project, &rows[2], "ana").unwrap();
+    let undo = history.iter().find(|e| e.undoes.is_some()).expect("the undo was merged");
+    let target = history.iter().find(|e| Some(e.id) == undo.undoes).expect("it points at a merged event");
+    assert_eq!((target.field.as_str(), target.new_value.as_deref()), ("notes", Some("undone")));
+}
+
+#[test]
+fn a_return_written_again_without_new_work_changes_nothing() {
+    // Old code: the new file's checksum differed, so merge recorded another return (merged: true).
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let first = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "w");
+    packets::merge(&mut project, &[first]).unwrap();
+    let before = dump(&project);
+    std::thread::sleep(std::time::Duration::from_millis(1100)); // a later returned_at
+    let again = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 0, "w");
+    let report = packets::merge(&mut project, &[again]).unwrap();
+    assert!(!report[0].merged);
+    assert_eq!(report[0].new_events, 0);
+    assert_eq!(dump(&project), before);
+}
+
+#[test]
+fn no_merge_refusal_shows_a_raw_sqlite_error() {
+    // Old code: "UNIQUE constraint failed: annotation_events.packet_id, annotation_events.source_event_id".
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let (ana, ben) = (packet_for(&list, "ana"), packet_for(&list, "ben"));
+    let ben_ret = annotate_and_return(dir.path(), &ben, 1, "ben");
+    packets::merge(&mut project, std::slice::from_ref(&ben_ret)).unwrap();
+    let ana_ret = annotate_and_return(dir.path(), &ana, 1, "ana");
+    let ben_uid = packets::read(&ben_ret).unwrap().rows.iter().flat_map(|r| r.events.clone()).next().unwrap().uid;
+    let row0 = |v: &mut serde_json::Value| v["rows"][0]["events"].as_array_mut().unwrap().clone();
+    let cases: Vec<(&str, PathBuf, &str)> = vec![
+        (
+            "an event uid of another packet",
+            forge_with_key(&ana_ret, &ana, &dir.path().join("stolen-uid.json"), |v| {
+                v["rows"][0]["events"][0]["uid"] = ben_uid.clone().into()
+            }),
+            "is already in this project from another packet",
+        ),
+        (
+            "one event twice",
+            forge_with_key(&ana_ret, &ana, &dir.path().join("twice.json"), |v| {
+                let mut events = row0(v);
+                events.push(events[0].clone());
+                v["rows"][0]["events"] = events.into();
+            }),
+            "the event appears twice in the packet",
+        ),
+        (
+            "an undo of a later event",
+            forge_with_key(&ana_ret, &ana, &dir.path().join("undo.json"), |v| {
+                let last = row0(v).last().unwrap()["uid"].clone();
+                v["rows"][0]["events"][0]["undoes"] = last;
+            }),
+            "which is not an earlier event of this row",
+        ),
+    ];
+    for (what, file, needle) in cases {
+        let before = dump(&project);
+        let message = packets::merge(&mut project, &[file]).unwrap_err().to_string();
+        assert!(message.contains(needle), "{what}: {message}");
+        assert!(!message.to_lowercase().contains("constraint"), "{what}: {message}");
+        assert_eq!(dump(&project), before, "{what}");
+    }
+    // Two workspaces that touched different rows merge (they used to collide on a constraint).
+    let mut ws2 = workspace_at(dir.path(), &ana, "ana-2");
+    let row = rows_of(&ws2, "ana")[5].clone();
+    reject(&mut ws2, &row, "ana", "second");
+    let r2 = return_to(&ws2, dir.path(), "ana-2.json");
+    packets::merge(&mut project, &[ana_ret, r2]).unwrap();
+}
+
+#[test]
+fn a_crash_between_inserting_events_and_commit_leaves_the_project_as_before() {
+    // Old code: there was no such instant to stop at; the merge committed.
+    let (dir, path, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 4, "k");
+    let before = dump(&project);
+    let merge = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").arg("--project").arg(&path).args(["packets", "merge"]).arg(&ret);
+        cmd
+    };
+    merge().env(forcebench::crashpoint::ENV, "packets-merge-before-commit").assert().failure();
+    assert_eq!(dump(&project), before, "a merge killed before its commit changed the project");
+    merge().assert().success();
+    assert_eq!(annotate::queue(&project, "ana").unwrap().iter().filter(|q| q.finished).count(), 4);
+}
+
+#[test]
+fn a_version_1_packet_is_refused_with_advice_to_issue_it_again() {
+    // Old code: version 1 was the current format and opened without any key.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(packet_for(&list, "ana")).unwrap()).unwrap();
+    v["format_version"] = 1.into();
+    v.as_object_mut().unwrap().shift_remove("secret");
+    v["checksum"] = packets::checksum_of(&v).into();
+    let old = write(dir.path(), "v1.packet.json", serde_json::to_vec_pretty(&v).unwrap());
+    let message = workspace::open_packet(&old, &dir.path().join("v1.forcebench")).err().unwrap().to_string();
+    assert!(
+        message.contains(
+            "packet format version 1 cannot be authenticated (it has no packet key); \
+             the lead must issue this annotator a new packet with `forcebench packets issue`"
+        ),
+        "{message}"
+    );
+    let before = dump(&project);
+    assert!(packets::merge(&mut project, &[old]).unwrap_err().to_string().contains("cannot be authenticated"));
+    assert_eq!(dump(&project), before);
+}
+
+#[test]
+fn a_csv_file_is_not_a_packet() {
+    let (dir, _, _) = temp_project();
+    let csv = write(dir.path(), "candidates.csv", csv_file(&[csv_row("fb-1")]));
+    let message = packets::read(&csv).unwrap_err().to_string();
+    assert!(message.contains("this is not a ForceBench packet: the file is not JSON"), "{message}");
+}
+
+#[test]
+fn a_returned_packet_never_carries_the_packet_key() {
+    // Old code had no key; a return that carried one would let anyone who sees it forge the next.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let issued = packets::read(&packet_for(&list, "ana")).unwrap();
+    let secret = issued.secret.clone().unwrap();
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "s");
+    let text = std::fs::read_to_string(&ret).unwrap();
+    assert!(!text.contains(&secret) && !text.contains("\"secret\""));
+    let stored: String = project.conn().query_row("SELECT secret FROM packets WHERE id = ?1", [&issued.packet_id], |r| r.get(0)).unwrap();
+    assert_eq!(stored, secret, "the lead's project holds the key");
+}
+
+#[test]
+fn migrating_an_older_project_gives_every_event_its_own_uid() {
+    // Old code: events had no uid, so two workspaces' events could not be told apart.
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    forcebench::db::configure(&mut conn).unwrap();
+    forcebench::db::migrations().to_version(&mut conn, 5).unwrap();
+    conn.execute_batch(
+        "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged) VALUES ('f','h','t',1,1,0);
+         INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, calibrated_claim, raised_claim, content_sha256, import_id)
+             VALUES ('c', 1, 'g', 's', '', 'ctx', 'p', 'a', 'b', 'h', 1);
+         INSERT INTO annotators (name, role, created_at) VALUES ('ann', 'annotator', 't');
+         INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin) VALUES ('c', 1, 'notes', 'one', 't', 'app');
+         INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin) VALUES ('c', 1, 'notes', 'two', 't', 'app');",
+    )
+    .unwrap();
+    forcebench::db::migrations().to_latest(&mut conn).unwrap();
+    let uids: Vec<String> =
+        conn.prepare("SELECT uid FROM annotation_events").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    assert_eq!(uids.len(), 2);
+    assert_ne!(uids[0], uids[1]);
+    for uid in &uids {
+        assert_eq!(uuid::Uuid::parse_str(uid).unwrap().get_version_num(), 4, "{uid}");
+    }
+    let err = conn
+        .execute("INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin) VALUES ('c', 1, 'notes', 'x', 't', 'app')", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("every annotation event needs a uid"), "{err}");
+    let err = conn.execute("UPDATE annotation_events SET new_value = 'x'", []).unwrap_err();
+    assert!(err.to_string().contains("append-only"), "the update guard is back: {err}");
+}
+
+#[test]
+fn the_checksum_and_mac_cover_the_documented_canonical_form() {
+    // Guards the streamed canonical form against the schema's definition (compact JSON of the
+    // object without `checksum` and `mac`, keys in file order).
+    use sha2::{Digest, Sha256};
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "c");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ret).unwrap()).unwrap();
+    let mut without = v.clone();
+    without.as_object_mut().unwrap().shift_remove("mac");
+    assert_eq!(packets::checksum_of(&v), hex::encode(Sha256::digest(without.to_string().as_bytes())));
+    let issued: serde_json::Value = serde_json::from_slice(&std::fs::read(packet_for(&list, "ana")).unwrap()).unwrap();
+    let mut without = issued.clone();
+    without.as_object_mut().unwrap().shift_remove("checksum");
+    assert_eq!(issued["checksum"], hex::encode(Sha256::digest(without.to_string().as_bytes())));
 }

@@ -49,6 +49,9 @@ fn issued_and_returned_packets_match_the_packet_schema() {
         workspace::return_packet(&ws, &out).unwrap();
         let mut value: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
         assert_valid(&v, &value, &format!("{blinding:?} returned packet"));
+        let mut keyed = value.clone();
+        keyed["secret"] = "0".repeat(64).into();
+        assert!(!v.is_valid(&keyed), "the schema must reject a returned packet that carries the packet key");
         value["rows"][0]["surprise"] = true.into();
         assert!(!v.is_valid(&value), "the schema must reject unknown row keys");
     }
