@@ -17,6 +17,7 @@ pub mod evaluate;
 pub mod guideline;
 pub mod import;
 pub mod locality;
+pub mod output;
 pub mod packets;
 pub mod project;
 pub mod qc;

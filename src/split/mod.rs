@@ -31,8 +31,11 @@ use facts::{Facts, Standing};
 
 mod export;
 pub(crate) mod facts;
+mod publish;
+mod verify;
 
-pub use export::{eval_rows, export, verify, EvalRow, ExportReport, VerifyReport, EXPORT_FILES};
+pub use export::{eval_rows, export, EvalRow, ExportReport, EXPORT_FILES};
+pub use verify::{verify, VerifyReport};
 
 /// Refuses a change to row `id` when a locked split holds it.
 pub fn refuse_if_locked(conn: &Connection, id: &str) -> Result<()> {
