@@ -162,6 +162,9 @@ pub struct GenerateArgs {
     seed: u64,
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Replace FILE if it exists (a ForceBench project is never replaced)
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn main() -> ExitCode {
@@ -293,6 +296,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Sample(SampleCommand::Generate(args)) => {
+            crate::output::check_target(&args.out, args.force)?;
             let rows = sample::generate(args.rows, args.seed);
             sample::write_candidates(&args.out, &rows)?;
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());

@@ -307,7 +307,13 @@ fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Reco
     }
     let stated_sources = manifest["by_source"].as_object().cloned().unwrap_or_default();
     for (source, [retained, in_eval]) in &sources {
-        let t = &stated_sources.get(source).cloned().unwrap_or(Value::Null);
+        let Some(t) = stated_sources.get(source) else {
+            return Err(mismatch(
+                dir,
+                "benchmark.jsonl",
+                format!("{retained} retained and {in_eval} evaluation rows from source `{source}`, which the manifest's by_source does not list"),
+            ));
+        };
         if t["retained"].as_u64() != Some(*retained) || t["eval"].as_u64() != Some(*in_eval) {
             return Err(mismatch(
                 dir,
