@@ -48,6 +48,10 @@ pub fn is_project(path: &Path) -> bool {
 /// Refuses to write `path` when it names a folder or a ForceBench project, or an existing file
 /// and `force` is false.
 pub fn check_target(path: &Path, force: bool) -> Result<()> {
+    // First, so that a project's `-wal` file is refused even while it does not exist.
+    if is_project(path) {
+        return Err(Error::OutputIsProject { path: path.to_path_buf() });
+    }
     let meta = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::io(path, e)),
@@ -55,9 +59,6 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
     };
     if meta.is_dir() {
         return Err(Error::InvalidArgument(format!("{} is a folder; name a file to write (nothing was written)", path.display())));
-    }
-    if is_project(path) {
-        return Err(Error::OutputIsProject { path: path.to_path_buf() });
     }
     if !force {
         return Err(Error::OutputExists { path: path.to_path_buf() });

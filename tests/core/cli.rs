@@ -189,3 +189,50 @@ fn adjudicate_qc_locality_and_the_funnel_from_the_command_line() {
     assert_eq!(lines[1]["annotators"]["axis"], "ben");
     assert_eq!(lines[0]["bulk_confirmed"], true);
 }
+
+/// Before, `--out` replaced any file without asking, the project file itself included.
+#[test]
+fn out_replaces_a_file_only_with_force_and_never_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.arg("--project").arg(&project).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    let file = write(dir.path(), "c.csv", csv_file(&[csv_row("a"), csv_row("b")]));
+    run(&["import", file.to_str().unwrap()]).assert().success();
+    let tables = || dump(&forcebench::Project::open(&project).unwrap());
+    let before = tables();
+
+    let existing = write(dir.path(), "labels.jsonl", "keep me\n");
+    for args in [
+        vec!["adjudicate", "export", "--out", existing.to_str().unwrap()],
+        vec!["sample", "generate", "--rows", "3", "--out", existing.to_str().unwrap()],
+    ] {
+        run(&args).assert().failure().stderr(format!(
+            "error: {} already exists; nothing was written (choose another name, or add --force to replace it)\n",
+            existing.display()
+        ));
+        assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n", "{args:?}");
+    }
+    run(&["adjudicate", "export", "--out", existing.to_str().unwrap(), "--force"]).assert().success();
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "", "no row is adjudicated");
+
+    let wal = dir.path().join("p.forcebench-wal");
+    for target in [&project, &wal] {
+        for args in [
+            vec!["adjudicate", "export", "--force", "--out", target.to_str().unwrap()],
+            vec!["sample", "generate", "--rows", "3", "--force", "--out", target.to_str().unwrap()],
+        ] {
+            run(&args).assert().failure().stderr(format!(
+                "error: {} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)\n",
+                target.display()
+            ));
+        }
+    }
+    assert_eq!(tables(), before);
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("forcebench-tmp")).collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -731,3 +731,149 @@ fn spreadsheet_csv_cells_never_start_a_formula_and_jsonl_keeps_the_exact_text() 
     let agreement = forcebench::agreement::export::to_csv(&report).unwrap();
     assert!(agreement.contains("\nby_source,n_items,'+ExpertQA,") && agreement.contains("\nby_source,n_items,''quoted,"), "{agreement}");
 }
+
+/// Every file of a folder, by name (symlinks as their target's path).
+fn folder(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = match std::fs::read_link(e.path()) {
+                Ok(target) => target.display().to_string().into_bytes(),
+                Err(_) => std::fs::read(e.path()).unwrap(),
+            };
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// Before, the nine files were renamed into place one by one: a kill between two renames left
+/// a mix of old and new files that failed verify, and the earlier export was lost.
+#[test]
+fn a_kill_at_any_step_of_an_export_leaves_the_earlier_or_the_new_export_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.forcebench");
+    let mut p = project_from(dir.path(), "k.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    let old = folder(&out);
+    // A new version whose export differs in every file.
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(2), Some(7))).unwrap();
+    fs::lock(&mut p).unwrap();
+    fs::export(&p, &dir.path().join("reference"), &mut |_, _| {}).unwrap();
+    let new = folder(&dir.path().join("reference"));
+    std::fs::remove_dir_all(dir.path().join("reference")).unwrap();
+    drop(p);
+    let run = cli(dir.path(), &path);
+    let leftovers = || -> Vec<String> { names_in(dir.path()).into_iter().filter(|n| n.starts_with(".out.")).collect() };
+    let crash = |point: &str| {
+        run(&["export", out.to_str().unwrap()])
+            .env(forcebench::crashpoint::ENV, point)
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(format!("crashing at `{point}`")));
+    };
+    for (point, placed) in [
+        ("export:file:eval.jsonl", false),
+        ("export:file:manifest.json", false),
+        ("export:staged", false),
+        ("export:exchanged", true),
+        ("export:placed", true),
+    ] {
+        // The earlier export at `out` before each try.
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir(&out).unwrap();
+        for (name, bytes) in &old {
+            std::fs::write(out.join(name), bytes).unwrap();
+        }
+        crash(point);
+        assert!(folder(&out) == if placed { new.clone() } else { old.clone() }, "{point}: not the {} export whole", if placed { "new" } else { "earlier" });
+        fs::verify(&out).unwrap_or_else(|e| panic!("{point}: {e}"));
+        let left = leftovers();
+        assert!(left.len() <= 1 && left.iter().all(|n| n.ends_with(".forcebench-export")), "{point}: {left:?}");
+    }
+    // The next export puts the new one in place and removes what a crash left.
+    run(&["export", out.to_str().unwrap()]).assert().success();
+    assert!(folder(&out) == new);
+    assert_eq!(leftovers(), Vec::<String>::new());
+
+    // A first export killed before its one rename leaves no folder; the next one cleans up.
+    std::fs::remove_dir_all(&out).unwrap();
+    crash("export:staged");
+    assert!(!out.exists());
+    assert_eq!(leftovers().len(), 1);
+    run(&["export", out.to_str().unwrap()]).assert().success();
+    assert!(folder(&out) == new);
+    assert_eq!(leftovers(), Vec::<String>::new());
+}
+
+/// Before, export wrote `DIR/.NAME.tmp` through a symlink planted there (overwriting a file
+/// outside DIR), and replaced export files in a folder holding a person's other files.
+#[test]
+fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let mut p = project_from(dir.path(), "s.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
+    fs::lock(&mut p).unwrap();
+    let parent = dir.path().join("exports");
+    let out = parent.join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    for name in fs::EXPORT_FILES {
+        let victim = outside.path().join(format!("victim-{name}"));
+        std::fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, out.join(format!(".{name}.tmp"))).unwrap();
+    }
+    let before = (folder(&out), folder(outside.path()));
+    let err = fs::export(&p, &out, &mut |_, _| {}).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: holds files that are not part of a ForceBench export (`.DATASHEET.md.tmp`, `.adjudications.jsonl.tmp`, `.annotations.jsonl.tmp`, `.benchmark.jsonl.tmp`, `.eval.csv.tmp` and 4 more); export into a new or empty folder, or into an earlier export's folder; nothing was written",
+            out.display()
+        )
+    );
+    assert!((folder(&out), folder(outside.path())) == before, "a file changed");
+    assert_eq!(names_in(&parent), ["out"]);
+
+    // DIR itself a symlink to a folder elsewhere.
+    let elsewhere = outside.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, parent.join("linked")).unwrap();
+    let err = fs::export(&p, &parent.join("linked"), &mut |_, _| {}).unwrap_err();
+    assert_eq!(err.to_string(), format!("{}: is a symbolic link; export into a real folder; nothing was written", parent.join("linked").display()));
+    assert!(names_in(&elsewhere).is_empty());
+
+    // A folder of a person's own files, and a folder whose manifest is not ours.
+    let mine = parent.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "mine").unwrap();
+    let err = fs::export(&p, &mine, &mut |_, _| {}).unwrap_err();
+    assert_eq!(err.code(), "invalid_argument");
+    assert!(err.to_string().starts_with(&format!("{}: holds files that are not part of a ForceBench export (`notes.txt`)", mine.display())), "{err}");
+    assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "mine");
+    let theirs = parent.join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("manifest.json"), "{\"format\": \"someone else's\"}").unwrap();
+    let err = fs::export(&p, &theirs, &mut |_, _| {}).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}: is not an earlier ForceBench export (its manifest.json is missing or not a ForceBench split manifest); export into a new or empty folder; nothing was written", theirs.display())
+    );
+    assert_eq!(names_in(&parent), ["linked", "mine", "out", "theirs"]);
+
+    // An empty folder takes an export.
+    let empty = parent.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    fs::export(&p, &empty, &mut |_, _| {}).unwrap();
+    fs::verify(&empty).unwrap();
+    assert_eq!(names_in(&parent), ["empty", "linked", "mine", "out", "theirs"]);
+}
