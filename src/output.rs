@@ -3,7 +3,7 @@
 //! ForceBench project, and with spreadsheet formulas in CSV cells made inert.
 //!
 //! **Atomic files.** [`write_file`] writes into a temporary sibling with a name nobody can
-//! predict (`.NAME.<random>.forcebench-tmp`), created exclusively (an existing entry at that name,
+//! predict (`.NAME.<random>.forcebench-tmp.EXT`), created exclusively (an existing entry at that name,
 //! a symlink included, makes creation fail instead of being followed), syncs it, and renames it
 //! over `NAME`. A rename replaces a symlink at `NAME` itself, never the file it points to, so
 //! nothing outside the target's folder is ever written.
@@ -69,13 +69,27 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
 /// Writes `bytes` to `path` atomically (see the module documentation); an existing file is
 /// replaced only with `force`, a project never.
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    write_through(path, force, |tmp| {
+        let created = std::fs::OpenOptions::new().write(true).create_new(true).open(tmp);
+        let mut file = created.map_err(|e| Error::io(tmp, e))?;
+        file.write_all(bytes).map_err(|e| Error::io(tmp, e))
+    })
+}
+
+/// Like [`write_file`], for a writer that needs a path of its own: `fill` writes the file at
+/// the temporary path it is given (a name nobody can predict, ending in `path`'s extension, so
+/// a writer that picks its format from the extension still can). It is then synced and put in
+/// place; on any failure it is deleted and `path` is untouched.
+pub fn write_through(path: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
     check_target(path, force)?;
-    let tmp = temp_sibling(path, "forcebench-tmp");
-    let created = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp);
-    let mut file = created.map_err(|e| Error::io(&tmp, e))?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    drop(file);
-    let placed = written.and_then(|()| if force { std::fs::rename(&tmp, path) } else { rename_no_replace(&tmp, path) });
+    let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    let tmp = temp_sibling(path, &format!("forcebench-tmp{ext}"));
+    if let Err(e) = fill(&tmp) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let synced = std::fs::File::open(&tmp).and_then(|f| f.sync_all());
+    let placed = synced.and_then(|()| if force { std::fs::rename(&tmp, path) } else { rename_no_replace(&tmp, path) });
     if let Err(e) = placed {
         let _ = std::fs::remove_file(&tmp);
         if e.kind() == std::io::ErrorKind::AlreadyExists {

@@ -296,9 +296,8 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Sample(SampleCommand::Generate(args)) => {
-            crate::output::check_target(&args.out, args.force)?;
             let rows = sample::generate(args.rows, args.seed);
-            sample::write_candidates(&args.out, &rows)?;
+            crate::output::write_through(&args.out, args.force, |tmp| sample::write_candidates(tmp, &rows))?;
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }

@@ -236,3 +236,36 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
     let leftovers: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("forcebench-tmp")).collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// Before, `--out F.jsonl` wrote through `F.tmp`, a fixed name: a symlink planted there made it
+/// overwrite a file anywhere. A symlink at the target itself is replaced, never written through.
+#[test]
+fn out_never_writes_through_a_planted_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.arg("--project").arg(&project).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    let victim = write(outside.path(), "victim.txt", "precious");
+    std::os::unix::fs::symlink(&victim, dir.path().join("labels.tmp")).unwrap();
+    let out = dir.path().join("labels.jsonl");
+    run(&["adjudicate", "export", "--out", out.to_str().unwrap()]).assert().success();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_file());
+
+    for (target, args) in [
+        ("linked.jsonl", vec!["adjudicate", "export", "--force", "--out"]),
+        ("linked.csv", vec!["sample", "generate", "--rows", "3", "--force", "--out"]),
+    ] {
+        let link = dir.path().join(target);
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        run(&args).arg(&link).assert().success();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "{target}");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file(), "{target}: the link itself is replaced");
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+}
