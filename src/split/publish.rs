@@ -31,6 +31,8 @@ const ASIDE_KIND: &str = "forcebench-old";
 pub(super) struct Staging {
     dir: PathBuf,
     stage: PathBuf,
+    /// The folders above `DIR` this export created, deepest first (removed again if it fails).
+    created: Vec<PathBuf>,
 }
 
 impl Staging {
@@ -47,12 +49,18 @@ impl Staging {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         check_replaceable(dir)?;
+        let created: Vec<PathBuf> = parent.ancestors().take_while(|a| !a.as_os_str().is_empty() && !a.exists()).map(Path::to_path_buf).collect();
+        std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         remove_leftovers(&parent, &name.to_string_lossy());
         let stage = output::temp_sibling(dir, STAGE_KIND);
-        std::fs::create_dir(&stage).map_err(|e| Error::io(&stage, e))?;
-        Ok(Staging { dir: dir.to_path_buf(), stage })
+        let staging = Staging { dir: dir.to_path_buf(), stage, created };
+        if let Err(e) = std::fs::create_dir(&staging.stage) {
+            let err = Error::io(&staging.stage, e);
+            staging.discard();
+            return Err(err);
+        }
+        Ok(staging)
     }
 
     /// The folder to write the export's files into.
@@ -106,9 +114,14 @@ impl Staging {
         Ok(aside)
     }
 
-    /// Deletes the new folder after a failure; `DIR` was never touched.
+    /// Deletes the new folder, and the folders above `DIR` the export created, after a failure;
+    /// `DIR` was never touched.
     pub(super) fn discard(self) {
         let _ = std::fs::remove_dir_all(&self.stage);
+        for folder in &self.created {
+            // Only while empty: whatever else appeared there stays.
+            let _ = std::fs::remove_dir(folder);
+        }
     }
 }
 

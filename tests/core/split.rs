@@ -823,8 +823,11 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
     let outside = tempfile::tempdir().unwrap();
     let mut p = project_from(dir.path(), "s.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
     fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
-    fs::lock(&mut p).unwrap();
     let parent = dir.path().join("exports");
+    // A refused export leaves no folder behind, not even the parents it would have made.
+    fs::export(&p, &parent.join("deeper/out"), &mut |_, _| {}).unwrap_err();
+    assert!(!parent.exists());
+    fs::lock(&mut p).unwrap();
     let out = parent.join("out");
     fs::export(&p, &out, &mut |_, _| {}).unwrap();
     for name in fs::EXPORT_FILES {
