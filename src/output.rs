@@ -36,13 +36,15 @@ pub(crate) fn temp_sibling(path: &Path, kind: &str) -> PathBuf {
 /// Whether `path` is a ForceBench project file, or the `-wal`, `-shm` or `-journal` file SQLite
 /// keeps beside one (replacing those would damage the project as surely).
 pub fn is_project(path: &Path) -> bool {
-    if crate::db::check_header(path).is_ok() {
+    // Regular files only: opening a FIFO to read its header would wait forever.
+    let project = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file()) && crate::db::check_header(p).is_ok();
+    if project(path) {
         return true;
     }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    ["-wal", "-shm", "-journal"].iter().any(|suffix| {
-        name.strip_suffix(suffix).is_some_and(|base| !base.is_empty() && crate::db::check_header(&path.with_file_name(base)).is_ok())
-    })
+    ["-wal", "-shm", "-journal"]
+        .iter()
+        .any(|suffix| name.strip_suffix(suffix).is_some_and(|base| !base.is_empty() && project(&path.with_file_name(base))))
 }
 
 /// Refuses to write `path` when it names a folder or a ForceBench project, or an existing file
@@ -59,6 +61,13 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
     };
     if meta.is_dir() {
         return Err(Error::InvalidArgument(format!("{} is a folder; name a file to write (nothing was written)", path.display())));
+    }
+    // A device or a pipe (`/dev/null`, a FIFO) would be replaced by the rename, not written to.
+    if !meta.is_file() && !meta.file_type().is_symlink() {
+        return Err(Error::InvalidArgument(format!(
+            "{} is not a regular file (a device or a pipe); name a file to write (nothing was written)",
+            path.display()
+        )));
     }
     if !force {
         return Err(Error::OutputExists { path: path.to_path_buf() });

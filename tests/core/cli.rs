@@ -233,6 +233,23 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
         }
     }
     assert_eq!(tables(), before);
+    // A pipe is never replaced by the rename (nor opened, which would wait forever).
+    let fifo = dir.path().join("fifo.jsonl");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    run(&["adjudicate", "export", "--force", "--out", fifo.to_str().unwrap()]).timeout(std::time::Duration::from_secs(20)).assert().failure().stderr(format!(
+        "error: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
+        fifo.display()
+    ));
+    // The judge's templates: all checked before any is written.
+    let templates = dir.path().join("templates");
+    run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().success();
+    let first = std::fs::read_dir(&templates).unwrap().count();
+    std::fs::write(templates.join("generic.txt"), "edited").unwrap();
+    run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().failure().stderr(predicate::str::contains("already exists; nothing was written"));
+    assert_eq!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
+    run(&["judge", "templates", "--out", templates.to_str().unwrap(), "--force"]).assert().success();
+    assert_ne!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
+    assert_eq!(std::fs::read_dir(&templates).unwrap().count(), first);
     let leftovers: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("forcebench-tmp")).collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
