@@ -50,8 +50,19 @@ struct Record {
 
 /// Re-checks an export folder (see the module documentation).
 pub fn verify(dir: &Path) -> Result<VerifyReport> {
-    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e));
     let fail = |file: &str, message: String| mismatch(dir, file, message);
+    // Regular files only: a pipe would be waited on forever, a device read without end.
+    let regular = |name: &str| -> Result<u64> {
+        let meta = std::fs::symlink_metadata(dir.join(name)).map_err(|e| Error::io(dir.join(name), e))?;
+        if !meta.is_file() {
+            return Err(fail(name, "not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only".into()));
+        }
+        Ok(meta.len())
+    };
+    let read = |name: &str| regular(name).and_then(|_| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e)));
+    if regular("manifest.json")? > MAX_MANIFEST {
+        return Err(fail("manifest.json", format!("larger than {} MiB: not a manifest ForceBench writes", MAX_MANIFEST >> 20)));
+    }
     let manifest = read_manifest(dir, &read("manifest.json")?)?;
 
     // Hashes, and nothing in the folder beyond what the manifest lists.
@@ -74,6 +85,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
             let content = read(name)?;
             (sha256_hex(&content), 0, content)
         } else {
+            regular(name)?;
             let (sha, lines) = stream_hash(&dir.join(name), *known == "rejected.jsonl")?;
             (sha, lines, Vec::new())
         };
@@ -128,6 +140,9 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         retained_rows: benchmark.len() as u64,
     })
 }
+
+/// The largest manifest verify reads (one of 100,000 rows is 1.6 MB).
+const MAX_MANIFEST: u64 = 256 << 20;
 
 /// The files whose content is read into memory and checked record by record.
 const KEPT: [&str; 5] = ["eval.jsonl", "eval.csv", "benchmark.jsonl", "locality_removed.jsonl", "DATASHEET.md"];

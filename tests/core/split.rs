@@ -880,3 +880,29 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
     fs::verify(&empty).unwrap();
     assert_eq!(names_in(&parent), ["empty", "linked", "mine", "out", "theirs"]);
 }
+
+/// Before, verify read whatever stood at a listed name: a FIFO made it wait forever and a link
+/// to /dev/zero read until memory ran out.
+#[test]
+fn verify_reads_regular_files_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    for (name, make) in [
+        ("annotations.jsonl", "fifo"),
+        ("benchmark.jsonl", "zero"),
+        ("manifest.json", "fifo"),
+    ] {
+        let copy = copy_of(&out, &dir.path().join(format!("{name}-{make}")));
+        std::fs::remove_file(copy.join(name)).unwrap();
+        if make == "fifo" {
+            assert!(std::process::Command::new("mkfifo").arg(copy.join(name)).status().unwrap().success());
+        } else {
+            std::os::unix::fs::symlink("/dev/zero", copy.join(name)).unwrap();
+        }
+        let err = fs::verify(&copy).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}: not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only", copy.join(name).display())
+        );
+    }
+}
