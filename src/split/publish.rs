@@ -13,7 +13,8 @@
 //!   `.DIRNAME.<random>.forcebench-old` and the new folder renamed in: a crash between those two
 //!   renames leaves no `DIR`, and the earlier export whole in that sibling.
 //!
-//! A crash leaves at most one such sibling; the next export to `DIR` deletes it.
+//! A crash leaves at most one such sibling; the next export to `DIR` deletes it (unless an export
+//! running at the same time holds it locked: it is that export's folder).
 
 use std::path::{Path, PathBuf};
 
@@ -33,6 +34,9 @@ pub(super) struct Staging {
     stage: PathBuf,
     /// The folders above `DIR` this export created, deepest first (removed again if it fails).
     created: Vec<PathBuf>,
+    /// An advisory lock on the new folder while the export runs, so that another export to
+    /// `DIR` does not take it for a crash's leftover (where folders can be locked).
+    _lock: Option<std::fs::File>,
 }
 
 impl Staging {
@@ -54,12 +58,13 @@ impl Staging {
         std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         remove_leftovers(&parent, &name.to_string_lossy());
         let stage = output::temp_sibling(dir, STAGE_KIND);
-        let staging = Staging { dir: dir.to_path_buf(), stage, created };
+        let mut staging = Staging { dir: dir.to_path_buf(), stage, created, _lock: None };
         if let Err(e) = std::fs::create_dir(&staging.stage) {
             let err = Error::io(&staging.stage, e);
             staging.discard();
             return Err(err);
         }
+        staging._lock = std::fs::File::open(&staging.stage).ok().filter(|f| f.lock().is_ok());
         Ok(staging)
     }
 
@@ -187,7 +192,7 @@ fn has_our_manifest(dir: &Path) -> bool {
 
 /// Deletes the folders crashed exports to `DIR` left in `parent` (named
 /// `.DIRNAME.<16 hex digits>.forcebench-export` or `.forcebench-old`; folders only, never
-/// followed through a symlink).
+/// followed through a symlink), leaving any that a running export holds locked.
 fn remove_leftovers(parent: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     let prefix = format!(".{name}.");
@@ -199,7 +204,8 @@ fn remove_leftovers(parent: &Path, name: &str) {
                 .and_then(|r| r.strip_suffix('.'))
                 .is_some_and(|random| random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit()))
         });
-        if ours && entry.file_type().is_ok_and(|t| t.is_dir()) {
+        let in_use = || std::fs::File::open(entry.path()).is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
+        if ours && entry.file_type().is_ok_and(|t| t.is_dir()) && !in_use() {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

@@ -906,3 +906,24 @@ fn verify_reads_regular_files_only() {
         );
     }
 }
+
+/// The leftover folders an export deletes are a crash's, never the folder of an export still
+/// running (it holds its folder locked).
+#[test]
+fn an_export_leaves_the_folder_of_an_export_still_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    let p = Project::open(&dir.path().join("x.forcebench")).unwrap();
+    let running = dir.path().join(".out.0123456789abcdef.forcebench-export");
+    let crashed = dir.path().join(".out.fedcba9876543210.forcebench-export");
+    std::fs::create_dir(&running).unwrap();
+    std::fs::create_dir(&crashed).unwrap();
+    let lock = std::fs::File::open(&running).unwrap();
+    lock.lock().unwrap();
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    assert!(running.exists() && !crashed.exists());
+    drop(lock);
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    assert!(!running.exists());
+    fs::verify(&out).unwrap();
+}
