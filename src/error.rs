@@ -27,6 +27,14 @@ pub enum Error {
     #[error("{path} already exists; choose another path or open it instead")]
     AlreadyExists { path: PathBuf },
 
+    /// An output names an existing file and `--force` was not given.
+    #[error("{path} already exists; nothing was written (choose another name, or add --force to replace it)")]
+    OutputExists { path: PathBuf },
+
+    /// An output names a ForceBench project, which no output ever replaces.
+    #[error("{path} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)")]
+    OutputIsProject { path: PathBuf },
+
     #[error("{}", io_words(.path, .source))]
     Io { path: PathBuf, source: std::io::Error },
 
@@ -77,6 +85,8 @@ impl Error {
             Error::NewerVersion { .. } => "newer_version",
             Error::NoProject { .. } => "no_project",
             Error::AlreadyExists { .. } => "already_exists",
+            Error::OutputExists { .. } => "output_exists",
+            Error::OutputIsProject { .. } => "output_is_project",
             Error::Io { .. } => "io",
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnreadableInput { .. } => "invalid_input",

@@ -18,6 +18,7 @@ pub mod guideline;
 pub mod import;
 pub mod input;
 pub mod locality;
+pub mod output;
 pub mod packets;
 pub mod project;
 pub mod qc;

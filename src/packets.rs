@@ -376,11 +376,7 @@ fn safe_name(name: &str) -> String {
 
 /// Writes a file through a temporary sibling and a rename, so a crash never leaves half a file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    f.write_all(bytes).and_then(|_| f.sync_all()).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    crate::output::write_file(path, bytes, true)
 }
 
 /// Reads and parses a packet file: its format and version, and for an issued packet its

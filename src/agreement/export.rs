@@ -10,12 +10,15 @@
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
 //! `note` line per sentence saying why a statistic is missing. A breakdown section keys each
 //! line by its group. A statistic that is undefined for the data has an empty value, never NaN.
+//! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
+//! gets a single quote in front, so a spreadsheet never runs it as a formula.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Breakdown, PairReport, ProjectAgreement};
 use crate::error::{Error, Result};
+use crate::output::inert_cell;
 
 /// The file formats of an exported report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,8 +50,12 @@ fn real(v: Option<f64>) -> String {
 struct Lines<W: Write>(csv::Writer<W>);
 
 impl<W: Write> Lines<W> {
+    /// One line; the key and a value that is not a number are made inert for spreadsheets
+    /// (a note or a source name could begin with `=`), numbers are written as they are (a
+    /// negative kappa stays a number).
     fn line(&mut self, section: &str, statistic: &str, key: &str, value: &str) -> Result<()> {
-        self.0.write_record([section, statistic, key, value]).map_err(csv_error)
+        let value = if value.parse::<f64>().is_ok() { value.into() } else { inert_cell(value) };
+        self.0.write_record([section, statistic, &inert_cell(key), &value]).map_err(csv_error)
     }
     fn real(&mut self, section: &str, statistic: &str, v: Option<f64>) -> Result<()> {
         self.line(section, statistic, "", &real(v))
@@ -129,8 +136,9 @@ pub fn to_json(report: &ProjectAgreement) -> String {
     s
 }
 
-/// Writes the report to `path` in `format` through a temporary file in the same folder and a
-/// rename, so the file is either the old one or the whole new one. Returns the absolute path.
+/// Writes the report to `path` in `format` atomically ([`crate::output::write_file`]), so the
+/// file is either the old one or the whole new one; a ForceBench project is never replaced.
+/// Returns the absolute path.
 pub fn write_report(report: &ProjectAgreement, path: &Path, format: ExportFormat) -> Result<PathBuf> {
     if path.as_os_str().is_empty() {
         return Err(Error::InvalidArgument("type the path of the file to write the report to".into()));
@@ -147,15 +155,7 @@ pub fn write_report(report: &ProjectAgreement, path: &Path, format: ExportFormat
         ExportFormat::Csv => to_csv(report)?,
         ExportFormat::Json => to_json(report),
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes.as_bytes())?;
-        f.sync_all()
-    });
-    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, &path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&path, e));
-    }
+    // The desktop app names the file to write: an existing one is replaced, a project never.
+    crate::output::write_file(&path, bytes.as_bytes(), true)?;
     Ok(path)
 }

@@ -53,6 +53,9 @@ pub enum AdjudicateCommand {
     Export {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        /// Replace FILE if it exists (a ForceBench project is never replaced)
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -167,7 +170,8 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             }
             Ok(())
         }
-        AdjudicateCommand::Export { out } => {
+        AdjudicateCommand::Export { out, force } => {
+            crate::output::check_target(&out, force)?;
             let rows = adjudicate::export_rows(&p)?;
             let mut text = String::new();
             for row in &rows {

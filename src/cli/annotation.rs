@@ -54,6 +54,9 @@ pub enum PacketsCommand {
     Return {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        /// Replace FILE if it exists (a ForceBench project is never replaced)
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -183,8 +186,9 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
             let w = workspace::open_packet(&file, &path)?;
             println!("opened {} as the workspace {}", file.display(), w.info().path);
         }
-        PacketsCommand::Return { out } => {
+        PacketsCommand::Return { out, force } => {
             let p = open(project)?;
+            crate::output::check_target(&out, force)?;
             let packet = workspace::return_packet(&p, &out)?;
             println!("wrote the returned packet ({} rows) to {}", packet.rows.len(), out.display());
         }

@@ -127,6 +127,9 @@ pub enum JudgeCommand {
     Templates {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Replace template files already in DIR
+        #[arg(long)]
+        force: bool,
     },
     /// Write one request per claim of the locked split (JSONL), from a template name or file
     Export {
@@ -135,6 +138,9 @@ pub enum JudgeCommand {
         template: String,
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        /// Replace FILE if it exists (a ForceBench project is never replaced)
+        #[arg(long)]
+        force: bool,
         /// Seed of the request order
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -154,7 +160,11 @@ pub enum JudgeCommand {
 
 pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()> {
     match cmd {
-        JudgeCommand::Templates { out } => {
+        JudgeCommand::Templates { out, force } => {
+            // Every file is checked before any is written: all or nothing.
+            for (name, ..) in evaluate::judge::TEMPLATES {
+                crate::output::check_target(&out.join(format!("{name}.txt")), force)?;
+            }
             std::fs::create_dir_all(&out).map_err(|e| crate::Error::io(&out, e))?;
             for (name, text, map) in evaluate::judge::TEMPLATES {
                 let path = out.join(format!("{name}.txt"));
@@ -163,8 +173,9 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             }
             Ok(())
         }
-        JudgeCommand::Export { template, out, seed } => {
+        JudgeCommand::Export { template, out, force, seed } => {
             let p = open(project)?;
+            crate::output::check_target(&out, force)?;
             let n = evaluate::judge_export(&p, &template, &out, seed)?;
             println!("wrote {n} requests (two per pair, each a complete prompt) to {}", out.display());
             Ok(())

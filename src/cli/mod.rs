@@ -165,6 +165,9 @@ pub struct GenerateArgs {
     seed: u64,
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Replace FILE if it exists (a ForceBench project is never replaced)
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn main() -> ExitCode {
@@ -297,7 +300,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Sample(SampleCommand::Generate(args)) => {
             let rows = sample::generate(args.rows, args.seed);
-            sample::write_candidates(&args.out, &rows)?;
+            crate::output::write_through(&args.out, args.force, |tmp| sample::write_candidates(tmp, &rows))?;
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }

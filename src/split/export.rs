@@ -1,4 +1,4 @@
-//! Export of a locked split to a folder, and `verify` of such a folder.
+//! Export of a locked split to a folder: which rows each file holds, and how each file is written (`verify` is in [`super::verify`], putting the folder in place in [`super::publish`]).
 
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use ts_rs::TS;
 
-use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, MANIFEST_FORMAT, ZERO_HASH};
+use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, ZERO_HASH};
 use crate::adjudicate::{FinalFields, FinalTable, Source, FIELDS};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
@@ -156,6 +156,22 @@ pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     Ok(pair_lines(&texts, &finals, &ids, None).iter().map(EvalRow::from).collect())
 }
 
+/// Writes `eval.csv`: the columns of `eval.jsonl`, every text cell made inert for spreadsheets
+/// ([`crate::output::inert_cell`]; `eval.jsonl` keeps the exact text).
+fn eval_csv(w: &mut dyn std::io::Write, eval: &[PairLine<'_>]) -> std::io::Result<()> {
+    use crate::output::inert_cell;
+    let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+    c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
+    for l in eval {
+        let severity = l.severity.to_string();
+        let cells = [
+            l.id, l.axis, severity.as_str(), l.source_dataset, l.group_id, l.context, l.passage, l.evidence_span.as_ref(), l.calibrated_claim, l.raised_claim, l.repair,
+        ];
+        c.write_record(cells.map(inert_cell).iter().map(|x| x.as_bytes())).map_err(std::io::Error::other)?;
+    }
+    c.flush()
+}
+
 /// Writes one JSON line per row, each serialised into a reused buffer first so the writer sees
 /// one write per line rather than one per key and punctuation mark.
 fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item = T>) -> std::io::Result<()> {
@@ -191,48 +207,29 @@ impl std::io::Write for HashingWriter {
     }
 }
 
-/// The temporary name a file is written under until the whole export is in place.
-fn staged(dir: &Path, name: &str) -> std::path::PathBuf {
-    dir.join(format!(".{name}.tmp"))
-}
-
-/// Writes `name` in `dir` by streaming `fill` into its temporary file, synced to disk; returns
-/// the sha256 of what was written. [`publish`] later renames it into place.
+/// Writes `name` in `dir` (the export's fresh staging folder) by streaming `fill` into it,
+/// synced to disk; returns the sha256 of what was written. The file is created exclusively:
+/// nothing planted under its name is ever followed or overwritten.
 fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<String> {
     use std::io::Write;
-    let tmp = staged(dir, name);
-    let io = |e: std::io::Error| Error::io(dir.join(name), e);
-    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let path = dir.join(name);
+    let io = |e: std::io::Error| Error::io(&path, e);
+    let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(io)?;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, HashingWriter { file, hash: Sha256::new() });
     fill(&mut w).map_err(io)?;
     w.flush().map_err(io)?;
     let HashingWriter { file, hash } = w.into_inner().map_err(|e| io(e.into_error()))?;
     file.sync_all().map_err(io)?;
+    crate::crashpoint::hit(&format!("export:file:{name}"));
     Ok(hex::encode(hash.finalize()))
 }
 
-/// Renames every written file into place, the manifest last, and syncs the folder: until the
-/// manifest moves, the folder's manifest still describes the files of the previous export.
-fn publish(dir: &Path) -> Result<()> {
-    for name in EXPORT_FILES {
-        std::fs::rename(staged(dir, name), dir.join(name)).map_err(|e| Error::io(dir.join(name), e))?;
-    }
-    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| Error::io(dir, e))
-}
-
-/// Removes what a failed export had written (nothing it wrote is left half in place).
-fn discard(dir: &Path) {
-    for name in EXPORT_FILES {
-        let _ = std::fs::remove_file(staged(dir, name));
-    }
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(super) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
 /// The columns of `eval.csv`, the keys of `eval.jsonl`.
-const EVAL_COLUMNS: [&str; 11] =
+pub(super) const EVAL_COLUMNS: [&str; 11] =
     ["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"];
 
 /// The files an export writes, in writing order.
@@ -250,7 +247,7 @@ pub const EXPORT_FILES: [&str; 9] = [
 
 /// The canonical content of a split: parameters and the ids on every side, as compact JSON.
 /// Its sha256 names the split's content whatever the times in the manifest.
-fn canonical_content(params: &serde_json::Value, benchmark_sha256: &str, eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
+pub(super) fn canonical_content(params: &serde_json::Value, benchmark_sha256: &str, eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
     let value = serde_json::json!({
         "params": params,
         "benchmark_sha256": benchmark_sha256,
@@ -296,12 +293,12 @@ struct RecordedSource {
     eval: u64,
 }
 
-/// Exports the latest locked split into `dir` (created if needed; earlier export files there
-/// are replaced). `progress(done, total)` is called after each file.
+/// Exports the latest locked split into `dir`: a new folder, an empty one, or an earlier export's
+/// (which it replaces; a folder holding anything else is refused). `progress(done, total)` is
+/// called after each file.
 ///
-/// The files are written under temporary names and renamed into place only once every one of
-/// them is written and synced, the manifest last: an export that fails leaves the folder's
-/// earlier export as it was, and no temporary file behind.
+/// The files are written into a fresh sibling folder and put in place with one atomic step
+/// (see [`super::publish`]): a failed or killed export leaves the earlier export whole at `dir`.
 ///
 /// Each table is read once, in a whole-table scan, on the calling thread; each file is
 /// serialised, hashed and written on a thread of its own as soon as its rows are read, so
@@ -314,10 +311,14 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
 /// draft exists. A locked version's export is the same, byte for byte, every time: it holds
 /// only the rows its lock froze (see [`crate::rowstate`]), as they were locked.
 pub fn export_version(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
-    match write_export(project, dir, version, progress).and_then(|report| publish(dir).map(|()| report)) {
-        Ok(report) => Ok(report),
+    let staging = super::publish::Staging::prepare(dir)?;
+    match write_export(project, staging.path(), version, progress) {
+        Ok(report) => {
+            staging.publish()?;
+            Ok(ExportReport { dir: dir.display().to_string(), ..report })
+        }
         Err(e) => {
-            discard(dir);
+            staging.discard();
             Err(e)
         }
     }
@@ -352,7 +353,7 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
     }
 }
 
-/// Writes every file of the export under its temporary name.
+/// Writes every file of the export into `dir` (the staging folder).
 fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
     let conn = project.conn();
     let (split_id, version) = locked_split(conn, version)?;
@@ -419,14 +420,7 @@ fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &
         }
         spawn!("benchmark.jsonl", |w| jsonl(w, &retained));
         spawn!("eval.jsonl", |w| jsonl(w, &eval));
-        spawn!("eval.csv", |w| {
-            let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
-            c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
-            for l in &eval {
-                c.serialize(EvalRow::from(l)).map_err(std::io::Error::other)?;
-            }
-            c.flush()
-        });
+        spawn!("eval.csv", |w| eval_csv(w, &eval));
         // Read on this thread while the pairs are written.
         let people = people_cell.get_or_init(|| read_people(conn));
         let people = people.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
@@ -761,6 +755,7 @@ fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -
         s.split.locked_at.as_deref().unwrap_or("")
     ));
     out.push_str("## What it is\n\nContrastive citation-warrant pairs. Each row has a cited passage, a calibrated claim that the passage licenses and a minimally stronger raised claim that it does not, tagged with one force axis (relation, modality, scope, temporal, numeric) and a severity (1 subtle, 2 clear, 3 high-impact). `eval.jsonl` / `eval.csv` hold the evaluation set; `benchmark.jsonl` the whole retained pool (`in_eval` marks the evaluation rows).\n\n");
+    out.push_str("`eval.csv` is meant for spreadsheets: a cell beginning with `=`, `+`, `-`, `@`, a tab, a carriage return or a single quote has a single quote put in front of it, so that a spreadsheet shows it as text instead of running it as a formula. The JSONL files hold the exact text; read those for anything but viewing.\n\n");
     out.push_str("## How it was made\n\nEvery candidate was annotated independently by two annotators on blinded packets; an adjudicator resolved every disagreement and confirmed agreements; rows adjudicated as a force gap that passed quality control were accepted; a locality audit removed rows whose raised claim changes more than force. Over-represented axes were capped, and the evaluation set was drawn per axis, stratified by source dataset, with a stable hash for ties.\n\n");
     out.push_str(&format!(
         "Agreement on the pre-adjudication decisions of {} double-annotated rows: Cohen's kappa {} (95% CI {}), percent agreement {}, Krippendorff's alpha {}.\n\n",
@@ -810,108 +805,6 @@ fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -
     }
     out.push_str("## Intended use and limits\n\nFor measuring whether citation evaluators notice when a claim is stronger than its cited passage allows: score both claims of each pair and report the monotonicity violation rate and force sensitivity. The set is small and English-only; its passages come from the source datasets named above and inherit their topics and errors; one axis per row is a simplification, since real overclaims can move on several. The labels reflect two annotators and one adjudicator following the project's guideline. It is not training data for claim verification and says nothing about whether a passage is true.\n");
     out
-}
-
-/// A problem `verify` found, naming the file.
-fn mismatch(dir: &Path, file: &str, message: String) -> Error {
-    Error::VerifyFailed { file: dir.join(file).display().to_string(), message }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct VerifyReport {
-    pub dir: String,
-    #[ts(type = "number")]
-    pub files_checked: u64,
-    pub content_sha256: String,
-    #[ts(type = "number")]
-    pub eval_rows: u64,
-    #[ts(type = "number")]
-    pub retained_rows: u64,
-}
-
-/// Re-checks an export folder: the manifest's own hash, every file's sha256, the canonical
-/// content hash, and that the files agree with each other and with the manifest's counts.
-pub fn verify(dir: &Path) -> Result<VerifyReport> {
-    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e));
-    let manifest_bytes = read("manifest.json")?;
-    let text = String::from_utf8(manifest_bytes.clone()).map_err(|_| mismatch(dir, "manifest.json", "not UTF-8".into()))?;
-    let manifest: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| mismatch(dir, "manifest.json", format!("not valid JSON: {e}")))?;
-    if manifest["format"] != MANIFEST_FORMAT {
-        return Err(mismatch(dir, "manifest.json", format!("not a ForceBench split manifest (no \"format\": \"{MANIFEST_FORMAT}\")")));
-    }
-    let stated = manifest["manifest_sha256"].as_str().unwrap_or_default().to_string();
-    let blanked = text.replacen(&format!("\"manifest_sha256\": \"{stated}\""), &format!("\"manifest_sha256\": \"{ZERO_HASH}\""), 1);
-    if stated.len() != 64 || sha256_hex(blanked.as_bytes()) != stated {
-        return Err(mismatch(dir, "manifest.json", "the manifest's own sha256 does not match its contents (it was changed after export)".into()));
-    }
-    let files = manifest["files"].as_object().ok_or_else(|| mismatch(dir, "manifest.json", "no `files` table".into()))?;
-    for name in EXPORT_FILES.iter().filter(|n| **n != "manifest.json") {
-        if !files.contains_key(*name) {
-            return Err(mismatch(dir, "manifest.json", format!("`files` does not list {name}")));
-        }
-    }
-    let mut checked = 1;
-    for (name, hash) in files {
-        if name == "manifest.json" {
-            continue;
-        }
-        if name.contains('/') || name.contains('\\') || name.starts_with('.') {
-            return Err(mismatch(dir, "manifest.json", format!("`files` names an unexpected path `{name}`")));
-        }
-        let bytes = read(name)?;
-        if Some(sha256_hex(&bytes).as_str()) != hash.as_str() {
-            return Err(mismatch(dir, name, format!("sha256 differs from the manifest's (expected {})", hash.as_str().unwrap_or("?"))));
-        }
-        checked += 1;
-    }
-    // Consistency between files.
-    let parse_lines = |name: &str| -> Result<Vec<serde_json::Value>> {
-        let bytes = read(name)?;
-        let text = String::from_utf8(bytes).map_err(|_| mismatch(dir, name, "not UTF-8".into()))?;
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| serde_json::from_str(l).map_err(|e| mismatch(dir, name, format!("line {}: not valid JSON: {e}", i + 1))))
-            .collect()
-    };
-    let eval = parse_lines("eval.jsonl")?;
-    let benchmark = parse_lines("benchmark.jsonl")?;
-    let ids = |rows: &[serde_json::Value]| -> Vec<String> { rows.iter().filter_map(|r| r["id"].as_str().map(String::from)).collect() };
-    let eval_ids = ids(&eval);
-    let mut csv_ids = Vec::new();
-    let csv_bytes = read("eval.csv")?;
-    let mut reader = csv::Reader::from_reader(&csv_bytes[..]);
-    for record in reader.records() {
-        let record = record.map_err(|e| mismatch(dir, "eval.csv", e.to_string()))?;
-        csv_ids.push(record.get(0).unwrap_or_default().to_string());
-    }
-    if csv_ids != eval_ids {
-        return Err(mismatch(dir, "eval.csv", "its ids differ from eval.jsonl's".into()));
-    }
-    let counts = &manifest["counts"];
-    if counts["eval"].as_u64() != Some(eval.len() as u64) {
-        return Err(mismatch(dir, "eval.jsonl", format!("{} rows, but the manifest counts {}", eval.len(), counts["eval"])));
-    }
-    if counts["retained"].as_u64() != Some(benchmark.len() as u64) {
-        return Err(mismatch(dir, "benchmark.jsonl", format!("{} rows, but the manifest counts {}", benchmark.len(), counts["retained"])));
-    }
-    let in_eval: BTreeSet<String> = benchmark.iter().filter(|r| r["in_eval"] == true).filter_map(|r| r["id"].as_str().map(String::from)).collect();
-    if in_eval != eval_ids.iter().cloned().collect::<BTreeSet<_>>() {
-        return Err(mismatch(dir, "benchmark.jsonl", "its in_eval rows differ from eval.jsonl".into()));
-    }
-    let removed = ids(&parse_lines("locality_removed.jsonl")?);
-    let capped: Vec<String> = manifest["capped"].as_array().map(|v| ids(v)).unwrap_or_default();
-    let content = sha256_hex(&canonical_content(&manifest["params"], &sha256_hex(&read("benchmark.jsonl")?), &eval_ids, &capped, &removed));
-    if manifest["content_sha256"].as_str() != Some(content.as_str()) {
-        return Err(mismatch(dir, "manifest.json", "content_sha256 does not match the exported rows".into()));
-    }
-    Ok(VerifyReport {
-        dir: dir.display().to_string(),
-        files_checked: checked,
-        content_sha256: content,
-        eval_rows: eval.len() as u64,
-        retained_rows: benchmark.len() as u64,
-    })
 }
 
 #[cfg(test)]

@@ -33,8 +33,11 @@ use facts::{Facts, Standing};
 
 mod export;
 pub(crate) mod facts;
+mod publish;
+mod verify;
 
-pub use export::{eval_rows, export, export_version, verify, EvalRow, ExportReport, VerifyReport, EXPORT_FILES};
+pub use export::{eval_rows, export, export_version, EvalRow, ExportReport, EXPORT_FILES};
+pub use verify::{verify, VerifyReport};
 
 /// Evaluation rows per axis in the paper.
 pub const DEFAULT_PER_AXIS: u32 = 40;

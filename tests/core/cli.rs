@@ -189,3 +189,100 @@ fn adjudicate_qc_locality_and_the_funnel_from_the_command_line() {
     assert_eq!(lines[1]["annotators"]["axis"], "ben");
     assert_eq!(lines[0]["bulk_confirmed"], true);
 }
+
+/// Before, `--out` replaced any file without asking, the project file itself included.
+#[test]
+fn out_replaces_a_file_only_with_force_and_never_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.arg("--project").arg(&project).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    let file = write(dir.path(), "c.csv", csv_file(&[csv_row("a"), csv_row("b")]));
+    run(&["import", file.to_str().unwrap()]).assert().success();
+    let tables = || dump(&forcebench::Project::open(&project).unwrap());
+    let before = tables();
+
+    let existing = write(dir.path(), "labels.jsonl", "keep me\n");
+    for args in [
+        vec!["adjudicate", "export", "--out", existing.to_str().unwrap()],
+        vec!["sample", "generate", "--rows", "3", "--out", existing.to_str().unwrap()],
+    ] {
+        run(&args).assert().failure().stderr(format!(
+            "error: {} already exists; nothing was written (choose another name, or add --force to replace it)\n",
+            existing.display()
+        ));
+        assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n", "{args:?}");
+    }
+    run(&["adjudicate", "export", "--out", existing.to_str().unwrap(), "--force"]).assert().success();
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "", "no row is adjudicated");
+
+    let wal = dir.path().join("p.forcebench-wal");
+    for target in [&project, &wal] {
+        for args in [
+            vec!["adjudicate", "export", "--force", "--out", target.to_str().unwrap()],
+            vec!["sample", "generate", "--rows", "3", "--force", "--out", target.to_str().unwrap()],
+        ] {
+            run(&args).assert().failure().stderr(format!(
+                "error: {} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)\n",
+                target.display()
+            ));
+        }
+    }
+    assert_eq!(tables(), before);
+    // A pipe is never replaced by the rename (nor opened, which would wait forever).
+    let fifo = dir.path().join("fifo.jsonl");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    run(&["adjudicate", "export", "--force", "--out", fifo.to_str().unwrap()]).timeout(std::time::Duration::from_secs(20)).assert().failure().stderr(format!(
+        "error: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
+        fifo.display()
+    ));
+    // The judge's templates: all checked before any is written.
+    let templates = dir.path().join("templates");
+    run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().success();
+    let first = std::fs::read_dir(&templates).unwrap().count();
+    std::fs::write(templates.join("generic.txt"), "edited").unwrap();
+    run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().failure().stderr(predicate::str::contains("already exists; nothing was written"));
+    assert_eq!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
+    run(&["judge", "templates", "--out", templates.to_str().unwrap(), "--force"]).assert().success();
+    assert_ne!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
+    assert_eq!(std::fs::read_dir(&templates).unwrap().count(), first);
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("forcebench-tmp")).collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Before, `--out F.jsonl` wrote through `F.tmp`, a fixed name: a symlink planted there made it
+/// overwrite a file anywhere. A symlink at the target itself is replaced, never written through.
+#[test]
+fn out_never_writes_through_a_planted_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.arg("--project").arg(&project).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    let victim = write(outside.path(), "victim.txt", "precious");
+    std::os::unix::fs::symlink(&victim, dir.path().join("labels.tmp")).unwrap();
+    let out = dir.path().join("labels.jsonl");
+    run(&["adjudicate", "export", "--out", out.to_str().unwrap()]).assert().success();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_file());
+
+    for (target, args) in [
+        ("linked.jsonl", vec!["adjudicate", "export", "--force", "--out"]),
+        ("linked.csv", vec!["sample", "generate", "--rows", "3", "--force", "--out"]),
+    ] {
+        let link = dir.path().join(target);
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        run(&args).arg(&link).assert().success();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "{target}");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file(), "{target}: the link itself is replaced");
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+}

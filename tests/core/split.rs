@@ -499,3 +499,481 @@ fn a_cap_of_zero_is_refused() {
     let out = cli(dir.path(), &path)(&["split", "draft", "--cap", "numeric=0"]).assert().failure().get_output().stderr.clone();
     assert!(String::from_utf8_lossy(&out).contains("the numeric cap must be at least 1 row"), "{}", String::from_utf8_lossy(&out));
 }
+
+// ---- Atomic export folders, a verify that checks content, inert CSV (issue 14, items 6, 7, 9) ----
+
+/// A locked split with rejected rows and one locality removal, exported to `DIR/out`; the
+/// project is closed again so the command line can open it.
+fn exported(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut p = project_from(dir, "x.forcebench", &[("scope", 12), ("numeric", 9)], 3, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(5), Some(1))).unwrap();
+    let id = fs::show(&p).unwrap().unwrap().eval_ids[0].clone();
+    forcebench::locality::mark(&mut p, &id, "adds a place", "eve").unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    out
+}
+
+fn sha(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+/// The lines of a JSONL file of an export, as objects (keys in file order).
+fn jsonl_of(path: &std::path::Path) -> Vec<serde_json::Map<String, Value>> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn write_jsonl(path: &std::path::Path, rows: &[serde_json::Map<String, Value>]) {
+    let text: String = rows.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Rewrites `eval.csv` from `eval.jsonl`, as the export writes it.
+fn write_eval_csv(out: &std::path::Path) {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let rows = jsonl_of(&out.join("eval.jsonl"));
+    w.write_record(rows[0].keys()).unwrap();
+    for r in &rows {
+        let cells: Vec<String> = r.values().map(|v| v.as_str().map_or(v.to_string(), String::from)).collect();
+        w.write_record(cells.iter().map(|c| forcebench::output::inert_cell(c).into_owned())).unwrap();
+    }
+    std::fs::write(out.join("eval.csv"), w.into_inner().unwrap()).unwrap();
+}
+
+/// Recomputes every hash of an export as a forger would: each file's sha256, the content hash
+/// (and the datasheet's mention of it), and the manifest's own hash.
+fn reseal(out: &std::path::Path) {
+    let zero = "0".repeat(64);
+    let mut m: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let ids = |rows: Vec<serde_json::Map<String, Value>>| -> Vec<Value> { rows.into_iter().map(|r| r["id"].clone()).collect() };
+    let content = serde_json::json!({
+        "params": m["params"],
+        "benchmark_sha256": sha(&std::fs::read(out.join("benchmark.jsonl")).unwrap()),
+        "eval_ids": ids(jsonl_of(&out.join("eval.jsonl"))),
+        "capped_ids": m["capped"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect::<Vec<_>>(),
+        "locality_removed_ids": ids(jsonl_of(&out.join("locality_removed.jsonl"))),
+    });
+    let content = sha(&serde_json::to_vec(&content).unwrap());
+    let sheet = std::fs::read_to_string(out.join("DATASHEET.md")).unwrap();
+    std::fs::write(out.join("DATASHEET.md"), sheet.replace(m["content_sha256"].as_str().unwrap(), &content)).unwrap();
+    m["content_sha256"] = content.into();
+    for name in fs::EXPORT_FILES.iter().filter(|n| **n != "manifest.json") {
+        m["files"][name] = sha(&std::fs::read(out.join(name)).unwrap()).into();
+    }
+    m["manifest_sha256"] = zero.clone().into();
+    let text = serde_json::to_string_pretty(&m).unwrap() + "\n";
+    let own = sha(text.as_bytes());
+    let text = text.replacen(&format!("\"manifest_sha256\": \"{zero}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    std::fs::write(out.join("manifest.json"), text).unwrap();
+}
+
+/// A copy of an export folder to doctor.
+fn copy_of(out: &std::path::Path, to: &std::path::Path) -> std::path::PathBuf {
+    std::fs::create_dir(to).unwrap();
+    for name in fs::EXPORT_FILES {
+        std::fs::copy(out.join(name), to.join(name)).unwrap();
+    }
+    to.to_path_buf()
+}
+
+/// The issue's forgery: severity and raised claim changed in eval.jsonl and eval.csv, every hash
+/// recomputed. Before, verify said ok (it compared hashes only, and eval ids with eval.csv's).
+#[test]
+fn verify_refuses_a_consistent_forgery_of_the_evaluation_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    let mut eval = jsonl_of(&out.join("eval.jsonl"));
+    let id = eval[0]["id"].as_str().unwrap().to_string();
+    let severity = eval[0]["severity"].as_i64().unwrap();
+    eval[0]["severity"] = (severity % 3 + 1).into();
+    eval[0]["raised_claim"] = "The drug cures pain.".into();
+    write_jsonl(&out.join("eval.jsonl"), &eval);
+    write_eval_csv(&out);
+    reseal(&out);
+    let line = jsonl_of(&out.join("benchmark.jsonl")).iter().position(|r| r["id"] == id.as_str()).unwrap() + 1;
+    let err = fs::verify(&out).unwrap_err();
+    assert_eq!(err.code(), "verify_failed");
+    assert_eq!(
+        err.to_string(),
+        format!("{}: line 1 (id `{id}`): `severity` is {}, but benchmark.jsonl line {line} has {severity}", out.join("eval.jsonl").display(), severity % 3 + 1)
+    );
+}
+
+/// A file added to an export folder. Before, verify ignored it.
+#[test]
+fn verify_refuses_a_file_the_manifest_does_not_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    std::fs::write(out.join("extra_rows.jsonl"), "{}\n").unwrap();
+    let err = fs::verify(&out).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}: this file is in the export folder but the manifest does not list it (an export holds only the files its manifest lists)",
+            out.join("extra_rows.jsonl").display()
+        )
+    );
+}
+
+/// Each cross-check of verify, each against one file doctored with every hash recomputed.
+/// Before, each of these passed verify (only ids and two counts were compared).
+#[test]
+fn verify_cross_checks_every_file_against_the_others_and_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    let eval_ids: Vec<String> = jsonl_of(&out.join("eval.jsonl")).iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+    let benchmark = jsonl_of(&out.join("benchmark.jsonl"));
+    let at = |id: &str| benchmark.iter().position(|r| r["id"] == id).unwrap();
+    let outside = benchmark.iter().position(|r| r["in_eval"] == false).unwrap();
+    let outside_id = benchmark[outside]["id"].as_str().unwrap().to_string();
+    let counts: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let (n_eval, n_rejected) = (counts["counts"]["eval"].as_u64().unwrap(), counts["counts"]["rejected"].as_u64().unwrap());
+    let axis_at = counts["per_axis"].as_array().unwrap().iter().position(|t| t["eval"].as_u64() > Some(0)).unwrap();
+    let (axis, axis_eval) = (counts["per_axis"][axis_at]["axis"].as_str().unwrap().to_string(), counts["per_axis"][axis_at]["eval"].as_u64().unwrap());
+    type Edit = Box<dyn Fn(&std::path::Path)>;
+    let cases: Vec<(&str, Edit, String)> = vec![
+        (
+            "eval.csv says another raised claim",
+            Box::new(|d| {
+                let mut w = csv::Writer::from_writer(Vec::new());
+                let mut r = csv::Reader::from_path(d.join("eval.csv")).unwrap();
+                w.write_record(r.headers().unwrap()).unwrap();
+                for (i, rec) in r.records().enumerate() {
+                    let mut cells: Vec<String> = rec.unwrap().iter().map(String::from).collect();
+                    if i == 1 {
+                        cells[9] = "The drug cures pain.".into();
+                    }
+                    w.write_record(&cells).unwrap();
+                }
+                std::fs::write(d.join("eval.csv"), w.into_inner().unwrap()).unwrap();
+            }),
+            format!("eval.csv: line 3 (id `{}`): `raised_claim` differs from eval.jsonl line 2", eval_ids[1]),
+        ),
+        (
+            "an evaluation row is not in_eval in the benchmark",
+            Box::new(|d| {
+                let mut b = jsonl_of(&d.join("benchmark.jsonl"));
+                let i = b.iter().position(|r| r["in_eval"] == true).unwrap();
+                b[i]["in_eval"] = false.into();
+                write_jsonl(&d.join("benchmark.jsonl"), &b);
+            }),
+            format!("benchmark.jsonl: line {} (id `{}`): in_eval is not true, but the row is in eval.jsonl", at(&eval_ids[0]) + 1, eval_ids[0]),
+        ),
+        (
+            "a benchmark row outside the evaluation set is marked in_eval",
+            Box::new(move |d| {
+                let mut b = jsonl_of(&d.join("benchmark.jsonl"));
+                b[outside]["in_eval"] = true.into();
+                write_jsonl(&d.join("benchmark.jsonl"), &b);
+            }),
+            format!("benchmark.jsonl: line {} (id `{outside_id}`): in_eval is true, but the row is not in eval.jsonl", outside + 1),
+        ),
+        (
+            "a rejected row is dropped",
+            Box::new(|d| {
+                let r = jsonl_of(&d.join("rejected.jsonl"));
+                write_jsonl(&d.join("rejected.jsonl"), &r[1..]);
+            }),
+            format!("rejected.jsonl: {} rows, but the manifest counts {n_rejected} (rejected)", n_rejected - 1),
+        ),
+        (
+            "an evaluation row is dropped from eval.jsonl, eval.csv and the benchmark's in_eval",
+            Box::new(|d| {
+                let e = jsonl_of(&d.join("eval.jsonl"));
+                let gone = e[0]["id"].clone();
+                write_jsonl(&d.join("eval.jsonl"), &e[1..]);
+                write_eval_csv(d);
+                let mut b = jsonl_of(&d.join("benchmark.jsonl"));
+                b.iter_mut().filter(|r| r["id"] == gone).for_each(|r| r["in_eval"] = false.into());
+                write_jsonl(&d.join("benchmark.jsonl"), &b);
+            }),
+            format!("eval.jsonl: {} rows, but the manifest counts {n_eval} (eval)", n_eval - 1),
+        ),
+        (
+            "the locality removal is dropped",
+            Box::new(|d| std::fs::write(d.join("locality_removed.jsonl"), "").unwrap()),
+            "locality_removed.jsonl: 0 rows, but the manifest counts 1 (locality_removed)".to_string(),
+        ),
+        (
+            "a benchmark row moves to another source dataset",
+            Box::new(move |d| {
+                let mut b = jsonl_of(&d.join("benchmark.jsonl"));
+                b[outside]["source_dataset"] = "AAA invented".into();
+                write_jsonl(&d.join("benchmark.jsonl"), &b);
+            }),
+            "benchmark.jsonl: 1 retained and 0 evaluation rows from source `AAA invented`, which the manifest's by_source does not list".to_string(),
+        ),
+        (
+            "the manifest's per-axis evaluation count is raised",
+            Box::new(move |d| {
+                let mut m: Value = serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+                m["per_axis"][axis_at]["eval"] = (axis_eval + 1).into();
+                std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+            }),
+            format!("eval.jsonl: {axis_eval} rows on axis `{axis}` (eval), but the manifest's per_axis counts {}", axis_eval + 1),
+        ),
+    ];
+    for (i, (what, edit, expected)) in cases.iter().enumerate() {
+        let copy = copy_of(&out, &dir.path().join(format!("case{i}")));
+        edit(&copy);
+        reseal(&copy);
+        let err = fs::verify(&copy).expect_err(what);
+        assert_eq!(err.to_string(), format!("{}/{expected}", copy.display()), "{what}");
+    }
+}
+
+/// A project whose texts begin with what a spreadsheet runs as a formula.
+fn hostile_project(dir: &std::path::Path) -> Project {
+    let (csv, labels) = files(dir, &[("scope", 6), ("numeric", 4)], 2, 1);
+    let text = std::fs::read_to_string(&csv)
+        .unwrap()
+        .replace("Question ", "=cmd|' /C calc'!A")
+        .replace("\"In a trial", "\"@SUM(1) In a trial")
+        .replace(",ExpertQA,", ",+ExpertQA,")
+        .replace(",GaRAGe,", ",'quoted,");
+    std::fs::write(&csv, text).unwrap();
+    let mut p = Project::create(&dir.join("h.forcebench"), "hostile").unwrap();
+    forcebench::import::import_file(&mut p, &csv, &mut |_, _| {}).unwrap();
+    for (n, role) in [("ana", forcebench::roster::Role::Annotator), ("ben", forcebench::roster::Role::Annotator), ("eve", forcebench::roster::Role::Adjudicator)] {
+        forcebench::roster::add(&p, n, role).unwrap();
+    }
+    forcebench::assign::assign(&mut p, 1).unwrap();
+    forcebench::annotate::import_jsonl(&mut p, &labels, "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut p, &labels, "ben").unwrap();
+    forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    p
+}
+
+/// Before, eval.csv and the agreement CSV wrote `=cmd|...`, `@SUM(1) ...` and `+ExpertQA` raw:
+/// a spreadsheet runs them as formulas.
+#[test]
+fn spreadsheet_csv_cells_never_start_a_formula_and_jsonl_keeps_the_exact_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = hostile_project(dir.path());
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(10), Some(1))).unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    fs::verify(&out).unwrap();
+    let eval = jsonl_of(&out.join("eval.jsonl"));
+    assert!(eval.iter().any(|r| r["context"].as_str().unwrap().starts_with("=cmd|' /C calc'!A")), "eval.jsonl keeps the text");
+    assert!(eval.iter().any(|r| r["source_dataset"] == "+ExpertQA") && eval.iter().any(|r| r["source_dataset"] == "'quoted"));
+    let mut reader = csv::Reader::from_path(out.join("eval.csv")).unwrap();
+    let mut starts = std::collections::BTreeSet::new();
+    for (record, row) in reader.records().zip(&eval) {
+        for (cell, (key, value)) in record.unwrap().iter().zip(row) {
+            assert!(!cell.starts_with(['=', '+', '-', '@', '\t', '\r']), "{key}: {cell:?}");
+            let text = value.as_str().map_or(value.to_string(), String::from);
+            let expected = if text.starts_with(['=', '+', '-', '@', '\t', '\r', '\'']) { format!("'{text}") } else { text };
+            assert_eq!(cell, expected, "{key}");
+            starts.insert(cell.chars().take(2).collect::<String>());
+        }
+    }
+    for start in ["'=", "'@", "'+", "''"] {
+        assert!(starts.contains(start), "no cell starting {start}: {starts:?}");
+    }
+    let text = std::fs::read_to_string(out.join("eval.csv")).unwrap();
+    assert!(text.contains(",'=cmd|' /C calc'!A") && text.contains(",\"'@SUM(1) In a trial"), "{text}");
+
+    let report = forcebench::agreement::project_report(&p, None).unwrap();
+    let agreement = forcebench::agreement::export::to_csv(&report).unwrap();
+    assert!(agreement.contains("\nby_source,n_items,'+ExpertQA,") && agreement.contains("\nby_source,n_items,''quoted,"), "{agreement}");
+}
+
+/// Every file of a folder, by name (symlinks as their target's path).
+fn folder(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = match std::fs::read_link(e.path()) {
+                Ok(target) => target.display().to_string().into_bytes(),
+                Err(_) => std::fs::read(e.path()).unwrap(),
+            };
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// Before, the nine files were renamed into place one by one: a kill between two renames left
+/// a mix of old and new files that failed verify, and the earlier export was lost.
+#[test]
+fn a_kill_at_any_step_of_an_export_leaves_the_earlier_or_the_new_export_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.forcebench");
+    let mut p = project_from(dir.path(), "k.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
+    fs::lock(&mut p).unwrap();
+    let out = dir.path().join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    let old = folder(&out);
+    // A new version whose export differs in every file.
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(2), Some(7))).unwrap();
+    fs::lock(&mut p).unwrap();
+    fs::export(&p, &dir.path().join("reference"), &mut |_, _| {}).unwrap();
+    let new = folder(&dir.path().join("reference"));
+    std::fs::remove_dir_all(dir.path().join("reference")).unwrap();
+    drop(p);
+    let run = cli(dir.path(), &path);
+    let leftovers = || -> Vec<String> { names_in(dir.path()).into_iter().filter(|n| n.starts_with(".out.")).collect() };
+    let crash = |point: &str| {
+        run(&["export", out.to_str().unwrap()])
+            .env(forcebench::crashpoint::ENV, point)
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(format!("crashing at `{point}`")));
+    };
+    for (point, placed) in [
+        ("export:file:eval.jsonl", false),
+        ("export:file:manifest.json", false),
+        ("export:staged", false),
+        ("export:exchanged", true),
+        ("export:placed", true),
+    ] {
+        // The earlier export at `out` before each try.
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir(&out).unwrap();
+        for (name, bytes) in &old {
+            std::fs::write(out.join(name), bytes).unwrap();
+        }
+        crash(point);
+        assert!(folder(&out) == if placed { new.clone() } else { old.clone() }, "{point}: not the {} export whole", if placed { "new" } else { "earlier" });
+        fs::verify(&out).unwrap_or_else(|e| panic!("{point}: {e}"));
+        let left = leftovers();
+        assert!(left.len() <= 1 && left.iter().all(|n| n.ends_with(".forcebench-export")), "{point}: {left:?}");
+    }
+    // The next export puts the new one in place and removes what a crash left.
+    run(&["export", out.to_str().unwrap()]).assert().success();
+    assert!(folder(&out) == new);
+    assert_eq!(leftovers(), Vec::<String>::new());
+
+    // A first export killed before its one rename leaves no folder; the next one cleans up.
+    std::fs::remove_dir_all(&out).unwrap();
+    crash("export:staged");
+    assert!(!out.exists());
+    assert_eq!(leftovers().len(), 1);
+    run(&["export", out.to_str().unwrap()]).assert().success();
+    assert!(folder(&out) == new);
+    assert_eq!(leftovers(), Vec::<String>::new());
+}
+
+/// Before, export wrote `DIR/.NAME.tmp` through a symlink planted there (overwriting a file
+/// outside DIR), and replaced export files in a folder holding a person's other files.
+#[test]
+fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let mut p = project_from(dir.path(), "s.forcebench", &[("scope", 8), ("temporal", 5)], 2, 1);
+    fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(3), Some(1))).unwrap();
+    let parent = dir.path().join("exports");
+    // A refused export leaves no folder behind, not even the parents it would have made.
+    fs::export(&p, &parent.join("deeper/out"), &mut |_, _| {}).unwrap_err();
+    assert!(!parent.exists());
+    fs::lock(&mut p).unwrap();
+    let out = parent.join("out");
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    for name in fs::EXPORT_FILES {
+        let victim = outside.path().join(format!("victim-{name}"));
+        std::fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, out.join(format!(".{name}.tmp"))).unwrap();
+    }
+    let before = (folder(&out), folder(outside.path()));
+    let err = fs::export(&p, &out, &mut |_, _| {}).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: holds files that are not part of a ForceBench export (`.DATASHEET.md.tmp`, `.adjudications.jsonl.tmp`, `.annotations.jsonl.tmp`, `.benchmark.jsonl.tmp`, `.eval.csv.tmp` and 4 more); export into a new or empty folder, or into an earlier export's folder; nothing was written",
+            out.display()
+        )
+    );
+    assert!((folder(&out), folder(outside.path())) == before, "a file changed");
+    assert_eq!(names_in(&parent), ["out"]);
+
+    // DIR itself a symlink to a folder elsewhere.
+    let elsewhere = outside.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, parent.join("linked")).unwrap();
+    let err = fs::export(&p, &parent.join("linked"), &mut |_, _| {}).unwrap_err();
+    assert_eq!(err.to_string(), format!("{}: is a symbolic link; export into a real folder; nothing was written", parent.join("linked").display()));
+    assert!(names_in(&elsewhere).is_empty());
+
+    // A folder of a person's own files, and a folder whose manifest is not ours.
+    let mine = parent.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "mine").unwrap();
+    let err = fs::export(&p, &mine, &mut |_, _| {}).unwrap_err();
+    assert_eq!(err.code(), "invalid_argument");
+    assert!(err.to_string().starts_with(&format!("{}: holds files that are not part of a ForceBench export (`notes.txt`)", mine.display())), "{err}");
+    assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "mine");
+    let theirs = parent.join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("manifest.json"), "{\"format\": \"someone else's\"}").unwrap();
+    let err = fs::export(&p, &theirs, &mut |_, _| {}).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}: is not an earlier ForceBench export (its manifest.json is missing or not a ForceBench split manifest); export into a new or empty folder; nothing was written", theirs.display())
+    );
+    assert_eq!(names_in(&parent), ["linked", "mine", "out", "theirs"]);
+
+    // An empty folder takes an export.
+    let empty = parent.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    fs::export(&p, &empty, &mut |_, _| {}).unwrap();
+    fs::verify(&empty).unwrap();
+    assert_eq!(names_in(&parent), ["empty", "linked", "mine", "out", "theirs"]);
+}
+
+/// Before, verify read whatever stood at a listed name: a FIFO made it wait forever and a link
+/// to /dev/zero read until memory ran out.
+#[test]
+fn verify_reads_regular_files_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    for (name, make) in [
+        ("annotations.jsonl", "fifo"),
+        ("benchmark.jsonl", "zero"),
+        ("manifest.json", "fifo"),
+    ] {
+        let copy = copy_of(&out, &dir.path().join(format!("{name}-{make}")));
+        std::fs::remove_file(copy.join(name)).unwrap();
+        if make == "fifo" {
+            assert!(std::process::Command::new("mkfifo").arg(copy.join(name)).status().unwrap().success());
+        } else {
+            std::os::unix::fs::symlink("/dev/zero", copy.join(name)).unwrap();
+        }
+        let err = fs::verify(&copy).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}: not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only", copy.join(name).display())
+        );
+    }
+}
+
+/// The leftover folders an export deletes are a crash's, never the folder of an export still
+/// running (it holds its folder locked).
+#[test]
+fn an_export_leaves_the_folder_of_an_export_still_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    let p = Project::open(&dir.path().join("x.forcebench")).unwrap();
+    let running = dir.path().join(".out.0123456789abcdef.forcebench-export");
+    let crashed = dir.path().join(".out.fedcba9876543210.forcebench-export");
+    std::fs::create_dir(&running).unwrap();
+    std::fs::create_dir(&crashed).unwrap();
+    let lock = std::fs::File::open(&running).unwrap();
+    lock.lock().unwrap();
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    assert!(running.exists() && !crashed.exists());
+    drop(lock);
+    fs::export(&p, &out, &mut |_, _| {}).unwrap();
+    assert!(!running.exists());
+    fs::verify(&out).unwrap();
+}

@@ -1,0 +1,381 @@
+//! `verify`: re-checks an export folder, its hashes and its content.
+//!
+//! In order: the manifest (ours, its own sha256), every file it lists (a known export file, its
+//! sha256), no file in the folder that the manifest does not list; then the content itself:
+//! `eval.jsonl` and `benchmark.jsonl` have the export's keys, `eval.csv` (with the spreadsheet
+//! neutralisation undone) says cell for cell what `eval.jsonl` says, every evaluation row is in
+//! `benchmark.jsonl` with `in_eval` true and identical fields and no other benchmark row has
+//! `in_eval` true, the manifest's counts (stage counts, per axis and severity, per source) match
+//! the files, the locality removals match the manifest's list, and the content hash is
+//! recomputed from the records. A doctored file is caught even when every hash was recomputed
+//! to match, unless the forger rewrote every file consistently (no hash can tell that apart:
+//! the manifest is not signed).
+//!
+//! Every problem is a `verify_failed` error naming the file, and the line and row id where
+//! there is one. To add a check: one function below, called from [`verify`].
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use ts_rs::TS;
+
+use super::export::{canonical_content, sha256_hex, EVAL_COLUMNS, EXPORT_FILES};
+use super::{MANIFEST_FORMAT, ZERO_HASH};
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct VerifyReport {
+    pub dir: String,
+    #[ts(type = "number")]
+    pub files_checked: u64,
+    pub content_sha256: String,
+    #[ts(type = "number")]
+    pub eval_rows: u64,
+    #[ts(type = "number")]
+    pub retained_rows: u64,
+}
+
+/// A problem `verify` found, naming the file.
+fn mismatch(dir: &Path, file: &str, message: String) -> Error {
+    Error::VerifyFailed { file: dir.join(file).display().to_string(), message }
+}
+
+/// One JSONL record, with its line number.
+struct Record {
+    line: usize,
+    id: String,
+    fields: Map<String, Value>,
+}
+
+/// Re-checks an export folder (see the module documentation).
+pub fn verify(dir: &Path) -> Result<VerifyReport> {
+    let fail = |file: &str, message: String| mismatch(dir, file, message);
+    // Regular files only: a pipe would be waited on forever, a device read without end.
+    let regular = |name: &str| -> Result<u64> {
+        let meta = std::fs::symlink_metadata(dir.join(name)).map_err(|e| Error::io(dir.join(name), e))?;
+        if !meta.is_file() {
+            return Err(fail(name, "not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only".into()));
+        }
+        Ok(meta.len())
+    };
+    let read = |name: &str| regular(name).and_then(|_| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e)));
+    if regular("manifest.json")? > MAX_MANIFEST {
+        return Err(fail("manifest.json", format!("larger than {} MiB: not a manifest ForceBench writes", MAX_MANIFEST >> 20)));
+    }
+    let manifest = read_manifest(dir, &read("manifest.json")?)?;
+
+    // Hashes, and nothing in the folder beyond what the manifest lists.
+    let files = manifest["files"].as_object().ok_or_else(|| fail("manifest.json", "no `files` table".into()))?;
+    for name in EXPORT_FILES.iter().filter(|n| **n != "manifest.json") {
+        if !files.contains_key(*name) {
+            return Err(fail("manifest.json", format!("`files` does not list {name}")));
+        }
+    }
+    let mut checked = 1;
+    // The files whose records are checked are kept; the others are hashed as they stream by
+    // (the annotations and adjudications are most of a large export).
+    let mut bytes: HashMap<&str, Vec<u8>> = HashMap::new();
+    let mut rejected = 0;
+    for (name, hash) in files {
+        let Some(known) = EXPORT_FILES.iter().find(|n| **n == name && **n != "manifest.json") else {
+            return Err(fail("manifest.json", format!("`files` lists `{name}`, which is not a file of an export")));
+        };
+        let (sha, lines, content) = if KEPT.contains(known) {
+            let content = read(name)?;
+            (sha256_hex(&content), 0, content)
+        } else {
+            regular(name)?;
+            let (sha, lines) = stream_hash(&dir.join(name), *known == "rejected.jsonl")?;
+            (sha, lines, Vec::new())
+        };
+        if Some(sha.as_str()) != hash.as_str() {
+            return Err(fail(name, format!("sha256 differs from the manifest's (expected {})", hash.as_str().unwrap_or("?"))));
+        }
+        if *known == "rejected.jsonl" {
+            rejected = lines;
+        }
+        bytes.insert(known, content);
+        checked += 1;
+    }
+    let mut extra: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n != "manifest.json" && !files.contains_key(n))
+        .collect();
+    extra.sort();
+    if let Some(name) = extra.first() {
+        return Err(fail(name, "this file is in the export folder but the manifest does not list it (an export holds only the files its manifest lists)".into()));
+    }
+
+    // The records.
+    let eval = records(dir, "eval.jsonl", &bytes["eval.jsonl"])?;
+    let benchmark = records(dir, "benchmark.jsonl", &bytes["benchmark.jsonl"])?;
+    let removed = records(dir, "locality_removed.jsonl", &bytes["locality_removed.jsonl"])?;
+    check_keys(dir, "eval.jsonl", &eval, &EVAL_COLUMNS)?;
+    let mut benchmark_keys = EVAL_COLUMNS.to_vec();
+    benchmark_keys.push("in_eval");
+    check_keys(dir, "benchmark.jsonl", &benchmark, &benchmark_keys)?;
+    check_csv(dir, &bytes["eval.csv"], &eval)?;
+    check_in_eval(dir, &eval, &benchmark)?;
+    check_counts(dir, &manifest, &eval, &benchmark, &removed, rejected)?;
+
+    // The content hash, from the records.
+    let eval_ids: Vec<String> = eval.iter().map(|r| r.id.clone()).collect();
+    let removed_ids: Vec<String> = removed.iter().map(|r| r.id.clone()).collect();
+    let capped: Vec<String> = manifest["capped"].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str().map(String::from)).collect();
+    let content = sha256_hex(&canonical_content(&manifest["params"], &sha256_hex(&bytes["benchmark.jsonl"]), &eval_ids, &capped, &removed_ids));
+    if manifest["content_sha256"].as_str() != Some(content.as_str()) {
+        return Err(fail("manifest.json", "content_sha256 does not match the exported rows".into()));
+    }
+    let sheet = String::from_utf8_lossy(&bytes["DATASHEET.md"]);
+    if !sheet.contains(&format!("Content sha256 `{content}`")) {
+        return Err(fail("DATASHEET.md", format!("it does not name the export's content sha256 {content}")));
+    }
+    Ok(VerifyReport {
+        dir: dir.display().to_string(),
+        files_checked: checked,
+        content_sha256: content,
+        eval_rows: eval.len() as u64,
+        retained_rows: benchmark.len() as u64,
+    })
+}
+
+/// The largest manifest verify reads (one of 100,000 rows is 1.6 MB).
+const MAX_MANIFEST: u64 = 256 << 20;
+
+/// The files whose content is read into memory and checked record by record.
+const KEPT: [&str; 5] = ["eval.jsonl", "eval.csv", "benchmark.jsonl", "locality_removed.jsonl", "DATASHEET.md"];
+
+/// The sha256 of a file read in chunks and, if asked, how many lines it has (a last line
+/// without a line break counts).
+fn stream_hash(path: &Path, count_lines: bool) -> Result<(String, usize)> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::io(path, e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut hash = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut lines, mut last) = (0, b'\n');
+    loop {
+        let n = file.read(&mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buf[..n]);
+        if count_lines {
+            lines += buf[..n].iter().filter(|b| **b == b'\n').count();
+        }
+        last = buf[n - 1];
+    }
+    Ok((hex::encode(hash.finalize()), lines + usize::from(last != b'\n')))
+}
+
+/// Parses the manifest and checks that it is ours and that its own sha256 matches.
+fn read_manifest(dir: &Path, bytes: &[u8]) -> Result<Value> {
+    let fail = |message: String| mismatch(dir, "manifest.json", message);
+    let text = std::str::from_utf8(bytes).map_err(|_| fail("not UTF-8".into()))?;
+    let manifest: Value = serde_json::from_str(text).map_err(|e| fail(format!("not valid JSON: {e}")))?;
+    if manifest["format"] != MANIFEST_FORMAT {
+        return Err(fail(format!("not a ForceBench split manifest (no \"format\": \"{MANIFEST_FORMAT}\")")));
+    }
+    let stated = manifest["manifest_sha256"].as_str().unwrap_or_default().to_string();
+    let blanked = text.replacen(&format!("\"manifest_sha256\": \"{stated}\""), &format!("\"manifest_sha256\": \"{ZERO_HASH}\""), 1);
+    if stated.len() != 64 || sha256_hex(blanked.as_bytes()) != stated {
+        return Err(fail("the manifest's own sha256 does not match its contents (it was changed after export)".into()));
+    }
+    Ok(manifest)
+}
+
+/// The text lines of a JSONL file.
+fn lines<'a>(dir: &Path, name: &str, bytes: &'a [u8]) -> Result<std::str::Lines<'a>> {
+    let text = std::str::from_utf8(bytes).map_err(|_| mismatch(dir, name, "not UTF-8".into()))?;
+    Ok(text.lines())
+}
+
+/// Every line of a JSONL file as an object with a text `id`.
+fn records(dir: &Path, name: &str, bytes: &[u8]) -> Result<Vec<Record>> {
+    lines(dir, name, bytes)?
+        .enumerate()
+        .map(|(i, l)| {
+            let line = i + 1;
+            let fields: Map<String, Value> =
+                serde_json::from_str(l).map_err(|e| mismatch(dir, name, format!("line {line}: not a JSON object: {e}")))?;
+            let id = fields.get("id").and_then(Value::as_str).ok_or_else(|| mismatch(dir, name, format!("line {line}: no text `id`")))?;
+            Ok(Record { line, id: id.to_string(), fields })
+        })
+        .collect()
+}
+
+/// Every record has exactly `keys`, in that order, and ids are unique.
+fn check_keys(dir: &Path, name: &str, rows: &[Record], keys: &[&str]) -> Result<()> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for r in rows {
+        if !r.fields.keys().map(String::as_str).eq(keys.iter().copied()) {
+            let found: Vec<&str> = r.fields.keys().map(String::as_str).collect();
+            return Err(mismatch(dir, name, format!("line {} (id `{}`): its keys are {}, not {}", r.line, r.id, found.join(", "), keys.join(", "))));
+        }
+        if let Some(first) = seen.insert(&r.id, r.line) {
+            return Err(mismatch(dir, name, format!("line {} (id `{}`): the id is already on line {first}", r.line, r.id)));
+        }
+    }
+    Ok(())
+}
+
+/// The text of a value as a CSV cell holds it.
+fn as_cell(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// `eval.csv` holds what `eval.jsonl` holds, row for row and cell for cell.
+fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
+    let fail = |message: String| mismatch(dir, "eval.csv", message);
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(bytes);
+    let mut rows = reader.records();
+    let header = rows.next().transpose().map_err(|e| fail(e.to_string()))?.unwrap_or_default();
+    if !header.iter().eq(EVAL_COLUMNS) {
+        return Err(fail(format!("its header is not {}", EVAL_COLUMNS.join(","))));
+    }
+    let mut n = 0;
+    for (i, record) in rows.enumerate() {
+        let record = record.map_err(|e| fail(e.to_string()))?;
+        let line = record.position().map_or(i + 2, |p| p.line() as usize);
+        let Some(row) = eval.get(i) else {
+            return Err(fail(format!("line {line}: more rows than eval.jsonl's {}", eval.len())));
+        };
+        for (column, cell) in EVAL_COLUMNS.iter().zip(record.iter()) {
+            let text = crate::output::literal_cell(cell);
+            if text != as_cell(&row.fields[*column]) {
+                return Err(fail(format!("line {line} (id `{}`): `{column}` differs from eval.jsonl line {}", row.id, row.line)));
+            }
+        }
+        if record.len() != EVAL_COLUMNS.len() {
+            return Err(fail(format!("line {line} (id `{}`): {} cells, not {}", row.id, record.len(), EVAL_COLUMNS.len())));
+        }
+        n += 1;
+    }
+    if n != eval.len() {
+        return Err(fail(format!("{n} rows, but eval.jsonl has {}", eval.len())));
+    }
+    Ok(())
+}
+
+/// Every evaluation row is in `benchmark.jsonl` with `in_eval` true and the same fields; no
+/// other benchmark row has `in_eval` true.
+fn check_in_eval(dir: &Path, eval: &[Record], benchmark: &[Record]) -> Result<()> {
+    let by_id: HashMap<&str, &Record> = benchmark.iter().map(|r| (r.id.as_str(), r)).collect();
+    for r in eval {
+        let Some(b) = by_id.get(r.id.as_str()) else {
+            return Err(mismatch(dir, "eval.jsonl", format!("line {} (id `{}`): the row is not in benchmark.jsonl", r.line, r.id)));
+        };
+        if b.fields["in_eval"] != true {
+            return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is not true, but the row is in eval.jsonl", b.line, b.id)));
+        }
+        if let Some(column) = EVAL_COLUMNS.iter().find(|c| r.fields[**c] != b.fields[**c]) {
+            return Err(mismatch(
+                dir,
+                "eval.jsonl",
+                format!("line {} (id `{}`): `{column}` is {}, but benchmark.jsonl line {} has {}", r.line, r.id, r.fields[*column], b.line, b.fields[*column]),
+            ));
+        }
+    }
+    let in_eval: std::collections::HashSet<&str> = eval.iter().map(|r| r.id.as_str()).collect();
+    for b in benchmark {
+        match &b.fields["in_eval"] {
+            Value::Bool(true) if !in_eval.contains(b.id.as_str()) => {
+                return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is true, but the row is not in eval.jsonl", b.line, b.id)));
+            }
+            Value::Bool(_) => {}
+            other => return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is {other}, not true or false", b.line, b.id))),
+        }
+    }
+    Ok(())
+}
+
+/// The manifest's counts match the files: stage counts, per axis (with severities), per source,
+/// and the locality removals it lists.
+fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Record], removed: &[Record], rejected: usize) -> Result<()> {
+    let counts = &manifest["counts"];
+    for (file, key, n) in [
+        ("eval.jsonl", "eval", eval.len()),
+        ("benchmark.jsonl", "retained", benchmark.len()),
+        ("rejected.jsonl", "rejected", rejected),
+        ("locality_removed.jsonl", "locality_removed", removed.len()),
+    ] {
+        if counts[key].as_u64() != Some(n as u64) {
+            return Err(mismatch(dir, file, format!("{n} rows, but the manifest counts {} ({key})", counts[key])));
+        }
+    }
+    let listed = |key: &str| -> Vec<&str> { manifest[key].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str()).collect() };
+    let capped = listed("capped");
+    if counts["capped"].as_u64() != Some(capped.len() as u64) {
+        return Err(mismatch(dir, "manifest.json", format!("it lists {} capped rows, but counts {}", capped.len(), counts["capped"])));
+    }
+    if !removed.iter().map(|r| r.id.as_str()).eq(listed("locality_removed")) {
+        return Err(mismatch(dir, "locality_removed.jsonl", "its ids differ from the manifest's `locality_removed` list".into()));
+    }
+
+    // Per axis: [retained, eval, retained severity 1..3, eval severity 1..3]; per source:
+    // [retained, eval].
+    let text = |r: &Record, key: &str| r.fields[key].as_str().unwrap_or_default().to_string();
+    let mut axes: BTreeMap<String, [u64; 8]> = BTreeMap::new();
+    let mut sources: BTreeMap<String, [u64; 2]> = BTreeMap::new();
+    for (rows, at) in [(benchmark, 0), (eval, 1)] {
+        for r in rows {
+            let a = axes.entry(text(r, "axis")).or_default();
+            a[at] += 1;
+            if let Some(s @ 1..=3) = r.fields["severity"].as_u64() {
+                a[2 + 3 * at + s as usize - 1] += 1;
+            }
+            sources.entry(text(r, "source_dataset")).or_default()[at] += 1;
+        }
+    }
+    for t in manifest["per_axis"].as_array().into_iter().flatten() {
+        let axis = t["axis"].as_str().unwrap_or_default();
+        let found = axes.remove(axis).unwrap_or_default();
+        let stated = |key: &str| t[key].as_u64().unwrap_or(u64::MAX);
+        let sev = |key: &str, i: usize| t[key][i].as_u64().unwrap_or(u64::MAX);
+        let pairs = [
+            ("retained", stated("retained"), found[0]),
+            ("eval", stated("eval"), found[1]),
+            ("retained_severity 1", sev("retained_severity", 0), found[2]),
+            ("retained_severity 2", sev("retained_severity", 1), found[3]),
+            ("retained_severity 3", sev("retained_severity", 2), found[4]),
+            ("eval_severity 1", sev("eval_severity", 0), found[5]),
+            ("eval_severity 2", sev("eval_severity", 1), found[6]),
+            ("eval_severity 3", sev("eval_severity", 2), found[7]),
+        ];
+        if let Some((what, stated, found)) = pairs.iter().find(|(_, s, f)| s != f) {
+            let file = if what.starts_with("eval") { "eval.jsonl" } else { "benchmark.jsonl" };
+            return Err(mismatch(dir, file, format!("{found} rows on axis `{axis}` ({what}), but the manifest's per_axis counts {stated}")));
+        }
+    }
+    if let Some((axis, _)) = axes.iter().find(|(_, n)| n.iter().any(|x| *x > 0)) {
+        return Err(mismatch(dir, "benchmark.jsonl", format!("rows on axis `{axis}`, which the manifest's per_axis does not list")));
+    }
+    let stated_sources = manifest["by_source"].as_object().cloned().unwrap_or_default();
+    for (source, [retained, in_eval]) in &sources {
+        let Some(t) = stated_sources.get(source) else {
+            return Err(mismatch(
+                dir,
+                "benchmark.jsonl",
+                format!("{retained} retained and {in_eval} evaluation rows from source `{source}`, which the manifest's by_source does not list"),
+            ));
+        };
+        if t["retained"].as_u64() != Some(*retained) || t["eval"].as_u64() != Some(*in_eval) {
+            return Err(mismatch(
+                dir,
+                "benchmark.jsonl",
+                format!("{retained} retained and {in_eval} evaluation rows from source `{source}`, but the manifest's by_source says {} and {}", t["retained"], t["eval"]),
+            ));
+        }
+    }
+    if let Some(source) = stated_sources.iter().find(|(s, t)| !sources.contains_key(*s) && (t["retained"] != 0 || t["eval"] != 0)).map(|(s, _)| s) {
+        return Err(mismatch(dir, "benchmark.jsonl", format!("no rows from source `{source}`, which the manifest's by_source counts")));
+    }
+    Ok(())
+}
