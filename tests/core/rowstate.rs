@@ -96,6 +96,18 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
     assert!(answer.contains("split_locked") && answer.contains(&locked(&row)), "session answered {answer}");
     fb(&p, &["sample", "annotate"]).failure().stderr(predicates::str::contains("is in locked split v1, which freezes it"));
 
+    // A packet issued and annotated after the lock: its return merges nothing.
+    let packets = dir.path().join("packets");
+    let issued: serde_json::Value =
+        serde_json::from_str(&stdout(&p, &["packets", "issue", "--out", packets.to_str().unwrap(), "--json"])).unwrap();
+    let file = issued.as_array().unwrap().iter().find(|i| i["annotator"] == who.as_str()).unwrap()["file"].as_str().unwrap().to_string();
+    let ws = dir.path().join("ws.forcebench");
+    fb(&ws, &["packets", "open", &file, "--workspace", ws.to_str().unwrap()]).success();
+    fb(&ws, &["annotate", "set", &row, "notes", "annotated offline after the lock", "--annotator", &who]).success();
+    let returned = dir.path().join("returned.json");
+    fb(&ws, &["packets", "return", "--out", returned.to_str().unwrap()]).success();
+    fb(&p, &["packets", "merge", returned.to_str().unwrap()]).failure().stderr(predicates::str::contains(locked(&row)));
+
     // Adjudication: re-adjudicating a rejected row to accept, and a split row to reject.
     let adjudication = dir.path().join("adj.jsonl");
     std::fs::write(&adjudication, format!("{{\"id\": \"{rej}\", \"decision\": \"accept_force_gap\", \"rationale\": \"second look\"}}\n")).unwrap();
