@@ -398,3 +398,25 @@ test("the QC summary counts locality warnings apart from the other warnings", as
   assert.equal(summary, "Accepted: passes QC (1 locality warning for the locality audit; 1 other warning).");
   await page.close();
 });
+
+// Broke: the funnel (like the other report views) showed the project as it was when the view
+// opened; it now reads it again when the project's revision moves.
+test("the funnel follows a change made elsewhere", async () => {
+  const { page, problems } = await openApp(browser.context, server.url, adjudicateBackend());
+  await page.waitForSelector('[data-testid="nav-funnel"]');
+  await page.keyboard.press("Alt+6");
+  await page.waitForSelector('[data-testid="funnel-table"]');
+  const accepted = () => page.textContent('[data-testid="funnel-row"][data-axis="total"] [data-col="accepted"]');
+  assert.equal(await accepted(), "27");
+  await page.evaluate(() => {
+    window.__backend.status.funnel.accepted = 28;
+    window.__revision = "3:1";
+  });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="funnel-row"][data-axis="total"] [data-col="accepted"]')?.textContent === "28",
+    null,
+    { timeout: 5000 },
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
