@@ -1,0 +1,53 @@
+//! Screenshots of every view of the demonstration project in the real window, at the default
+//! 1280×800 and at the 960×600 minimum, for a person to look at (ignored in the test run:
+//! `cargo test -p forcebench-e2e --test look -- --ignored`; the pictures land in
+//! tests/e2e/shots/look-<view>-<size>.png).
+
+use std::time::Duration;
+
+use fantoccini::key::Key;
+use forcebench_e2e::client::{css, k, keys, run, session, shot};
+use forcebench_e2e::{find_tools, start_for};
+
+const VIEWS: [(&str, char); 8] = [
+    ("candidates", '1'),
+    ("annotate", '2'),
+    ("packets", '3'),
+    ("agreement", '4'),
+    ("adjudicate", '5'),
+    ("funnel", '6'),
+    ("split", '7'),
+    ("evaluate", '8'),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "screenshots for review"]
+async fn look_at_every_view_at_both_sizes() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    // A path with no project yet: the app makes the demonstration project there.
+    let path = dir.path().join("Demo project.forcebench");
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
+    let c = client.clone();
+    run(client, async move {
+        c.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-candidates]")).await?;
+        for (width, height) in [(1280, 800), (960, 600)] {
+            c.set_window_size(width, height).await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for (view, key) in VIEWS {
+                keys(&c, &format!("{}{key}", k(Key::Alt))).await?;
+                tokio::time::sleep(Duration::from_millis(900)).await;
+                if view == "annotate" && c.find(css("[data-testid=pick-annotator]")).await.is_ok() {
+                    keys(&c, &k(Key::Enter)).await?;
+                    tokio::time::sleep(Duration::from_millis(700)).await;
+                }
+                shot(&c, &format!("look-{view}-{width}x{height}.png")).await?;
+            }
+        }
+        Ok(())
+    })
+    .await;
+    drop(driver);
+    drop(display);
+}
