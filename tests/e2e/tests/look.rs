@@ -1,13 +1,22 @@
 //! Screenshots of every view of the demonstration project in the real window, at the default
 //! 1280×800 and at the 960×600 minimum, for a person to look at (ignored in the test run:
 //! `cargo test -p forcebench-e2e --test look -- --ignored`; the pictures land in
-//! tests/e2e/shots/look-<view>-<size>.png).
+//! tests/e2e/shots/look-<view>-<size>.png). With `FORCEBENCH_LOOK_DOCS=1` it also writes the
+//! README's pictures of these views into docs/.
 
 use std::time::Duration;
 
 use fantoccini::key::Key;
-use forcebench_e2e::client::{css, k, keys, run, session, shot};
-use forcebench_e2e::{find_tools, start_for};
+use forcebench_e2e::client::{css, js, k, keys, run, session, shot, Res};
+use forcebench_e2e::{find_tools, repo_root, start_for};
+
+/// Writes the window as `docs/<name>` when FORCEBENCH_LOOK_DOCS is set.
+async fn doc(c: &fantoccini::Client, name: &str) -> Res {
+    if std::env::var_os("FORCEBENCH_LOOK_DOCS").is_some() {
+        std::fs::write(repo_root().join("docs").join(name), c.screenshot().await?)?;
+    }
+    Ok(())
+}
 
 const VIEWS: [(&str, char); 8] = [
     ("candidates", '1'),
@@ -43,6 +52,20 @@ async fn look_at_every_view_at_both_sizes() {
                     tokio::time::sleep(Duration::from_millis(700)).await;
                 }
                 shot(&c, &format!("look-{view}-{width}x{height}.png")).await?;
+                match (view, width) {
+                    ("candidates", 1280) => doc(&c, "screenshot-candidates.png").await?,
+                    ("annotate", 1280) => doc(&c, "screenshot-annotate.png").await?,
+                    ("candidates", 960) => doc(&c, "screenshot-candidates-960.png").await?,
+                    ("annotate", 960) => doc(&c, "screenshot-annotate-960.png").await?,
+                    ("agreement", 1280) => {
+                        // The rows behind one cell of the decision matrix: where A and B differ.
+                        js(&c, "document.querySelectorAll('[data-testid=heatmap-decision] [data-testid=cell]')[1]?.click(); return true").await?;
+                        tokio::time::sleep(Duration::from_millis(800)).await;
+                        shot(&c, "look-agreement-cell-1280x800.png").await?;
+                        doc(&c, "screenshot-agreement.png").await?;
+                    }
+                    _ => {}
+                }
             }
         }
         Ok(())
