@@ -16,6 +16,7 @@ use tauri::{Builder, Runtime};
 pub mod adjudication;
 pub mod commands;
 pub mod evaluation;
+pub mod setup;
 pub mod split;
 
 /// The managed state: the project the window works on, or the error that stopped it opening
@@ -155,6 +156,10 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         evaluation::export_plots,
         evaluation::judge_export,
         evaluation::judge_import,
+        setup::import_candidates,
+        setup::roster_add,
+        setup::assign_rows,
+        setup::issue_packets,
     ])
 }
 

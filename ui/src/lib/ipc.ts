@@ -125,3 +125,26 @@ export const runQc = () => call<QcReport>("run_qc");
 export const localityRows = () => call<AuditRow[]>("locality_rows");
 export const markNonlocal = (id: string, reason: string, by: string) => call<Mark>("mark_nonlocal", { id, reason, by });
 export const unmarkNonlocal = (id: string) => call<Mark>("unmark_nonlocal", { id });
+
+// The setup view (the lead's first steps).
+import type { ImportReport } from "../bindings/ImportReport";
+type InputProblem = { file: string; line: number | null; field: string | null; message: string };
+type ImportConflict = { id: string; line: number; fields: string[] };
+type AssignReport = { seed: number; assigned: number; already_assigned: number; per_annotator: [string, number][] };
+import type { IssuedPacket } from "../bindings/IssuedPacket";
+/** An import's refusal, with every problem and conflict structured (a row each in the view). */
+export type ImportRefusal = { code: string; message: string; problems: InputProblem[]; conflicts: ImportConflict[] };
+export async function importCandidates(path: string): Promise<ImportReport> {
+  try {
+    return await invoke<ImportReport>("import_candidates", { path });
+  } catch (cause) {
+    const c = cause as Partial<ImportRefusal>;
+    if (c && typeof c === "object" && Array.isArray(c.problems)) throw cause as ImportRefusal;
+    const e = IpcError.from(cause);
+    throw { code: e.code, message: e.message, problems: [], conflicts: [] } satisfies ImportRefusal;
+  }
+}
+export const rosterList = () => call<Annotator[]>("list_annotators");
+export const rosterAdd = (name: string, role: string) => call<Annotator>("roster_add", { name, role });
+export const assignRows = (seed: number) => call<AssignReport>("assign_rows", { seed });
+export const issuePackets = (dir: string, blinding: string) => call<IssuedPacket[]>("issue_packets", { dir, blinding });

@@ -1,0 +1,70 @@
+//! The lead's first steps from the window (the Setup view): import candidates, the roster,
+//! assignment and issuing packets. Each command is a call into the core; an import's refusal
+//! crosses with its problems structured, so the view can show them row by row.
+
+use std::path::Path;
+
+use forcebench::assign::{self, AssignReport};
+use forcebench::import::{self, ImportConflict, ImportReport, InputProblem};
+use forcebench::packets::{self, Blinding, IssuedPacket};
+use forcebench::roster::{self, Annotator, Role};
+use forcebench::ErrorPayload;
+use serde::Serialize;
+use tauri::State;
+
+use crate::Studio;
+
+/// An import's refusal: `code` and `message` as every error, plus each problem or conflict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportRefusal {
+    pub code: String,
+    pub message: String,
+    pub problems: Vec<InputProblem>,
+    pub conflicts: Vec<ImportConflict>,
+}
+
+fn refusal(e: forcebench::Error) -> ImportRefusal {
+    let ErrorPayload { code, message } = e.payload();
+    let (problems, conflicts) = match e {
+        forcebench::Error::InvalidInput { problems, .. } => (problems, vec![]),
+        forcebench::Error::ImportConflict { conflicts, .. } => (vec![], conflicts),
+        _ => (vec![], vec![]),
+    };
+    ImportRefusal { code, message, problems, conflicts }
+}
+
+#[tauri::command]
+pub async fn import_candidates(studio: State<'_, Studio>, path: String) -> Result<ImportReport, ImportRefusal> {
+    let mut failure = None;
+    let report = studio
+        .with_mut(|p| match import::import_file(p, Path::new(&path), &mut |_, _| {}) {
+            Ok(r) => Ok(Some(r)),
+            Err(e) => {
+                failure = Some(e);
+                Ok(None)
+            }
+        })
+        .map_err(|p| ImportRefusal { code: p.code, message: p.message, problems: vec![], conflicts: vec![] })?;
+    match (report, failure) {
+        (Some(r), _) => Ok(r),
+        (None, Some(e)) => Err(refusal(e)),
+        (None, None) => unreachable!("an import either reports or fails"),
+    }
+}
+
+#[tauri::command]
+pub fn roster_add(studio: State<'_, Studio>, name: String, role: String) -> Result<Annotator, ErrorPayload> {
+    let role: Role = role.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
+    studio.with_mut(|p| roster::add(p, &name, role))
+}
+
+#[tauri::command]
+pub fn assign_rows(studio: State<'_, Studio>, seed: u64) -> Result<AssignReport, ErrorPayload> {
+    studio.with_mut(|p| assign::assign(p, seed))
+}
+
+#[tauri::command]
+pub fn issue_packets(studio: State<'_, Studio>, dir: String, blinding: String) -> Result<Vec<IssuedPacket>, ErrorPayload> {
+    let blinding: Blinding = blinding.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
+    studio.with_mut(|p| packets::issue(p, Path::new(&dir), blinding))
+}

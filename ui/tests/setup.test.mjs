@@ -1,0 +1,49 @@
+// The setup view with mocked IPC: an import's refusal is shown row by row from the structured
+// problems (before, the app had no import at all), and a report shows the counts.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist } from "./support/harness.mjs";
+import { backend } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openSetup(overrides) {
+  const app = await openApp(browser.context, server.url, backend(overrides));
+  await app.page.waitForSelector('[data-testid="nav-setup"]');
+  await app.page.keyboard.press("Alt+9");
+  await app.page.waitForSelector('[data-testid="setup-view"]');
+  return app;
+}
+
+test("an import refused for two rows shows each problem as a row with its line and field", async () => {
+  const problems = [
+    { file: "/in/c.csv", line: 3, field: "claim", message: "required field is missing" },
+    { file: "/in/c.csv", line: 7, field: "severity", message: "`9` is not a severity" },
+  ];
+  const { page } = await openSetup({ errors: { import_candidates: { code: "invalid_input", message: "2 problems", problems, conflicts: [] } } });
+  await page.fill('[data-testid="import-path"]', "/in/c.csv");
+  await page.click('[data-testid="import-run"]');
+  await page.waitForSelector('[data-testid="import-problems"]');
+  const rows = await page.$$eval('[data-testid="import-problems"] tbody tr', (trs) => trs.map((t) => t.textContent));
+  assert.deepEqual(rows, ["3claimrequired field is missing", "7severity`9` is not a severity"]);
+  await page.close();
+});
+
+test("an accepted import shows rows read, inserted and unchanged", async () => {
+  const report = { file: "/in/c.csv", format: "csv", file_sha256: "x", rows_read: 5, inserted: 4, unchanged: 1 };
+  const { page } = await openSetup({ answers: { import_candidates: report } });
+  await page.fill('[data-testid="import-path"]', "/in/c.csv");
+  await page.click('[data-testid="import-run"]');
+  await page.waitForSelector('[data-testid="import-report"]');
+  assert.match(await page.textContent('[data-testid="import-report"]'), /5 rows read, 4 inserted, 1 unchanged/);
+  await page.close();
+});
