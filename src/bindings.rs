@@ -14,6 +14,8 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::candidate::CandidateDetail::export_all_to(dir)?;
     crate::status::StatusReport::export_all_to(dir)?;
     crate::import::ImportReport::export_all_to(dir)?;
+    crate::import::ImportRefusal::export_all_to(dir)?;
+    crate::assign::AssignReport::export_all_to(dir)?;
     crate::vocab::Decision::export_all_to(dir)?;
     crate::vocab::BoundaryType::export_all_to(dir)?;
     crate::roster::Annotator::export_all_to(dir)?;

@@ -26,6 +26,28 @@ use crate::vocab::{Axis, SEVERITIES};
 
 pub use crate::input::InputProblem;
 
+/// An import's refusal as the app shows it: the error's `code` and `message`, plus each problem
+/// or conflict, so that the view lists them row by row rather than parsing the message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ImportRefusal {
+    pub code: String,
+    pub message: String,
+    pub problems: Vec<InputProblem>,
+    pub conflicts: Vec<ImportConflict>,
+}
+
+impl From<Error> for ImportRefusal {
+    fn from(e: Error) -> Self {
+        let crate::error::ErrorPayload { code, message } = e.payload();
+        let (problems, conflicts) = match e {
+            Error::InvalidInput { problems, .. } => (problems, Vec::new()),
+            Error::ImportConflict { conflicts, .. } => (Vec::new(), conflicts),
+            _ => (Vec::new(), Vec::new()),
+        };
+        ImportRefusal { code, message, problems, conflicts }
+    }
+}
+
 /// A row whose id is already in the project with different content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ImportConflict {

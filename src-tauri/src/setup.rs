@@ -5,33 +5,13 @@
 use std::path::Path;
 
 use forcebench::assign::{self, AssignReport};
-use forcebench::import::{self, ImportConflict, ImportReport, InputProblem};
+use forcebench::import::{self, ImportRefusal, ImportReport};
 use forcebench::packets::{self, Blinding, IssuedPacket};
 use forcebench::roster::{self, Annotator, Role};
 use forcebench::ErrorPayload;
-use serde::Serialize;
 use tauri::State;
 
 use crate::Studio;
-
-/// An import's refusal: `code` and `message` as every error, plus each problem or conflict.
-#[derive(Debug, Clone, Serialize)]
-pub struct ImportRefusal {
-    pub code: String,
-    pub message: String,
-    pub problems: Vec<InputProblem>,
-    pub conflicts: Vec<ImportConflict>,
-}
-
-fn refusal(e: forcebench::Error) -> ImportRefusal {
-    let ErrorPayload { code, message } = e.payload();
-    let (problems, conflicts) = match e {
-        forcebench::Error::InvalidInput { problems, .. } => (problems, vec![]),
-        forcebench::Error::ImportConflict { conflicts, .. } => (vec![], conflicts),
-        _ => (vec![], vec![]),
-    };
-    ImportRefusal { code, message, problems, conflicts }
-}
 
 #[tauri::command]
 pub async fn import_candidates(studio: State<'_, Studio>, path: String) -> Result<ImportReport, ImportRefusal> {
@@ -47,8 +27,8 @@ pub async fn import_candidates(studio: State<'_, Studio>, path: String) -> Resul
         .map_err(|p| ImportRefusal { code: p.code, message: p.message, problems: vec![], conflicts: vec![] })?;
     match (report, failure) {
         (Some(r), _) => Ok(r),
-        (None, Some(e)) => Err(refusal(e)),
-        (None, None) => unreachable!("an import either reports or fails"),
+        (None, Some(e)) => Err(ImportRefusal::from(e)),
+        (None, None) => Err(ImportRefusal::from(forcebench::Error::InvalidArgument("the import gave no report".into()))),
     }
 }
 

@@ -102,6 +102,7 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     keys(&client, &k(Key::Enter)).await?;
     wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("annotate-view")).await?;
     keys(&client, "t").await?;
+    wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("boundary")).await?;
     keys(&client, &k(Key::Down)).await?;
     wait_js(&client, "document.querySelector('[data-testid=boundary]').value", json!("nonlocal_rewrite")).await?;
     keys(&client, &k(Key::Escape)).await?;

@@ -18,7 +18,8 @@ async fn doc(c: &fantoccini::Client, name: &str) -> Res {
     Ok(())
 }
 
-const VIEWS: [(&str, char); 8] = [
+const VIEWS: [(&str, char); 9] = [
+    ("setup", '9'),
     ("candidates", '1'),
     ("annotate", '2'),
     ("packets", '3'),

@@ -128,12 +128,10 @@ export const unmarkNonlocal = (id: string) => call<Mark>("unmark_nonlocal", { id
 
 // The setup view (the lead's first steps).
 import type { ImportReport } from "../bindings/ImportReport";
-type InputProblem = { file: string; line: number | null; field: string | null; message: string };
-type ImportConflict = { id: string; line: number; fields: string[] };
-type AssignReport = { seed: number; assigned: number; already_assigned: number; per_annotator: [string, number][] };
+import type { ImportRefusal } from "../bindings/ImportRefusal";
+import type { AssignReport } from "../bindings/AssignReport";
 import type { IssuedPacket } from "../bindings/IssuedPacket";
-/** An import's refusal, with every problem and conflict structured (a row each in the view). */
-export type ImportRefusal = { code: string; message: string; problems: InputProblem[]; conflicts: ImportConflict[] };
+export type { ImportRefusal };
 export async function importCandidates(path: string): Promise<ImportReport> {
   try {
     return await invoke<ImportReport>("import_candidates", { path });
