@@ -25,9 +25,11 @@ pub fn project_status(studio: State<'_, Studio>) -> Result<StatusReport, ErrorPa
 }
 
 /// Changes whenever the project may have changed, from this window or elsewhere (polled by the
-/// views to stay current).
+/// views to stay current). Async, like the long commands: a synchronous command runs on the
+/// window's main thread, and this poll would freeze the window while it waits for the project
+/// an export or a merge is holding.
 #[tauri::command]
-pub fn project_revision(studio: State<'_, Studio>) -> Result<String, ErrorPayload> {
+pub async fn project_revision(studio: State<'_, Studio>) -> Result<String, ErrorPayload> {
     studio.revision()
 }
 

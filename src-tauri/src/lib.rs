@@ -55,10 +55,17 @@ impl Studio {
 
     /// Like [`Studio::with`], for core calls that change the project.
     pub fn with_mut<T>(&self, f: impl FnOnce(&mut Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
+        self.try_mut(f)?.map_err(|e| e.payload())
+    }
+
+    /// [`Studio::with_mut`] that hands back the core's own error, for a command whose refusal
+    /// carries more than `{code, message}` (an import's problems); only the opening error is a
+    /// payload already.
+    pub fn try_mut<T>(&self, f: impl FnOnce(&mut Project) -> forcebench::Result<T>) -> Result<forcebench::Result<T>, ErrorPayload> {
         let mut project = self.lock();
         self.changes.fetch_add(1, Ordering::SeqCst);
         match &mut *project {
-            Ok(project) => f(project).map_err(|e| e.payload()),
+            Ok(project) => Ok(f(project)),
             Err(opening) => Err(opening.clone()),
         }
     }

@@ -15,36 +15,25 @@ use crate::Studio;
 
 #[tauri::command]
 pub async fn import_candidates(studio: State<'_, Studio>, path: String) -> Result<ImportReport, ImportRefusal> {
-    let mut failure = None;
-    let report = studio
-        .with_mut(|p| match import::import_file(p, Path::new(&path), &mut |_, _| {}) {
-            Ok(r) => Ok(Some(r)),
-            Err(e) => {
-                failure = Some(e);
-                Ok(None)
-            }
-        })
-        .map_err(|p| ImportRefusal { code: p.code, message: p.message, problems: vec![], conflicts: vec![] })?;
-    match (report, failure) {
-        (Some(r), _) => Ok(r),
-        (None, Some(e)) => Err(ImportRefusal::from(e)),
-        (None, None) => Err(ImportRefusal::from(forcebench::Error::InvalidArgument("the import gave no report".into()))),
+    match studio.try_mut(|p| import::import_file(p, Path::new(&path), &mut |_, _| {})) {
+        Ok(done) => done.map_err(ImportRefusal::from),
+        Err(opening) => Err(ImportRefusal { code: opening.code, message: opening.message, problems: vec![], conflicts: vec![] }),
     }
 }
 
 #[tauri::command]
-pub fn roster_add(studio: State<'_, Studio>, name: String, role: String) -> Result<Annotator, ErrorPayload> {
+pub async fn roster_add(studio: State<'_, Studio>, name: String, role: String) -> Result<Annotator, ErrorPayload> {
     let role: Role = role.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
     studio.with_mut(|p| roster::add(p, &name, role))
 }
 
 #[tauri::command]
-pub fn assign_rows(studio: State<'_, Studio>, seed: u64) -> Result<AssignReport, ErrorPayload> {
+pub async fn assign_rows(studio: State<'_, Studio>, seed: u64) -> Result<AssignReport, ErrorPayload> {
     studio.with_mut(|p| assign::assign(p, seed))
 }
 
 #[tauri::command]
-pub fn issue_packets(studio: State<'_, Studio>, dir: String, blinding: String) -> Result<Vec<IssuedPacket>, ErrorPayload> {
+pub async fn issue_packets(studio: State<'_, Studio>, dir: String, blinding: String) -> Result<Vec<IssuedPacket>, ErrorPayload> {
     let blinding: Blinding = blinding.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
     studio.with_mut(|p| packets::issue(p, Path::new(&dir), blinding))
 }
