@@ -278,6 +278,27 @@ fn rows_of(ws: &Project, who: &str) -> Vec<String> {
     annotate::queue(ws, who).unwrap().into_iter().map(|q| q.id).collect()
 }
 
+/// Ana's packet issued from a lead's project and opened twice, as two workspaces, with the
+/// packet's rows in Ana's order.
+struct TwoWorkspaces {
+    dir: tempfile::TempDir,
+    project: Project,
+    packet: PathBuf,
+    ws1: Project,
+    ws2: Project,
+    rows: Vec<String>,
+}
+
+fn two_workspaces_of_anas_packet() -> TwoWorkspaces {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let ws1 = workspace_at(dir.path(), &packet, "one");
+    let ws2 = workspace_at(dir.path(), &packet, "two");
+    let rows = rows_of(&ws1, "ana");
+    TwoWorkspaces { dir, project, packet, ws1, ws2, rows }
+}
+
 /// The annotation's fields as the lead and the annotator see them (no counts or times).
 fn label(p: &Project, row: &str, who: &str) -> String {
     let a = annotate::get(p, row, who).unwrap();
@@ -357,12 +378,7 @@ fn a_return_from_another_packets_workspace_is_refused() {
 #[test]
 fn two_workspaces_of_one_packet_that_disagree_refuse_naming_both_and_change_nothing() {
     // Old code: exit 0, and the project held ws1's accept with ws2's note (a label no one gave).
-    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
-    let list = issue(&mut project, dir.path(), Blinding::Standard);
-    let packet = packet_for(&list, "ana");
-    let mut ws1 = workspace_at(dir.path(), &packet, "one");
-    let mut ws2 = workspace_at(dir.path(), &packet, "two");
-    let rows = rows_of(&ws1, "ana");
+    let TwoWorkspaces { dir, mut project, packet, mut ws1, mut ws2, rows } = two_workspaces_of_anas_packet();
     accept(&mut ws1, &rows[0], "ana");
     reject(&mut ws2, &rows[0], "ana", "not a force gap");
     let r1 = return_to(&ws1, dir.path(), "ana-one.json");
@@ -398,12 +414,7 @@ fn two_workspaces_of_one_packet_that_disagree_refuse_naming_both_and_change_noth
 #[test]
 fn a_refusal_of_two_workspaces_names_a_handful_of_rows_then_counts_the_rest() {
     // Old code: merged seven rows of mixed labels.
-    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
-    let list = issue(&mut project, dir.path(), Blinding::Standard);
-    let packet = packet_for(&list, "ana");
-    let mut ws1 = workspace_at(dir.path(), &packet, "one");
-    let mut ws2 = workspace_at(dir.path(), &packet, "two");
-    let rows = rows_of(&ws1, "ana");
+    let TwoWorkspaces { dir, mut project, packet: _, mut ws1, mut ws2, rows } = two_workspaces_of_anas_packet();
     for row in &rows[..7] {
         accept(&mut ws1, row, "ana");
         reject(&mut ws2, row, "ana", "no");
@@ -421,12 +432,7 @@ fn a_refusal_of_two_workspaces_names_a_handful_of_rows_then_counts_the_rest() {
 #[test]
 fn two_workspaces_of_one_packet_that_touch_different_rows_or_agree_merge_both() {
     // Old code: the second merge failed with a raw "UNIQUE constraint failed" (both number events from 1).
-    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
-    let list = issue(&mut project, dir.path(), Blinding::Standard);
-    let packet = packet_for(&list, "ana");
-    let mut ws1 = workspace_at(dir.path(), &packet, "one");
-    let mut ws2 = workspace_at(dir.path(), &packet, "two");
-    let rows = rows_of(&ws1, "ana");
+    let TwoWorkspaces { dir, mut project, packet: _, mut ws1, mut ws2, rows } = two_workspaces_of_anas_packet();
     accept(&mut ws1, &rows[0], "ana");
     reject(&mut ws2, &rows[1], "ana", "second workspace");
     annotate::set_field(&mut ws2, &rows[2], "ana", Field::Notes, Some("undone")).unwrap();
