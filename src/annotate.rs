@@ -6,6 +6,11 @@
 //! as each event. Undo is a new event restoring the old value, so it survives restarts. A change
 //! is acknowledged only after its transaction commits with `synchronous=FULL`.
 //!
+//! What the annotator starts from depends on the project's [`SuggestionMode`]: pre-filled
+//! suggestions stay *suggested* (listed in [`Annotation::suggested`]) until the annotator
+//! confirms them ([`confirm`], origin `confirm`) or changes them, and an accept cannot finish
+//! while any is. Every event records the mode in force when it was made.
+//!
 //! To add an annotation field: a variant in [`Field`], a column in `annotations`, and its rule in
 //! [`Annotation::problems`].
 
@@ -18,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::project::{now, Project};
 use crate::roster;
 use crate::import::InputProblem;
+use crate::settings::SuggestionMode;
 use crate::vocab::{Axis, BoundaryType, Decision, SEVERITIES};
 use std::path::Path;
 
@@ -61,6 +67,32 @@ impl Field {
             Field::Repair => "repair",
             Field::Notes => "notes",
         }
+    }
+}
+
+/// The fields the drafter suggests and an annotator must confirm or change in `prefilled` mode.
+/// The two claims are the row under test, not suggestions; candidates carry no boundary type.
+pub const SUGGESTED_FIELDS: &[Field] = &[Field::EvidenceSpan, Field::Axis, Field::Severity, Field::Repair];
+
+impl Field {
+    /// The field's short name for people ("span", "axis"...).
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::EvidenceSpan => "span",
+            Field::CalibratedClaim => "calibrated claim",
+            Field::RaisedClaim => "raised claim",
+            Field::BoundaryType => "boundary type",
+            other => other.as_str(),
+        }
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+pub fn join_and(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -137,18 +169,38 @@ pub struct Annotation {
     pub events: i64,
     /// Whether there is a change that `undo` would revert.
     pub can_undo: bool,
+    /// Fields still holding the drafter's suggestion unconfirmed (`prefilled` mode), in
+    /// [`SUGGESTED_FIELDS`] order: an accept cannot finish while any is listed. Confirming
+    /// ([`confirm`]) or changing a field takes it off.
+    pub suggested: Vec<Field>,
+    /// The suggestion mode of the project (or the workspace's packet).
+    pub suggestion_mode: SuggestionMode,
 }
 
 impl Annotation {
-    /// The starting point: the suggestions the annotator sees pre-filled.
+    /// The drafter's suggestions as one annotation (for the adjudicator's side-by-side view).
     pub(crate) fn prefilled(c: &Candidate, annotator: &str, show_axis_severity: bool) -> Annotation {
+        let mut a = Annotation::starting(c, annotator, SuggestionMode::Prefilled, show_axis_severity);
+        a.suggested.clear();
+        a.refresh(&c.passage);
+        a
+    }
+
+    /// What an annotator starts from in `mode`: the two claims (the row under test) always; in
+    /// `prefilled` mode also the suggested span, axis and severity (unless blinding hides them)
+    /// and repair, each listed in `suggested` until confirmed or changed.
+    pub(crate) fn starting(c: &Candidate, annotator: &str, mode: SuggestionMode, show_axis_severity: bool) -> Annotation {
         let mut a = Annotation::empty(c, annotator);
-        a.evidence_span = c.evidence_span.as_deref().and_then(|t| Span::find(&c.passage, t));
+        a.suggestion_mode = mode;
         a.calibrated_claim = Some(c.calibrated_claim.clone());
         a.raised_claim = Some(c.raised_claim.clone());
-        a.axis = if show_axis_severity { c.axis } else { None };
-        a.severity = if show_axis_severity { c.severity } else { None };
-        a.repair = c.repair.clone();
+        if mode == SuggestionMode::Prefilled {
+            a.evidence_span = c.evidence_span.as_deref().and_then(|t| Span::find(&c.passage, t));
+            a.axis = if show_axis_severity { c.axis } else { None };
+            a.severity = if show_axis_severity { c.severity } else { None };
+            a.repair = c.repair.clone().filter(|r| !r.trim().is_empty());
+            a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| a.stored(*f).is_some()).collect();
+        }
         a.refresh(&c.passage);
         a
     }
@@ -171,6 +223,8 @@ impl Annotation {
             seconds_spent: 0.0,
             events: 0,
             can_undo: false,
+            suggested: Vec::new(),
+            suggestion_mode: SuggestionMode::Prefilled,
         }
     }
 
@@ -214,8 +268,9 @@ impl Annotation {
         self.finished = self.decision.is_some() && self.problems.is_empty();
     }
 
-    /// The validation rules: an accept needs span, both claims, axis, severity and repair; a
-    /// reject needs a boundary type; a span must be verbatim in the passage.
+    /// The validation rules: an accept needs span, both claims, axis, severity and repair, none
+    /// of them an unconfirmed suggestion; a reject needs a boundary type; a span must be verbatim
+    /// in the passage.
     pub fn problems(&self, passage: &str) -> Vec<String> {
         let mut out = Vec::new();
         let blank = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
@@ -247,6 +302,10 @@ impl Annotation {
                 }
                 if !blank(&self.calibrated_claim) && self.calibrated_claim == self.raised_claim {
                     out.push("the calibrated and raised claims are identical".into());
+                }
+                if !self.suggested.is_empty() {
+                    let names: Vec<&str> = self.suggested.iter().map(|f| f.label()).collect();
+                    out.push(format!("confirm or change the suggested {} (press c to confirm all shown)", join_and(&names)));
                 }
             }
             Some(Decision::RejectNotForceGap) => {
@@ -328,18 +387,45 @@ fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
 }
 
 /// Loads the current annotation from the events (the authoritative fold).
+///
+/// A field is still suggested while its latest event is the pre-fill of a `prefilled`-mode
+/// suggestion; any other event on it confirms it, and an undo gives the field back the state it
+/// had before the event it undoes. Pre-fills recorded before suggestion modes existed (mode
+/// NULL) were accepted unconfirmed then and stay so.
 pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
+    let mode = crate::settings::suggestion_mode(tx)?;
     let mut a = Annotation::empty(c, annotator);
+    a.suggestion_mode = mode;
     let mut stmt = tx.prepare_cached(
-        "SELECT field, new_value FROM annotation_events WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
+        "SELECT id, field, new_value, origin, suggestion_mode, undoes FROM annotation_events
+         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
     )?;
-    let rows = stmt.query_map(params![c.id, annotator_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))?;
-    for row in rows {
-        let (field, value) = row?;
+    let mut rows = stmt.query(params![c.id, annotator_id])?;
+    let mut suggested: std::collections::HashSet<Field> = std::collections::HashSet::new();
+    let mut suggested_before: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
+    while let Some(r) = rows.next()? {
+        let (id, field, value): (i64, String, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let (origin, event_mode, undoes): (String, Option<String>, Option<i64>) = (r.get(3)?, r.get(4)?, r.get(5)?);
         let field: Field = field.parse().map_err(Error::InvalidArgument)?;
         a.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
         a.events += 1;
+        suggested_before.insert(id, suggested.contains(&field));
+        let still = match undoes {
+            Some(target) => suggested_before.get(&target).copied().unwrap_or(false),
+            None => {
+                origin == "prefill"
+                    && event_mode.as_deref() == Some(SuggestionMode::Prefilled.as_str())
+                    && value.is_some()
+                    && SUGGESTED_FIELDS.contains(&field)
+            }
+        };
+        if still {
+            suggested.insert(field);
+        } else {
+            suggested.remove(&field);
+        }
     }
+    a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| suggested.contains(f)).collect();
     a.seconds_spent = tx
         .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
         .query_row(params![c.id, annotator_id], |r| r.get(0))
@@ -347,7 +433,7 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
         .unwrap_or(0.0);
     if a.events == 0 {
         // Not started: show the suggestions pre-filled (they are recorded on the first change).
-        let mut shown = Annotation::prefilled(c, annotator, shows_axis_severity(tx)?);
+        let mut shown = Annotation::starting(c, annotator, mode, shows_axis_severity(tx)?);
         shown.seconds_spent = a.seconds_spent;
         return Ok(shown);
     }
@@ -385,12 +471,14 @@ fn insert_event(
     new: Option<&str>,
     origin: &str,
     packet_return: Option<i64>,
+    mode: SuggestionMode,
 ) -> Result<i64> {
     tx.prepare_cached(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid,
+             suggestion_mode)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
-    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return, new_event_uid()])?;
+    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return, new_event_uid(), mode.as_str()])?;
     Ok(tx.last_insert_rowid())
 }
 
@@ -453,29 +541,76 @@ pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Fi
         .map_err(|e| Error::InvalidArgument(format!("row `{}`, field `{}`: {e}", c.id, field.as_str())))?;
     let mut current = fold(tx, c, annotator_id, annotator)?;
     let old = current.stored(field);
-    if old == value {
+    let suggested = current.suggested.contains(&field);
+    if old == value && !suggested {
         return Ok(current);
     }
     if current.events == 0 {
-        // First change: record what the annotator saw pre-filled, so the annotation is the fold
-        // of its events alone (and a packet's blinding travels with them).
-        let prefilled = current.clone();
-        current = Annotation::empty(c, annotator);
-        for f in Field::ALL {
-            if let Some(v) = prefilled.stored(*f) {
-                insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None)?;
-                current.apply(*f, Some(&v)).map_err(Error::InvalidArgument)?;
-                current.events += 1;
-            }
-        }
+        current = record_start(tx, c, annotator_id, current)?;
     }
-    let event = insert_event(tx, &c.id, annotator_id, field, old.as_deref(), value.as_deref(), origin.name(), origin.packet_return())?;
+    // Choosing the suggested value itself confirms the field: a `confirm` event, as `c` writes.
+    let origin_name = if old == value { "confirm" } else { origin.name() };
+    let event =
+        insert_event(tx, &c.id, annotator_id, field, old.as_deref(), value.as_deref(), origin_name, origin.packet_return(), current.suggestion_mode)?;
     current.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
+    current.suggested.retain(|f| *f != field);
     current.events += 1;
     current.can_undo = true;
     current.refresh(&c.passage);
     store(tx, &current, annotator_id, Some(event))?;
     Ok(current)
+}
+
+/// Records what the annotator was shown before their first change (`prefill` events), so the
+/// annotation is the fold of its events alone (and a packet's blinding and mode travel with
+/// them). Returns the annotation as recorded, its suggestions still unconfirmed.
+fn record_start(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, shown: Annotation) -> Result<Annotation> {
+    let mut current = Annotation::empty(c, &shown.annotator);
+    current.suggestion_mode = shown.suggestion_mode;
+    current.seconds_spent = shown.seconds_spent;
+    for f in Field::ALL {
+        if let Some(v) = shown.stored(*f) {
+            insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None, shown.suggestion_mode)?;
+            current.apply(*f, Some(&v)).map_err(Error::InvalidArgument)?;
+            current.events += 1;
+        }
+    }
+    current.suggested = shown.suggested;
+    Ok(current)
+}
+
+/// Confirms every field still showing an unconfirmed suggestion inside an open transaction: one
+/// `confirm` event per field, its value unchanged. Writes nothing when none is.
+pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Result<Annotation> {
+    let annotator_id = assigned_annotator(tx, &c.id, annotator)?;
+    let mut current = fold(tx, c, annotator_id, annotator)?;
+    if current.suggested.is_empty() {
+        return Ok(current);
+    }
+    crate::rowstate::guard(tx, &c.id)?;
+    if current.events == 0 {
+        current = record_start(tx, c, annotator_id, current)?;
+    }
+    let mut last = None;
+    for field in std::mem::take(&mut current.suggested) {
+        let value = current.stored(field);
+        last = Some(insert_event(tx, &c.id, annotator_id, field, value.as_deref(), value.as_deref(), "confirm", None, current.suggestion_mode)?);
+        current.events += 1;
+    }
+    current.can_undo = true;
+    current.refresh(&c.passage);
+    store(tx, &current, annotator_id, last)?;
+    Ok(current)
+}
+
+/// Confirms all the suggested fields shown on a row (the annotate view's `c`), durably. The
+/// fields confirmed are the `suggested` of the annotation before; the result lists none.
+pub fn confirm(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let tx = project.conn_mut().transaction()?;
+    let a = confirm_in(&tx, &c, annotator)?;
+    tx.commit()?;
+    Ok(a)
 }
 
 /// Sets one field of one annotator's annotation, durably (returns after the commit).
@@ -497,18 +632,16 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
         return fold(&tx, &c, annotator_id, annotator);
     };
-    let mut current = fold(&tx, &c, annotator_id, annotator)?;
+    let before = fold(&tx, &c, annotator_id, annotator)?;
     let field: Field = field.parse().map_err(Error::InvalidArgument)?;
     tx.execute(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8)",
-        params![candidate_id, annotator_id, field.as_str(), current.stored(field), old, now(), target, new_event_uid()],
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid, suggestion_mode)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8, ?9)",
+        params![candidate_id, annotator_id, field.as_str(), before.stored(field), old, now(), target, new_event_uid(), before.suggestion_mode.as_str()],
     )?;
     let event = tx.last_insert_rowid();
-    current.apply(field, old.as_deref()).map_err(Error::InvalidArgument)?;
-    current.events += 1;
-    current.can_undo = undo_target(&tx, candidate_id, annotator_id)?.is_some();
-    current.refresh(&c.passage);
+    // Folded again: undoing a confirmation gives the field back its suggested mark.
+    let current = fold(&tx, &c, annotator_id, annotator)?;
     store(&tx, &current, annotator_id, Some(event))?;
     tx.commit()?;
     Ok(current)
@@ -654,8 +787,9 @@ pub struct AnnotationImportReport {
 }
 
 /// Sets annotations from a JSONL file (`schema/annotation.schema.json`), one object per row, for
-/// one annotator. Keys left out keep their current (or pre-filled) value; `null` clears. Every
-/// row must end up finished (valid for its decision). All or nothing.
+/// one annotator. Keys left out keep their current (or pre-filled) value, confirming a pre-filled
+/// suggestion; `null` clears. Every row must end up finished (valid for its decision). All or
+/// nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
     let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let mut problem = |line: u64, field: Option<&str>, message: String| {
@@ -729,15 +863,17 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
                 }
             }
         }
-        let current = match result {
-            Some(a) => a,
-            None => match assigned_annotator(&tx, id, &who.name) {
-                Ok(aid) => fold(&tx, &c, aid, &who.name)?,
-                Err(e) => {
-                    rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: None, message: e.to_string() });
-                    continue;
-                }
-            },
+        if rows_problems.iter().any(|p| p.line == Some(*line)) {
+            continue;
+        }
+        // A file's row states the annotator's own annotation: a key it leaves out keeps the
+        // suggestion shown, which the file thereby confirms (recorded as `confirm` events).
+        let current = match confirm_in(&tx, &c, &who.name) {
+            Ok(a) => a,
+            Err(e) => {
+                rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: None, message: e.to_string() });
+                continue;
+            }
         };
         if !current.finished && rows_problems.iter().all(|p| p.line != Some(*line)) {
             rows_problems.push(InputProblem {
@@ -774,6 +910,9 @@ pub struct AnnotateRow {
     pub suggested_rationale: Option<String>,
     pub suggested_axis: Option<Axis>,
     pub suggested_severity: Option<u8>,
+    /// How the suggestions are shown: pre-filled (marked until confirmed), beside each field, or
+    /// hidden (then every `suggested_*` but the two claims is `None`).
+    pub suggestion_mode: SuggestionMode,
     /// `None` when blinding hides provenance.
     pub source_dataset: Option<String>,
     pub annotation: Annotation,
@@ -786,19 +925,22 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
     let queue = queue(project, annotator)?;
     let position = queue.iter().position(|q| q.id == candidate_id).map_or(0, |p| p as u32 + 1);
     let strict = crate::workspace::is_strict(project)?;
+    let mode = annotation.suggestion_mode;
+    let hidden = mode == SuggestionMode::Hidden;
     Ok(AnnotateRow {
         id: c.id,
         position,
         total: queue.len() as u32,
         context: c.context,
         passage: c.passage,
-        suggested_span: c.evidence_span,
+        suggested_span: if hidden { None } else { c.evidence_span },
         suggested_calibrated_claim: c.calibrated_claim,
         suggested_raised_claim: c.raised_claim,
-        suggested_repair: c.repair,
-        suggested_rationale: if strict { None } else { c.rationale },
-        suggested_axis: if strict { None } else { c.axis },
-        suggested_severity: if strict { None } else { c.severity },
+        suggested_repair: if hidden { None } else { c.repair },
+        suggested_rationale: if strict || hidden { None } else { c.rationale },
+        suggested_axis: if strict || hidden { None } else { c.axis },
+        suggested_severity: if strict || hidden { None } else { c.severity },
+        suggestion_mode: mode,
         source_dataset: (!strict && !c.source_dataset.is_empty()).then_some(c.source_dataset),
         annotation,
     })

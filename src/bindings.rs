@@ -27,6 +27,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::annotate::Field::export_all_to(dir)?;
     crate::packets::MergeReport::export_all_to(dir)?;
     crate::packets::Blinding::export_all_to(dir)?;
+    crate::settings::SuggestionMode::export_all_to(dir)?;
     crate::agreement::ProjectAgreement::export_all_to(dir)?;
     crate::agreement::ConfusionTable::export_all_to(dir)?;
     crate::agreement::CellRow::export_all_to(dir)?;

@@ -29,6 +29,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0005_keyed_tables.sql"),
     include_str!("../schema/0006_lock_freezes_rows.sql"),
     include_str!("../schema/0007_packet_integrity.sql"),
+    include_str!("../schema/0008_suggestion_mode.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

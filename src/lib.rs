@@ -25,6 +25,7 @@ pub mod qc;
 pub mod roster;
 pub mod rowstate;
 pub mod sample;
+pub mod settings;
 pub mod split;
 pub mod status;
 pub mod vocab;

@@ -38,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::project::{now, Project};
 use crate::roster;
 use crate::vocab::Axis;
+use crate::settings::SuggestionMode;
 
 pub const FORMAT: &str = "forcebench-packet";
 pub const FORMAT_VERSION: u32 = 2;
@@ -112,6 +113,10 @@ pub struct PacketEvent {
     pub origin: String,
     /// The uid of the event this one undoes (an earlier event of the same row).
     pub undoes: Option<String>,
+    /// The suggestion mode in force when the event was made (absent in returns written before
+    /// suggestion modes existed: then the packet's mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion_mode: Option<SuggestionMode>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -143,6 +148,10 @@ pub struct Packet {
     pub packet_id: String,
     pub annotator: String,
     pub blinding: Blinding,
+    /// How the workspace shows the suggestions (the project's setting when issued); packets
+    /// issued before suggestion modes existed have none and read as `prefilled`.
+    #[serde(default)]
+    pub suggestion_mode: SuggestionMode,
     pub issued_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned_at: Option<String>,
@@ -305,6 +314,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let info = project.info().clone();
     let people = roster::list(project)?;
+    let suggestion_mode = crate::settings::suggestion_mode(project.conn())?;
     let mut issued = Vec::new();
     let tx = project.conn_mut().transaction()?;
     for person in people.iter().filter(|p| p.assigned > 0) {
@@ -328,6 +338,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
             packet_id: uuid::Uuid::new_v4().to_string(),
             annotator: person.name.clone(),
             blinding,
+            suggestion_mode,
             issued_at: now(),
             returned_at: None,
             secret: Some(hex::encode(secret)),
@@ -645,8 +656,8 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
                 }
             }
             row_uids.insert(e.uid.as_str());
-            if !matches!(e.origin.as_str(), "prefill" | "app" | "import") {
-                return Err(bad(format!("`{}` is not an event origin (prefill, app or import)", e.origin)));
+            if !matches!(e.origin.as_str(), "prefill" | "app" | "import" | "confirm") {
+                return Err(bad(format!("`{}` is not an event origin (prefill, app, import or confirm)", e.origin)));
             }
             let field: Field = e.field.parse().map_err(bad)?;
             let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage).map_err(|m| bad(format!("`{}`: {m}", e.field)))?;
@@ -754,8 +765,8 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
             let inserted = tx
                 .prepare_cached(
                     "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
-                         packet_return_id, undoes, packet_id, uid)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                         packet_return_id, undoes, packet_id, uid, suggestion_mode)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                      ON CONFLICT (uid) DO NOTHING",
                 )?
                 .execute(params![
@@ -765,11 +776,16 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
                     e.old_value,
                     value,
                     e.at,
-                    if e.origin == "prefill" { "prefill" } else { "packet" },
+                    match e.origin.as_str() {
+                        "prefill" => "prefill",
+                        "confirm" => "confirm",
+                        _ => "packet",
+                    },
                     return_id,
                     e.undoes.as_deref().and_then(|u| local.get(u).copied()),
                     p.packet_id,
-                    e.uid
+                    e.uid,
+                    e.suggestion_mode.unwrap_or(p.suggestion_mode).as_str()
                 ])?;
             if inserted == 0 {
                 return Err(refuse(

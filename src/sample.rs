@@ -299,6 +299,8 @@ pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<
                         set(Field::Repair, Some(&c.calibrated_claim))?;
                     }
                     set(Field::Decision, Some(decision.as_str()))?;
+                    // The simulated annotator looked at the suggestions it kept: it confirms them.
+                    crate::annotate::confirm_in(&tx, &c, name)?;
                 }
             }
             written += 1;

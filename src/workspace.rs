@@ -46,6 +46,8 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
         params![packet_path.display().to_string(), packet.checksum.clone().unwrap_or_default(), now(), packet.rows.len() as i64],
     )?;
     let import_id = tx.last_insert_rowid();
+    // The workspace shows the suggestions as the lead chose when issuing the packet.
+    tx.execute("UPDATE project SET suggestions = ?1 WHERE singleton = 1", [packet.suggestion_mode.as_str()])?;
     tx.execute("INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)", params![packet.annotator, now()])?;
     let annotator_id = tx.last_insert_rowid();
     for (seq, row) in packet.rows.iter().enumerate() {
@@ -121,7 +123,7 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let conn = project.conn();
     let annotator_id: i64 = conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
     let mut events = conn.prepare(
-        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid FROM annotation_events e
+        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode FROM annotation_events e
          LEFT JOIN annotation_events u ON u.id = e.undoes
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
     )?;
@@ -136,6 +138,7 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
                     at: r.get(4)?,
                     origin: r.get(5)?,
                     undoes: r.get(6)?,
+                    suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;

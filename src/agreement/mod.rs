@@ -22,6 +22,7 @@ use ts_rs::TS;
 use crate::error::{Error, Result};
 use crate::input::InputProblem;
 use crate::project::Project;
+use crate::settings::SuggestionMode;
 use stats::{KappaStats, MultiRaterStats};
 
 /// Defaults for the bootstrap interval.
@@ -245,6 +246,9 @@ pub struct DoubleAnnotated {
     span: SpanPair,
     /// Per annotator: kept the suggested calibrated claim, kept the suggested raised claim.
     kept: [[bool; 2]; 2],
+    /// The suggestion mode both annotations were started in (index into
+    /// [`SuggestionMode::ALL`]), or `SuggestionMode::ALL.len()` when the two differ.
+    mode: u8,
 }
 
 /// Every double-annotated row of a project, with the tables its indices point into.
@@ -300,7 +304,11 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
                 CASE WHEN n1.evidence_span IS NULL OR n2.evidence_span IS NULL THEN 0
                      WHEN n1.evidence_span = n2.evidence_span THEN 1 ELSE 2 END,
                 CASE WHEN n1.evidence_span <> n2.evidence_span THEN n1.evidence_span END,
-                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n2.evidence_span END
+                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n2.evidence_span END,
+                (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
+                  WHERE e.candidate_id = c.id AND e.annotator_id = s1.annotator_id ORDER BY e.id LIMIT 1),
+                (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
+                  WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id LIMIT 1)
          FROM candidates c
          JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
          JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
@@ -334,6 +342,14 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
                 if swap { SpanPair::Differ(s2, s1) } else { SpanPair::Differ(s1, s2) }
             }
         };
+        // An annotation's mode is the one it was started in (its first event); events made
+        // before modes existed were pre-filled.
+        let mode_of = |c: usize| -> rusqlite::Result<usize> {
+            let m: Option<String> = r.get(c)?;
+            Ok(m.and_then(|m| m.parse::<SuggestionMode>().ok()).unwrap_or_default() as usize)
+        };
+        let (m1, m2) = (mode_of(19)?, mode_of(20)?);
+        let mode = if m1 == m2 { m1 } else { SuggestionMode::ALL.len() } as u8;
         out.rows.push(DoubleAnnotated {
             id: r.get(0)?,
             source: intern(&mut out.sources, &mut source_index, r.get(1)?),
@@ -344,6 +360,7 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
             severity: [severity(x + 3)?, severity(y + 3)?],
             span,
             kept: [[r.get(x + 4)?, r.get(x + 5)?], [r.get(y + 4)?, r.get(y + 5)?]],
+            mode,
         });
     }
     Ok(out)
@@ -428,6 +445,8 @@ pub struct Breakdown {
     pub n_items: u64,
     pub percent_agreement: Option<f64>,
     pub cohen_kappa: Option<f64>,
+    /// kappa +- 1.96 large-sample SE, clipped to [-1, 1] (as the overall `kappa_ci95`).
+    pub kappa_ci95: Option<[f64; 2]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -453,6 +472,9 @@ pub struct ProjectAgreement {
     pub by_source: Vec<Breakdown>,
     pub by_suggested_axis: Vec<Breakdown>,
     pub by_pair: Vec<Breakdown>,
+    /// Decision agreement per suggestion mode the two annotations were made in (`prefilled`,
+    /// `beside`, `hidden`, or `mixed` when the two annotators worked in different modes).
+    pub by_suggestion_mode: Vec<Breakdown>,
 }
 
 fn names_of<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Vec<String> {
@@ -476,6 +498,7 @@ fn breakdown(rows: &[DoubleAnnotated], groups: Vec<String>, key: impl Fn(&Double
                 n_items: k.n_items,
                 percent_agreement: k.percent_agreement,
                 cohen_kappa: k.cohen_kappa,
+                kappa_ci95: k.kappa_ci95,
             })
         })
         .collect();
@@ -561,6 +584,8 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let pair_names: Vec<String> = (0..n_names * n_names)
         .map(|k| format!("{} + {}", data.names[k / n_names], data.names[k % n_names]))
         .collect();
+    let mut mode_groups: Vec<String> = SuggestionMode::ALL.iter().map(|m| m.as_str().to_string()).collect();
+    mode_groups.push("mixed".into());
     let mut axis_groups = axes.clone();
     axis_groups.push("none".into());
     ProjectAgreement {
@@ -577,6 +602,7 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         by_source: breakdown(rows, data.sources.clone(), |r| r.source as usize),
         by_suggested_axis: breakdown(rows, axis_groups, |r| r.suggested_axis.map_or(Axis::ALL.len(), usize::from)),
         by_pair: breakdown(rows, pair_names, pair_key),
+        by_suggestion_mode: breakdown(rows, mode_groups, |r| r.mode as usize),
     }
 }
 

@@ -80,6 +80,14 @@ pub enum AnnotateCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Confirm every suggested field still unconfirmed on a row (the app's `c`)
+    Confirm {
+        id: String,
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Undo the annotator's latest change on a row
     Undo {
         id: String,
@@ -211,6 +219,7 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
             let a = annotate::set_field(&mut p, &id, &annotator, field, value.as_deref())?;
             show(&a, json)?;
         }
+        AnnotateCommand::Confirm { id, annotator, json } => show(&annotate::confirm(&mut p, &id, &annotator)?, json)?,
         AnnotateCommand::Undo { id, annotator, json } => show(&annotate::undo(&mut p, &id, &annotator)?, json)?,
         AnnotateCommand::Show { id, annotator, json } => show(&annotate::get(&p, &id, &annotator)?, json)?,
         AnnotateCommand::History { id, annotator, json } => {
@@ -252,12 +261,16 @@ fn show(a: &annotate::Annotation, json: bool) -> Result<()> {
     println!("boundary   {}", a.boundary_type.map_or("-", |b| b.as_str()));
     println!("repair     {}", opt(&a.repair));
     println!("notes      {}", opt(&a.notes));
+    if !a.suggested.is_empty() {
+        let names: Vec<&str> = a.suggested.iter().map(|f| f.label()).collect();
+        println!("suggested  {} (not yet confirmed; `forcebench annotate confirm` confirms them)", annotate::join_and(&names));
+    }
     println!("status     {}", if a.finished { "finished".to_string() } else { a.problems.join("; ") });
     Ok(())
 }
 
 /// One request of `annotate session`: `{"op":"set","id":…,"field":…,"value":…}`,
-/// `{"op":"undo","id":…}` or `{"op":"get","id":…}`. `value` is text, `null` to clear, a number
+/// `{"op":"confirm","id":…}`, `{"op":"undo","id":…}` or `{"op":"get","id":…}`. `value` is text, `null` to clear, a number
 /// for a numeric field (severity) or a span object for the evidence span.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -319,7 +332,8 @@ fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Resu
             annotate::set_field(p, &req.id, annotator, field, value.as_deref())
         }
         "undo" => annotate::undo(p, &req.id, annotator),
+        "confirm" => annotate::confirm(p, &req.id, annotator),
         "get" => annotate::get(p, &req.id, annotator),
-        other => Err(Error::InvalidArgument(format!("unknown op `{other}` (set, undo, get)"))),
+        other => Err(Error::InvalidArgument(format!("unknown op `{other}` (set, confirm, undo, get)"))),
     }
 }

@@ -116,9 +116,23 @@ pub enum Command {
     /// Judge packets for an LLM judge: templates, export requests, import responses
     #[command(subcommand)]
     Judge(evaluate::JudgeCommand),
+    /// Project settings the lead chooses
+    #[command(subcommand)]
+    Settings(SettingsCommand),
     /// Re-check an exported folder: hashes and internal consistency (non-zero exit on any mismatch)
     Verify {
         dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SettingsCommand {
+    /// How annotators see the drafter's suggested span, axis, severity and repair: prefilled
+    /// (to confirm or change), beside each field, or hidden. No argument prints the mode.
+    Suggestions {
+        mode: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -333,7 +347,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     println!("axis (both accept)  kappa {} on {} rows", num(r.axis_when_both_accept.kappa.cohen_kappa), r.axis_when_both_accept.kappa.n_items);
                     println!("severity            quadratic weighted kappa {} on {} rows", num(r.severity_weighted_kappa), r.severity_n_items);
                     println!("span                exact {} token F1 {} on {} rows", num(r.span.exact_match_rate), num(r.span.mean_token_f1), r.span.n_items);
-                    for (title, rows) in [("by source", &r.by_source), ("by suggested axis", &r.by_suggested_axis), ("by pair", &r.by_pair)] {
+                    for (title, rows) in [("by source", &r.by_source), ("by suggested axis", &r.by_suggested_axis), ("by pair", &r.by_pair), ("by suggestion mode", &r.by_suggestion_mode)] {
                         println!("{title}");
                         for b in rows.iter() {
                             println!("  {:<24} n {:>5}  agreement {}  kappa {}", b.key, b.n_items, num(b.percent_agreement), num(b.cohen_kappa));
@@ -357,6 +371,21 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Split(cmd) => split::split_cmd(cli.project.as_deref(), cmd),
         Command::Export { dir, split_version, json } => split::export_cmd(cli.project.as_deref(), dir, split_version, json),
         Command::Verify { dir, json } => split::verify_cmd(dir, json),
+        Command::Settings(SettingsCommand::Suggestions { mode, json }) => {
+            let mut project = open(cli.project.as_deref())?;
+            let mode = match mode {
+                Some(text) => {
+                    let mode = text.parse().map_err(Error::InvalidArgument)?;
+                    crate::settings::set_suggestion_mode(&mut project, mode)?
+                }
+                None => crate::settings::suggestion_mode(project.conn())?,
+            };
+            if json {
+                return print_json(&serde_json::json!({ "suggestions": mode }));
+            }
+            println!("suggestions  {}", mode.as_str());
+            Ok(())
+        }
         Command::Evaluate(args) => evaluate::evaluate_cmd(cli.project.as_deref(), args),
         Command::Baselines(cmd) => evaluate::baselines_cmd(cli.project.as_deref(), cmd),
         Command::Judge(cmd) => evaluate::judge_cmd(cli.project.as_deref(), cmd),

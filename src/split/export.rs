@@ -496,6 +496,9 @@ struct AnnotationLine<'a> {
     repair: Option<&'a str>,
     notes: Option<&'a str>,
     seconds_spent: f64,
+    /// How the suggestions were shown when the annotation was started (`prefilled`, `beside`,
+    /// `hidden`); annotations started before modes existed were pre-filled.
+    suggestion_mode: &'a str,
 }
 
 /// The annotations of `annotations.jsonl`, each serialised as it is read into one buffer (no
@@ -517,7 +520,10 @@ impl Annotations<'_> {
 fn annotation_lines<'a>(conn: &Connection, covered: &HashSet<String>, people: &'a HashMap<i64, String>) -> Result<Annotations<'a>> {
     let mut stmt = conn.prepare(
         "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
-                raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent
+                raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent,
+                (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
+                  WHERE e.candidate_id = annotations.candidate_id AND e.annotator_id = annotations.annotator_id
+                  ORDER BY e.id LIMIT 1)
          FROM annotations WHERE finished = 1",
     )?;
     let mut rows = stmt.query([])?;
@@ -547,6 +553,7 @@ fn annotation_lines<'a>(conn: &Connection, covered: &HashSet<String>, people: &'
             repair: maybe(11)?,
             notes: maybe(12)?,
             seconds_spent: r.get(13)?,
+            suggestion_mode: maybe(14)?.unwrap_or("prefilled"),
         };
         serde_json::to_writer(&mut out.text, &line).map_err(|e| Error::InvalidArgument(format!("annotation of `{id}`: {e}")))?;
         out.text.push(b'\n');

@@ -428,3 +428,60 @@ fn the_decision_agreement_at_lock_is_the_reports() {
     assert_eq!(at_lock.decision, full.decision);
     assert_eq!(at_lock.krippendorff_alpha, full.krippendorff_alpha);
 }
+
+/// One annotator's own accept (every field chosen) or reject of a row.
+fn label(project: &mut forcebench::Project, id: &str, who: &str, accept: bool) {
+    use forcebench::annotate::{set_field, Field};
+    let fields: &[(Field, &str)] = if accept {
+        &[
+            (Field::EvidenceSpan, "may reduce pain"),
+            (Field::Axis, "modality"),
+            (Field::Severity, "2"),
+            (Field::Repair, "The drug may reduce pain in adults."),
+            (Field::Decision, "accept_force_gap"),
+        ]
+    } else {
+        &[(Field::Decision, "reject_not_force_gap"), (Field::BoundaryType, "ambiguous")]
+    };
+    let mut last = None;
+    for (field, value) in fields {
+        last = Some(set_field(project, id, who, *field, Some(value)).unwrap());
+    }
+    assert!(last.unwrap().finished);
+}
+
+#[test]
+fn agreement_is_broken_down_by_the_suggestion_mode_the_rows_were_annotated_in() {
+    // Old code: no `by_suggestion_mode`; kappa mixed pre-filled and unaided annotations.
+    use forcebench::settings::{set_suggestion_mode, SuggestionMode};
+    let (dir, _, mut project) = temp_project();
+    let ids: Vec<String> = (0..8).map(|i| format!("r{i}")).collect();
+    let file = write(dir.path(), "c.csv", csv_file(&ids.iter().map(|id| csv_row(id)).collect::<Vec<_>>()));
+    forcebench::import::import_file(&mut project, &file, &mut |_: u64, _: u64| {}).unwrap();
+    for who in ["ana", "ben"] {
+        forcebench::roster::add(&project, who, forcebench::roster::Role::Annotator).unwrap();
+    }
+    forcebench::assign::assign(&mut project, 1).unwrap();
+    // Pre-filled, (ana, ben): (acc, acc) (acc, acc) (rej, rej) (acc, rej): p_o = 3/4,
+    // p_e = 3/4 * 2/4 + 1/4 * 2/4 = 1/2, kappa = (3/4 - 1/2) / (1 - 1/2) = 0.5.
+    // Hidden: (acc, acc) (rej, rej) (acc, rej) (rej, acc): p_o = 1/2, p_e = 1/2, kappa = 0.
+    let plan = [(true, true), (true, true), (false, false), (true, false), (true, true), (false, false), (true, false), (false, true)];
+    for (i, (a, b)) in plan.iter().enumerate() {
+        if i == 4 {
+            set_suggestion_mode(&mut project, SuggestionMode::Hidden).unwrap();
+        }
+        label(&mut project, &ids[i], "ana", *a);
+        label(&mut project, &ids[i], "ben", *b);
+    }
+    let report = agreement::project_report(&project, None).unwrap();
+    let modes: Vec<(&str, u64)> = report.by_suggestion_mode.iter().map(|b| (b.key.as_str(), b.n_items)).collect();
+    assert_eq!(modes, [("hidden", 4), ("prefilled", 4)]);
+    let (hidden, prefilled) = (&report.by_suggestion_mode[0], &report.by_suggestion_mode[1]);
+    close(prefilled.cohen_kappa.unwrap(), 0.5, 1e-12);
+    close(prefilled.percent_agreement.unwrap(), 0.75, 1e-12);
+    close(hidden.cohen_kappa.unwrap(), 0.0, 1e-12);
+    for b in [hidden, prefilled] {
+        let [lo, hi] = b.kappa_ci95.unwrap();
+        assert!(lo <= b.cohen_kappa.unwrap() && b.cohen_kappa.unwrap() <= hi && lo >= -1.0 && hi <= 1.0, "{b:?}");
+    }
+}

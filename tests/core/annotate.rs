@@ -31,13 +31,17 @@ fn suggestions_are_prefilled_and_recorded_on_first_change() {
     assert!(history.iter().any(|e| e.origin == "prefill" && e.field == "raised_claim"));
     assert_eq!(history.last().unwrap().field, "decision");
     assert_eq!(history.last().unwrap().old_value, None);
-    assert!(after.finished, "sample suggestion has everything an accept needs: {:?}", after.problems);
+    // The suggestions are all there, but taken unseen they do not finish an accept.
+    assert!(!after.finished);
+    let confirmed = annotate::confirm(&mut project, &id, "ana").unwrap();
+    assert!(confirmed.finished, "sample suggestion has everything an accept needs: {:?}", confirmed.problems);
 }
 
 #[test]
 fn accept_needs_every_field_and_reject_needs_a_boundary_type() {
     let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
     let id = row_of(&project, "ana");
+    annotate::confirm(&mut project, &id, "ana").unwrap();
     annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
     let a = annotate::set_field(&mut project, &id, "ana", Field::Repair, None).unwrap();
     assert!(!a.finished);
@@ -201,4 +205,101 @@ fn time_spent_accumulates() {
     annotate::add_time(&mut project, &id, "ana", 3.0).unwrap();
     assert_eq!(annotate::get(&project, &id, "ana").unwrap().seconds_spent, 15.5);
     assert!(annotate::add_time(&mut project, &id, "ana", -1.0).is_err());
+}
+
+#[test]
+fn an_accept_with_unconfirmed_suggestions_is_not_finished_and_says_what_to_confirm() {
+    // Old code: one accept finished the row with span, axis, severity and repair taken unseen.
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
+    assert!(!a.finished);
+    assert_eq!(a.problems, ["confirm or change the suggested span, axis, severity and repair (press c to confirm all shown)"]);
+    assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Axis, Field::Severity, Field::Repair]);
+    let queued = annotate::queue(&project, "ana").unwrap().into_iter().find(|q| q.id == id).unwrap();
+    assert!(!queued.finished, "the queue shows the row unfinished too");
+}
+
+#[test]
+fn confirming_records_one_confirm_event_per_suggested_field_and_then_the_accept_finishes() {
+    // Old code: there was no confirmation, and an accept finished without one.
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    let shown = annotate::get(&project, &id, "ana").unwrap();
+    let a = annotate::confirm(&mut project, &id, "ana").unwrap();
+    assert!(a.suggested.is_empty());
+    assert_eq!((a.evidence_span.clone(), a.axis, a.severity, a.repair.clone()), (shown.evidence_span, shown.axis, shown.severity, shown.repair));
+    let confirms: Vec<(String, Option<String>, Option<String>)> = annotate::history(&project, &id, "ana")
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.origin == "confirm")
+        .map(|e| (e.field, e.old_value, e.new_value))
+        .collect();
+    assert_eq!(confirms.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(), ["evidence_span", "axis", "severity", "repair"]);
+    assert!(confirms.iter().all(|(_, old, new)| old == new && new.is_some()), "a confirmation changes no value: {confirms:?}");
+    let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
+    assert!(a.finished, "{:?}", a.problems);
+    let again = annotate::confirm(&mut project, &id, "ana").unwrap();
+    assert_eq!(again.events, a.events, "nothing left to confirm writes nothing");
+}
+
+#[test]
+fn changing_or_choosing_a_suggested_field_confirms_that_field_alone() {
+    // Old code: no field was ever marked as a suggestion.
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    let suggested_axis = annotate::get(&project, &id, "ana").unwrap().axis.unwrap();
+    let other = if suggested_axis == Axis::Numeric { "scope" } else { "numeric" };
+    let a = annotate::set_field(&mut project, &id, "ana", Field::Axis, Some(other)).unwrap();
+    assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Severity, Field::Repair]);
+    let severity = a.severity.unwrap().to_string();
+    let a = annotate::set_field(&mut project, &id, "ana", Field::Severity, Some(&severity)).unwrap();
+    assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Repair], "choosing the suggested severity itself confirms it");
+    let last = annotate::history(&project, &id, "ana").unwrap().pop().unwrap();
+    assert_eq!((last.field.as_str(), last.origin.as_str()), ("severity", "confirm"));
+}
+
+#[test]
+fn undoing_a_confirmation_makes_the_field_a_suggestion_again() {
+    // Old code: no confirmation to undo; undo must keep the log honest about what was confirmed.
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    annotate::confirm(&mut project, &id, "ana").unwrap();
+    let a = annotate::undo(&mut project, &id, "ana").unwrap();
+    assert_eq!(a.suggested, [Field::Repair], "the latest confirmation (repair) is undone first");
+    let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
+    assert!(!a.finished);
+    assert_eq!(a.problems, ["confirm or change the suggested repair (press c to confirm all shown)"]);
+    let cached: bool = project
+        .conn()
+        .query_row(
+            "SELECT n.finished FROM annotations n JOIN annotators a ON a.id = n.annotator_id WHERE n.candidate_id = ?1 AND a.name = 'ana'",
+            [&id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!cached, "the cache agrees with the fold");
+}
+
+#[test]
+fn a_reject_needs_no_confirmation_of_fields_it_does_not_use() {
+    // Guards the rule's scope: a reject uses only the boundary type, never suggested.
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("reject_not_force_gap")).unwrap();
+    let a = annotate::set_field(&mut project, &id, "ana", Field::BoundaryType, Some("duplicate")).unwrap();
+    assert!(a.finished, "{:?}", a.problems);
+    assert_eq!(a.suggested.len(), 4, "the suggestions stay marked, unconfirmed");
+}
+
+#[test]
+fn an_import_confirms_the_suggestions_its_rows_leave_in_place() {
+    // The documented import contract (keys left out keep the pre-filled value) still finishes rows.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    let path = write(dir.path(), "one.jsonl", format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n"));
+    annotate::import_jsonl(&mut project, &path, "ana").unwrap();
+    let a = annotate::get(&project, &id, "ana").unwrap();
+    assert!(a.finished && a.suggested.is_empty(), "{:?}", a.problems);
+    assert_eq!(annotate::history(&project, &id, "ana").unwrap().iter().filter(|e| e.origin == "confirm").count(), 4);
 }

@@ -569,7 +569,7 @@ fn a_session_answers_every_bad_line_and_goes_on() {
         refused(1),
         (false.into(), "invalid_argument".into(), "not a request (expected ident at line 1 column 2); send {\"op\":\"set\"|\"undo\"|\"get\",\"id\":…}".into())
     );
-    assert_eq!(refused(2), (false.into(), "invalid_argument".into(), "unknown op `delete` (set, undo, get)".into()));
+    assert_eq!(refused(2), (false.into(), "invalid_argument".into(), "unknown op `delete` (set, confirm, undo, get)".into()));
     assert_eq!(
         refused(3),
         (

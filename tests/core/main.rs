@@ -15,6 +15,7 @@ mod import;
 mod packets;
 mod rowstate;
 mod sample;
+mod settings;
 mod schemas;
 mod split;
 mod vocab;

@@ -264,6 +264,8 @@ fn return_to(ws: &Project, dir: &Path, name: &str) -> PathBuf {
 }
 
 fn accept(ws: &mut Project, row: &str, who: &str) {
+    // Pre-filled suggestions are confirmed (the app's `c`) before an accept can finish.
+    annotate::confirm(ws, row, who).unwrap();
     let a = annotate::set_field(ws, row, who, Field::Decision, Some("accept_force_gap")).unwrap();
     assert!(a.finished, "{:?}", a.problems);
 }
@@ -636,4 +638,72 @@ fn the_checksum_and_mac_cover_the_documented_canonical_form() {
     let mut without = issued.clone();
     without.as_object_mut().unwrap().shift_remove("checksum");
     assert_eq!(issued["checksum"], hex::encode(Sha256::digest(without.to_string().as_bytes())));
+}
+
+#[test]
+fn a_packet_carries_the_suggestion_mode_to_its_workspace_and_its_events_bring_it_back() {
+    // Old code: packets had no mode; a workspace always pre-filled the suggestions.
+    use forcebench::settings::{self, SuggestionMode};
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    settings::set_suggestion_mode(&mut project, SuggestionMode::Hidden).unwrap();
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let file = packet_for(&list, "ana");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(v["suggestion_mode"], "hidden");
+    let mut ws = workspace_at(dir.path(), &file, "hidden");
+    assert_eq!(settings::suggestion_mode(ws.conn()).unwrap(), SuggestionMode::Hidden);
+    let row = annotate::queue(&ws, "ana").unwrap()[0].id.clone();
+    let a = annotate::get(&ws, &row, "ana").unwrap();
+    assert_eq!((a.axis, a.evidence_span.is_none(), a.suggested.len()), (None, true, 0));
+    let err = settings::set_suggestion_mode(&mut ws, SuggestionMode::Prefilled).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "this is an annotator's workspace: its suggestion mode comes from its packet; the lead sets it in the project"
+    );
+    reject(&mut ws, &row, "ana", "hidden mode");
+    let returned = return_to(&ws, dir.path(), "ret.json");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&returned).unwrap()).unwrap();
+    let events = r["rows"].as_array().unwrap().iter().find(|x| x["id"] == row.as_str()).unwrap()["events"].as_array().unwrap().clone();
+    assert!(!events.is_empty() && events.iter().all(|e| e["suggestion_mode"] == "hidden"), "{events:?}");
+    packets::merge(&mut project, &[returned]).unwrap();
+    let modes: Vec<Option<String>> = {
+        let mut stmt = project.conn().prepare("SELECT suggestion_mode FROM annotation_events WHERE candidate_id = ?1").unwrap();
+        stmt.query_map([&row], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert!(!modes.is_empty() && modes.iter().all(|m| m.as_deref() == Some("hidden")), "{modes:?}");
+}
+
+#[test]
+fn a_packet_and_a_return_written_before_suggestion_modes_still_open_and_merge_as_prefilled() {
+    // Guards compatibility: the new key is optional, and the checksum and HMAC cover the file as written.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(packet_for(&list, "ana")).unwrap()).unwrap();
+    v.as_object_mut().unwrap().shift_remove("suggestion_mode").unwrap();
+    v["checksum"] = packets::checksum_of(&v).into();
+    let old = write(dir.path(), "old.packet.json", serde_json::to_vec_pretty(&v).unwrap());
+    let mut ws = workspace_at(dir.path(), &old, "old");
+    let row = annotate::queue(&ws, "ana").unwrap()[0].id.clone();
+    assert_eq!(annotate::get(&ws, &row, "ana").unwrap().suggested.len(), 4, "read as prefilled");
+    accept(&mut ws, &row, "ana");
+    let returned = return_to(&ws, dir.path(), "ret.json");
+    // The return as an older workspace wrote it: no mode anywhere, HMAC over that file.
+    let mut r: serde_json::Value = serde_json::from_slice(&std::fs::read(&returned).unwrap()).unwrap();
+    r.as_object_mut().unwrap().shift_remove("suggestion_mode");
+    for row in r["rows"].as_array_mut().unwrap() {
+        for e in row.get_mut("events").and_then(|e| e.as_array_mut()).into_iter().flatten() {
+            e.as_object_mut().unwrap().shift_remove("suggestion_mode");
+        }
+    }
+    let secret: String = project.conn().query_row("SELECT secret FROM packets WHERE id = ?1", [v["packet_id"].as_str().unwrap()], |x| x.get(0)).unwrap();
+    r["mac"] = packets::mac_of(&r, &hex::decode(secret).unwrap()).into();
+    let older = write(dir.path(), "old-ret.json", serde_json::to_vec_pretty(&r).unwrap());
+    packets::merge(&mut project, &[older]).unwrap();
+    let a = annotate::get(&project, &row, "ana").unwrap();
+    assert!(a.finished, "{:?}", a.problems);
+    let modes: Vec<Option<String>> = {
+        let mut stmt = project.conn().prepare("SELECT DISTINCT suggestion_mode FROM annotation_events WHERE candidate_id = ?1").unwrap();
+        stmt.query_map([&row], |x| x.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(modes, [Some("prefilled".to_string())]);
 }

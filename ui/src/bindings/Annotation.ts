@@ -2,7 +2,9 @@
 import type { Axis } from "./Axis";
 import type { BoundaryType } from "./BoundaryType";
 import type { Decision } from "./Decision";
+import type { Field } from "./Field";
 import type { Span } from "./Span";
+import type { SuggestionMode } from "./SuggestionMode";
 
 /**
  * One annotator's current annotation of one row.
@@ -23,4 +25,14 @@ events: number,
 /**
  * Whether there is a change that `undo` would revert.
  */
-can_undo: boolean, };
+can_undo: boolean, 
+/**
+ * Fields still holding the drafter's suggestion unconfirmed (`prefilled` mode), in
+ * [`SUGGESTED_FIELDS`] order: an accept cannot finish while any is listed. Confirming
+ * ([`confirm`]) or changing a field takes it off.
+ */
+suggested: Array<Field>, 
+/**
+ * The suggestion mode of the project (or the workspace's packet).
+ */
+suggestion_mode: SuggestionMode, };

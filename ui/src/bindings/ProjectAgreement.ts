@@ -16,7 +16,12 @@ axis_when_both_accept: PairReport,
 /**
  * Severity with quadratic weights, on rows both annotators accepted.
  */
-severity_weighted_kappa: number | null, severity_n_items: number, span: SpanAgreement, calibrated_claim_edits: ClaimEdits, raised_claim_edits: ClaimEdits, by_source: Array<Breakdown>, by_suggested_axis: Array<Breakdown>, by_pair: Array<Breakdown>, bootstrap_ci95: [number, number] | null, 
+severity_weighted_kappa: number | null, severity_n_items: number, span: SpanAgreement, calibrated_claim_edits: ClaimEdits, raised_claim_edits: ClaimEdits, by_source: Array<Breakdown>, by_suggested_axis: Array<Breakdown>, by_pair: Array<Breakdown>, 
+/**
+ * Decision agreement per suggestion mode the two annotations were made in (`prefilled`,
+ * `beside`, `hidden`, or `mixed` when the two annotators worked in different modes).
+ */
+by_suggestion_mode: Array<Breakdown>, bootstrap_ci95: [number, number] | null, 
 /**
  * Category names, in the order of the confusion matrix's rows and columns.
  */
