@@ -305,7 +305,7 @@ impl Annotation {
                 }
                 if !self.suggested.is_empty() {
                     let names: Vec<&str> = self.suggested.iter().map(|f| f.label()).collect();
-                    out.push(format!("confirm or change the suggested {} (press c to confirm all shown)", join_and(&names)));
+                    out.push(format!("confirm or change the suggested {}", join_and(&names)));
                 }
             }
             Some(Decision::RejectNotForceGap) => {

@@ -110,6 +110,12 @@ pub async fn set_field(
     studio.with_mut(|p| annotate::set_field(p, &id, &annotator, field, value.as_deref()))
 }
 
+/// Confirms every suggested field still unconfirmed on the row (the annotate view's `c`).
+#[tauri::command]
+pub async fn confirm_suggestions(studio: State<'_, Studio>, id: String, annotator: String) -> Result<Annotation, ErrorPayload> {
+    studio.with_mut(|p| annotate::confirm(p, &id, &annotator))
+}
+
 #[tauri::command]
 pub async fn undo_change(studio: State<'_, Studio>, id: String, annotator: String) -> Result<Annotation, ErrorPayload> {
     studio.with_mut(|p| annotate::undo(p, &id, &annotator))

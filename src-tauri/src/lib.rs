@@ -135,6 +135,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::annotate_row,
         commands::set_field,
         commands::undo_change,
+        commands::confirm_suggestions,
         commands::add_time,
         commands::guideline,
         commands::merge_packets,

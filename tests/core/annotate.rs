@@ -214,7 +214,7 @@ fn an_accept_with_unconfirmed_suggestions_is_not_finished_and_says_what_to_confi
     let id = row_of(&project, "ana");
     let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
     assert!(!a.finished);
-    assert_eq!(a.problems, ["confirm or change the suggested span, axis, severity and repair (press c to confirm all shown)"]);
+    assert_eq!(a.problems, ["confirm or change the suggested span, axis, severity and repair"]);
     assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Axis, Field::Severity, Field::Repair]);
     let queued = annotate::queue(&project, "ana").unwrap().into_iter().find(|q| q.id == id).unwrap();
     assert!(!queued.finished, "the queue shows the row unfinished too");
@@ -269,7 +269,7 @@ fn undoing_a_confirmation_makes_the_field_a_suggestion_again() {
     assert_eq!(a.suggested, [Field::Repair], "the latest confirmation (repair) is undone first");
     let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
     assert!(!a.finished);
-    assert_eq!(a.problems, ["confirm or change the suggested repair (press c to confirm all shown)"]);
+    assert_eq!(a.problems, ["confirm or change the suggested repair"]);
     let cached: bool = project
         .conn()
         .query_row(

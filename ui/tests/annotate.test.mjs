@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
-import { UNICODE_PASSAGE, backend } from "./support/fixtures.mjs";
+import { UNICODE_PASSAGE, annotate, backend } from "./support/fixtures.mjs";
 
 let server;
 let browser;
@@ -339,5 +339,71 @@ test("coming back to a row keeps its time on the row", async () => {
   // The mock never adds reported time to the row it answers with: only the window's own count can.
   if (focused) assert.match(shown, /· [23] s on this row/);
   else assert.match(shown, /· 0 s on this row/);
+  await page.close();
+});
+
+/** The annotate fixtures with Ana's first row (fx-zurich) changed by `change(row)`. */
+function withZurich(change) {
+  const row = structuredClone(annotate.rows["fx-zurich"]);
+  change(row);
+  return { annotate: { ...annotate, rows: { ...annotate.rows, "fx-zurich": row } } };
+}
+
+test("pre-filled suggestions look suggested; a does not finish the row, y confirms them all visibly", async () => {
+  // Old view: one `a` finished a row whose axis, severity and repair the annotator never confirmed.
+  const { page, problems } = await openAnnotate(
+    withZurich((r) => (r.annotation.suggested = ["axis", "severity", "repair"])),
+  );
+  await page.setViewportSize({ width: 960, height: 600 });
+  const suggestedClass = (sel) => page.$eval(sel, (el) => el.classList.contains("suggested"));
+  assert.equal(await suggestedClass('[data-testid="axis-numeric"]'), true, "the suggested axis looks suggested");
+  assert.equal(await suggestedClass('[data-testid="repair"]'), true);
+  assert.match(await page.textContent('[data-testid="suggested-bar"]'), /Suggested, not yet confirmed: axis, severity and repair/);
+  assert.match(await page.textContent('[data-testid="legend"]'), /y\s*confirm suggestions/);
+  await page.keyboard.press("a");
+  await waitSaved(page);
+  assert.equal(await page.isVisible('[data-testid="finished"]'), false, "not finished");
+  assert.equal(await page.isVisible('[data-testid="unfinished"]'), true);
+  assert.match(
+    await page.textContent('[data-testid="suggested-bar"]'),
+    /An accept needs you to confirm or change the suggested axis, severity and repair/,
+  );
+  await page.screenshot({ path: join(shotsDir, "annotate-suggested-960.png") });
+  await page.keyboard.press("y");
+  await waitSaved(page);
+  assert.deepEqual(await calls(page, "confirm_suggestions"), [{ id: "fx-zurich", annotator: "Ana" }]);
+  assert.equal(await page.textContent('[data-testid="confirmed"]'), "Confirmed axis, severity and repair.");
+  await page.waitForSelector('[data-testid="finished"]');
+  assert.equal(await suggestedClass('[data-testid="axis-numeric"]'), false, "confirmed: looks chosen now");
+  assert.equal(await page.isVisible('[data-testid="suggested-bar"]'), false);
+  assert.equal(await page.getAttribute('[data-testid="queue-row"][data-id="fx-zurich"]', "data-finished"), "true");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("in beside mode each suggestion sits beside its empty field; use and y copy them in", async () => {
+  // Old view: suggestions were only ever pre-filled.
+  const { page, problems } = await openAnnotate(
+    withZurich((r) => {
+      r.suggestion_mode = "beside";
+      r.suggested_span = "12–18% of renters";
+      Object.assign(r.annotation, { axis: null, severity: null, repair: null, suggestion_mode: "beside" });
+    }),
+  );
+  assert.match(await page.textContent('[data-testid="beside-span"]'), /Suggested span: “12–18% of renters”/);
+  assert.match(await page.textContent('[data-testid="beside-repair"]'), /Suggested: “A 2019 survey/);
+  assert.equal(await page.getAttribute('[data-testid="axis-numeric"]', "aria-pressed"), "false", "the field starts empty");
+  await page.click('[data-testid="use-axis"]');
+  await waitSaved(page);
+  assert.equal(await page.getAttribute('[data-testid="axis-numeric"]', "aria-pressed"), "true");
+  await page.keyboard.press("y");
+  await waitSaved(page);
+  assert.deepEqual(
+    (await calls(page, "set_field")).map((a) => a.field),
+    ["axis", "evidence_span", "severity", "repair"],
+  );
+  assert.equal(await page.textContent('[data-testid="confirmed"]'), "Used the suggested span, severity and repair.");
+  assert.equal(await page.inputValue('[data-testid="repair"]'), annotate.rows["fx-zurich"].suggested_repair);
+  assert.deepEqual(problems, []);
   await page.close();
 });

@@ -83,6 +83,8 @@ export const annotateRow = (id: string, annotator: string) => call<AnnotateRow>(
 export const setField = (id: string, annotator: string, field: Field, value: string | null) =>
   call<Annotation>("set_field", { id, annotator, field, value });
 export const undoChange = (id: string, annotator: string) => call<Annotation>("undo_change", { id, annotator });
+export const confirmSuggestions = (id: string, annotator: string) =>
+  call<Annotation>("confirm_suggestions", { id, annotator });
 export const addTime = (id: string, annotator: string, seconds: number) =>
   call<null>("add_time", { id, annotator, seconds });
 export const guideline = () => call<string>("guideline");

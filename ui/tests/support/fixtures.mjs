@@ -145,6 +145,8 @@ function annotation(id, over = {}) {
     seconds_spent: 0,
     events: 0,
     can_undo: false,
+    suggested: [],
+    suggestion_mode: "prefilled",
     ...over,
   };
 }
@@ -161,6 +163,7 @@ function annotateRow(d, over = {}) {
     suggested_axis: d.axis,
     suggested_severity: d.severity,
     source_dataset: d.source_dataset,
+    suggestion_mode: "prefilled",
     annotation: annotation(d.id, {
       calibrated_claim: d.calibrated_claim,
       raised_claim: d.raised_claim,

@@ -117,6 +117,14 @@ export async function openApp(context, url, backend) {
     const store = {};
     const history = {};
     const current = (who, id) => store[`${who}/${id}`] ?? structuredClone(b.annotate.rows[id].annotation);
+    const names = { evidence_span: "span", axis: "axis", severity: "severity", repair: "repair" };
+    const settle = (a) => {
+      const waiting = a.decision === "accept_force_gap" && (a.suggested ?? []).length > 0;
+      const list = (a.suggested ?? []).map((f) => names[f]);
+      const joined = list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+      a.problems = a.decision === null ? ["no decision yet"] : waiting ? [`confirm or change the suggested ${joined}`] : [];
+      a.finished = a.decision !== null && !waiting;
+    };
     const answer = (cmd, args) => {
       if (b.errors?.[cmd]) throw b.errors[cmd];
       if (cmd === "project_status") return b.status;
@@ -153,8 +161,20 @@ export async function openApp(context, url, backend) {
           v === null ? null : args.field === "severity" ? Number(v) : args.field === "evidence_span" ? JSON.parse(v) : v;
         a.events += 1;
         a.can_undo = true;
-        a.finished = a.decision !== null;
-        a.problems = a.decision === null ? ["no decision yet"] : [];
+        // Changing a suggested field confirms it; an accept waits for every suggestion shown.
+        a.suggested = (a.suggested ?? []).filter((f) => f !== args.field);
+        settle(a);
+        (history[`${args.annotator}/${args.id}`] ??= []).push(current(args.annotator, args.id));
+        store[`${args.annotator}/${args.id}`] = a;
+        return a;
+      }
+      if (cmd === "confirm_suggestions") {
+        const a = structuredClone(current(args.annotator, args.id));
+        if ((a.suggested ?? []).length === 0) return a;
+        a.events += a.suggested.length;
+        a.suggested = [];
+        a.can_undo = true;
+        settle(a);
         (history[`${args.annotator}/${args.id}`] ??= []).push(current(args.annotator, args.id));
         store[`${args.annotator}/${args.id}`] = a;
         return a;
