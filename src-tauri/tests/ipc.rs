@@ -81,6 +81,21 @@ fn annotate_project() -> (Project, String, String) {
 }
 
 #[test]
+fn an_accept_waits_on_the_suggestions_until_confirm_suggestions() {
+    // Old code: no confirm_suggestions command, and the accept finished at once.
+    let (project, id, who) = annotate_project();
+    let (_app, window) = app(Ok(project));
+    let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!(row["suggestion_mode"], "prefilled");
+    assert_eq!(row["annotation"]["suggested"], json!(["evidence_span", "axis", "severity", "repair"]));
+    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "decision", "value": "accept_force_gap" }))
+        .unwrap();
+    assert_eq!(a["finished"], false);
+    let a = invoke(&window, "confirm_suggestions", json!({ "id": id, "annotator": who })).unwrap();
+    assert_eq!((a["finished"].clone(), a["suggested"].clone()), (json!(true), json!([])));
+}
+
+#[test]
 fn set_field_and_undo_round_trip_through_ipc() {
     let (project, id, who) = annotate_project();
     let (_app, window) = app(Ok(project));

@@ -67,7 +67,8 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     keys(&client, &format!("{}{right}", k(Key::Shift))).await?;
     let preview = js(&client, "return document.querySelector('[data-testid=row-span]').textContent").await?;
     keys(&client, &k(Key::Enter)).await?;
-    keys(&client, "a2x").await?;
+    // The span, axis and severity are the annotator's own; y confirms the suggested repair.
+    keys(&client, "a2xy").await?;
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
     wait_js(&client, &pressed("decision-accept_force_gap"), json!("true")).await?;
     wait_js(&client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", preview.clone()).await?;
@@ -181,6 +182,56 @@ async fn annotate_three_rows_by_keyboard_and_find_them_after_a_restart() {
     drop(display);
 }
 
+async fn confirm_then_finish(client: Client, id: String) -> Res {
+    enter_annotate(&client, &id).await?;
+    let finished = "document.querySelector('[data-testid=finished]') !== null";
+    // Broke: one `a` finished a row whose suggested span, axis, severity and repair were unseen.
+    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(true)).await?;
+    keys(&client, "a").await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(&client, &pressed("decision-accept_force_gap"), json!("true")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=unfinished]') !== null", json!(true)).await?;
+    wait_js(&client, finished, json!(false)).await?;
+    let bar = js(&client, "return document.querySelector('[data-testid=suggested-bar]').textContent").await?;
+    assert!(bar.as_str().unwrap_or("").contains("confirm or change the suggested span, axis, severity and repair"), "{bar}");
+    shot(&client, "window-annotate-suggested.png").await?;
+    keys(&client, "y").await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=confirmed]')?.textContent ?? null",
+        json!("Confirmed span, axis, severity and repair."),
+    )
+    .await?;
+    wait_js(&client, finished, json!(true)).await?;
+    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(false)).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accept_waits_for_the_suggestions_to_be_confirmed_and_y_confirms_them() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suggested.forcebench");
+    let ids = make_project(&path);
+    let id = {
+        let project = Project::open(&path).unwrap();
+        let a = annotate::get(&project, &ids[0], WHO).unwrap();
+        assert_eq!(a.suggested.len(), 4, "the first row shows four suggestions: {a:?}");
+        ids[0].clone()
+    };
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
+    run(client.clone(), confirm_then_finish(client, id.clone())).await;
+    let project = Project::open(&path).unwrap();
+    let a = annotate::get(&project, &id, WHO).unwrap();
+    assert!(a.finished && a.suggested.is_empty(), "{a:?}");
+    let confirms = annotate::history(&project, &id, WHO).unwrap().into_iter().filter(|e| e.origin == "confirm").count();
+    assert_eq!(confirms, 4, "one confirm event per suggested field");
+    drop(driver);
+    drop(display);
+}
+
 /// Screenshots for a person to look at (not a test of behaviour): the app on a brand-new default
 /// project (created with the sample project on first run), the picker, the annotate view with a
 /// span being chosen, the guideline and the packets view. Run with `-- --ignored look`.
@@ -201,8 +252,8 @@ async fn look_at_the_views() {
         shot(&c, "look-picker.png").await?;
         keys(&c, &k(Key::Enter)).await?;
         c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=row-id]")).await?;
-        // The first row as the suggestions pre-fill it, accepted with one key.
-        keys(&c, "a").await?;
+        // The first row as the suggestions pre-fill it, accepted with one key and confirmed.
+        keys(&c, "ay").await?;
         wait_js(&c, SAVE_STATE, json!("saved")).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
         shot(&c, "look-accepted.png").await?;
