@@ -6,10 +6,11 @@
 //! CSV sections, in order: `decision` (the three-label decision, with Krippendorff's alpha and
 //! Fleiss' kappa over the same labels), `accept_vs_not`, `axis_when_both_accept`, `severity`,
 //! `span`, `calibrated_claim_edits`, `raised_claim_edits`, `by_source`, `by_suggested_axis`,
-//! `by_pair`. A pair section has one line per statistic (empty key), one `confusion` line per
+//! `by_pair`, `by_suggestion_mode`. A pair section has one line per statistic (empty key), one `confusion` line per
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
 //! `note` line per sentence saying why a statistic is missing. A breakdown section keys each
-//! line by its group. A statistic that is undefined for the data has an empty value, never NaN.
+//! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
+//! `kappa_ci95_high`). A statistic that is undefined for the data has an empty value, never NaN.
 //! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
 //! gets a single quote in front, so a spreadsheet never runs it as a formula.
 
@@ -94,6 +95,8 @@ impl<W: Write> Lines<W> {
             self.line(section, "n_items", &g.key, &g.n_items.to_string())?;
             self.line(section, "percent_agreement", &g.key, &real(g.percent_agreement))?;
             self.line(section, "cohen_kappa", &g.key, &real(g.cohen_kappa))?;
+            self.line(section, "kappa_ci95_low", &g.key, &real(g.kappa_ci95.map(|ci| ci[0])))?;
+            self.line(section, "kappa_ci95_high", &g.key, &real(g.kappa_ci95.map(|ci| ci[1])))?;
         }
         Ok(())
     }
@@ -125,6 +128,7 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.breakdown("by_source", &report.by_source)?;
     out.breakdown("by_suggested_axis", &report.by_suggested_axis)?;
     out.breakdown("by_pair", &report.by_pair)?;
+    out.breakdown("by_suggestion_mode", &report.by_suggestion_mode)?;
     let bytes = out.0.into_inner().map_err(|e| Error::InvalidArgument(format!("could not write the CSV report: {e}")))?;
     Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
 }

@@ -357,6 +357,9 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
     assert_eq!(get("raised_claim_edits", "both_kept", ""), "10");
     assert_eq!(get("by_pair", "n_items", "ana + ben"), "10");
     close(num("by_pair", "cohen_kappa", "ana + ben"), (0.8 - 0.52) / 0.48, 1e-12);
+    // Every annotation here was made in the default mode; the breakdown carries its interval.
+    assert_eq!(get("by_suggestion_mode", "n_items", "prefilled"), "10");
+    close(num("by_suggestion_mode", "kappa_ci95_low", "prefilled"), report.decision.kappa.kappa_ci95.unwrap()[0], 1e-12);
     let sources: u64 = report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
     assert_eq!(sources, 10);
     assert!(rows.keys().any(|k| k.0 == "by_suggested_axis"));
