@@ -299,7 +299,7 @@ fn session(p: &mut Project, annotator: &str) -> Result<()> {
                 Err(e) => refuse(format!("byte {} of this request is not valid UTF-8", e.utf8_error().valid_up_to() + 1)),
                 Ok(line) if line.trim().is_empty() => continue,
                 Ok(line) => match serde_json::from_str::<SessionRequest>(&line) {
-                    Err(e) => refuse(format!("not a request ({e}); send {{\"op\":\"set\"|\"undo\"|\"get\",\"id\":…}}")),
+                    Err(e) => refuse(format!("not a request ({e}); send {{\"op\":\"set\"|\"confirm\"|\"undo\"|\"get\",\"id\":…}}")),
                     Ok(req) => match answer_request(p, annotator, req) {
                         Ok(a) => serde_json::json!({"ok": true, "annotation": a}),
                         Err(e) => serde_json::json!({"ok": false, "code": e.code(), "message": e.to_string()}),

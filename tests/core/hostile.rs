@@ -567,7 +567,7 @@ fn a_session_answers_every_bad_line_and_goes_on() {
     assert_eq!(refused(0), (false.into(), "invalid_argument".into(), "byte 22 of this request is not valid UTF-8".into()));
     assert_eq!(
         refused(1),
-        (false.into(), "invalid_argument".into(), "not a request (expected ident at line 1 column 2); send {\"op\":\"set\"|\"undo\"|\"get\",\"id\":…}".into())
+        (false.into(), "invalid_argument".into(), "not a request (expected ident at line 1 column 2); send {\"op\":\"set\"|\"confirm\"|\"undo\"|\"get\",\"id\":…}".into())
     );
     assert_eq!(refused(2), (false.into(), "invalid_argument".into(), "unknown op `delete` (set, confirm, undo, get)".into()));
     assert_eq!(

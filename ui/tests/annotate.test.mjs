@@ -396,13 +396,16 @@ test("in beside mode each suggestion sits beside its empty field; use and y copy
   await page.click('[data-testid="use-axis"]');
   await waitSaved(page);
   assert.equal(await page.getAttribute('[data-testid="axis-numeric"]', "aria-pressed"), "true");
+  // The annotator's own severity (1, the suggestion is 2) is never overwritten by y.
+  await page.keyboard.press("z");
   await page.keyboard.press("y");
   await waitSaved(page);
   assert.deepEqual(
-    (await calls(page, "set_field")).map((a) => a.field),
-    ["axis", "evidence_span", "severity", "repair"],
+    (await calls(page, "set_field")).map((a) => [a.field, a.field === "evidence_span" ? JSON.parse(a.value).text : a.value]),
+    [["axis", "numeric"], ["severity", "1"], ["evidence_span", "12–18% of renters"], ["repair", annotate.rows["fx-zurich"].suggested_repair]],
   );
-  assert.equal(await page.textContent('[data-testid="confirmed"]'), "Used the suggested span, severity and repair.");
+  assert.equal(await page.getAttribute('[data-testid="severity-1"]', "aria-pressed"), "true");
+  assert.equal(await page.textContent('[data-testid="confirmed"]'), "Used the suggested span and repair.");
   assert.equal(await page.inputValue('[data-testid="repair"]'), annotate.rows["fx-zurich"].suggested_repair);
   assert.deepEqual(problems, []);
   await page.close();
