@@ -377,6 +377,14 @@ test("pre-filled suggestions look suggested; a does not finish the row, y confir
   assert.equal(await suggestedClass('[data-testid="axis-numeric"]'), false, "confirmed: looks chosen now");
   assert.equal(await page.isVisible('[data-testid="suggested-bar"]'), false);
   assert.equal(await page.getAttribute('[data-testid="queue-row"][data-id="fx-zurich"]', "data-finished"), "true");
+  // Undo says what it undid, though no value changed.
+  await page.keyboard.press("u");
+  await waitSaved(page);
+  assert.equal(
+    await page.textContent('[data-testid="undone"]'),
+    "Undone: the confirmation of the axis, severity and repair, a suggestion again.",
+  );
+  await page.waitForSelector('[data-testid="suggested-bar"]');
   assert.deepEqual(problems, []);
   await page.close();
 });
