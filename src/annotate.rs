@@ -548,7 +548,7 @@ pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Fi
     if current.events == 0 {
         current = record_start(tx, c, annotator_id, current)?;
     }
-    // Choosing the suggested value itself confirms the field: a `confirm` event, as `c` writes.
+    // Choosing the suggested value itself confirms the field: a `confirm` event, as `y` in the view writes.
     let origin_name = if old == value { "confirm" } else { origin.name() };
     let event =
         insert_event(tx, &c.id, annotator_id, field, old.as_deref(), value.as_deref(), origin_name, origin.packet_return(), current.suggestion_mode)?;
@@ -603,7 +603,7 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
     Ok(current)
 }
 
-/// Confirms all the suggested fields shown on a row (the annotate view's `c`), durably. The
+/// Confirms all the suggested fields shown on a row (the annotate view's `y`), durably. The
 /// fields confirmed are the `suggested` of the annotation before; the result lists none.
 pub fn confirm(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
     let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;

@@ -80,7 +80,7 @@ pub enum AnnotateCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Confirm every suggested field still unconfirmed on a row (the app's `c`)
+    /// Confirm every suggested field still unconfirmed on a row (the app's `y`)
     Confirm {
         id: String,
         #[arg(long)]
