@@ -264,7 +264,7 @@ fn return_to(ws: &Project, dir: &Path, name: &str) -> PathBuf {
 }
 
 fn accept(ws: &mut Project, row: &str, who: &str) {
-    // Pre-filled suggestions are confirmed (the app's `c`) before an accept can finish.
+    // Pre-filled suggestions are confirmed (the app's `y`) before an accept can finish.
     annotate::confirm(ws, row, who).unwrap();
     let a = annotate::set_field(ws, row, who, Field::Decision, Some("accept_force_gap")).unwrap();
     assert!(a.finished, "{:?}", a.problems);
