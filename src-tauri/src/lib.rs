@@ -168,6 +168,8 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         setup::roster_add,
         setup::assign_rows,
         setup::issue_packets,
+        setup::suggestion_mode,
+        setup::set_suggestion_mode,
     ])
 }
 

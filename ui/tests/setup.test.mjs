@@ -47,3 +47,19 @@ test("an accepted import shows rows read, inserted and unchanged", async () => {
   assert.match(await page.textContent('[data-testid="import-report"]'), /5 rows read, 4 inserted, 1 unchanged/);
   await page.close();
 });
+
+test("the lead chooses how suggestions are shown; the choice is saved through set_suggestion_mode", async () => {
+  // Old view: the suggestion mode could not be chosen at all.
+  const { page, problems } = await openSetup({ answers: { suggestion_mode: "prefilled", set_suggestion_mode: "hidden" } });
+  await page.waitForFunction(() => document.querySelector('[data-testid="suggestion-mode"]')?.value === "prefilled");
+  await page.selectOption('[data-testid="suggestion-mode"]', "hidden");
+  await page.waitForSelector('[data-testid="suggestion-mode-note"]');
+  const sent = await page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "set_suggestion_mode").map((c) => c.args));
+  assert.deepEqual(sent, [{ mode: "hidden" }]);
+  assert.equal(
+    await page.textContent('[data-testid="suggestion-mode-note"]'),
+    "Suggestions are now hidden; packets issued from now on carry this.",
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -133,6 +133,7 @@ import type { ImportReport } from "../bindings/ImportReport";
 import type { ImportRefusal } from "../bindings/ImportRefusal";
 import type { AssignReport } from "../bindings/AssignReport";
 import type { IssuedPacket } from "../bindings/IssuedPacket";
+import type { SuggestionMode } from "../bindings/SuggestionMode";
 export type { ImportRefusal };
 export async function importCandidates(path: string): Promise<ImportReport> {
   try {
@@ -148,3 +149,5 @@ export const rosterList = () => call<Annotator[]>("list_annotators");
 export const rosterAdd = (name: string, role: string) => call<Annotator>("roster_add", { name, role });
 export const assignRows = (seed: number) => call<AssignReport>("assign_rows", { seed });
 export const issuePackets = (dir: string, blinding: string) => call<IssuedPacket[]>("issue_packets", { dir, blinding });
+export const suggestionMode = () => call<SuggestionMode>("suggestion_mode");
+export const setSuggestionMode = (mode: SuggestionMode) => call<SuggestionMode>("set_suggestion_mode", { mode });
