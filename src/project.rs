@@ -1,6 +1,6 @@
 //! A project: one SQLite file holding one benchmark's whole protocol.
 //!
-//! [`Project::create`], [`Project::open`] and [`Project::open_or_create_default`] are the entry
+//! [`Project::create`], [`Project::open`] and [`Project::open_or_create`] are the entry
 //! points for files; [`Project::in_memory`] serves tests. Other modules take `&Project` or
 //! `&mut Project` and reach the connection through [`Project::conn`].
 

@@ -1,4 +1,4 @@
-//! IPC commands for the adjudicate view and the funnel (issue 5): the adjudication queue, one row
+//! IPC commands for the adjudicate view and the funnel: the adjudication queue, one row
 //! side by side, resolving it, bulk-confirming full agreements, quality control and the locality
 //! audit. Each is a call into `forcebench::{adjudicate, qc, locality}`; the funnel itself comes
 //! with `project_status`.

@@ -1,4 +1,4 @@
-//! IPC commands for the evaluation view (issue 7): compare every evaluator on the locked split,
+//! IPC commands for the evaluation view: compare every evaluator on the locked split,
 //! import an evaluator's scores, run the baselines, the two plots as the core draws them, and
 //! export them as SVG and PNG; write an LLM judge's requests and read its responses back. Each
 //! is a call into `forcebench::evaluate`.

@@ -1,4 +1,4 @@
-//! IPC commands for the split view (issue 6): show, draft, lock, export with progress, verify.
+//! IPC commands for the split view: show, draft, lock, export with progress, verify.
 //! Each is a call into `forcebench::split`.
 //!
 //! Export reports its progress on a [`Channel`] the window passes as `onProgress`: a channel is

@@ -1,5 +1,5 @@
 // How the controlled vocabularies read in the UI: workflow states in protocol order with labels,
-// and severity names (DESIGN.md: 1 subtle, 2 clear, 3 high-impact).
+// and severity names (the guideline, docs/guideline.md: 1 subtle, 2 clear, 3 high-impact).
 import type { WorkflowState } from "../bindings/WorkflowState";
 
 export const STATES: { state: WorkflowState; label: string }[] = [
