@@ -52,6 +52,10 @@ pub enum Error {
     #[error("{file}: {message}")]
     VerifyFailed { file: String, message: String },
 
+    /// A file offered as a packet is not one at all (a CSV, a project, any other JSON).
+    #[error("{file} is not a ForceBench packet: {why}; nothing was imported")]
+    NotAPacket { file: String, why: String },
+
     #[error("no candidate with id `{0}`")]
     CandidateNotFound(String),
 
@@ -92,6 +96,7 @@ impl Error {
             Error::UnreadableInput { .. } => "invalid_input",
             Error::ImportConflict { .. } => "import_conflict",
             Error::VerifyFailed { .. } => "verify_failed",
+            Error::NotAPacket { .. } => "not_a_packet",
             Error::CandidateNotFound(_) => "not_found",
             Error::InvalidArgument(_) => "invalid_argument",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",

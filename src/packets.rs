@@ -410,10 +410,16 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
     let file = path.display().to_string();
     let fail = |message: String| file_problem(&file, message);
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| fail(format!("this is not a ForceBench packet: the file is not JSON ({e})")))?;
+    let not_a_packet = |why: String| Error::NotAPacket { file: file.clone(), why };
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        if bytes.trim_ascii_start().starts_with(b"{") {
+            not_a_packet(format!("its JSON does not parse ({e})"))
+        } else {
+            not_a_packet("it is not a JSON file (a packet is the .json file that Issue packets or Return packet wrote)".into())
+        }
+    })?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        return Err(fail(format!("this is not a ForceBench packet (it has no \"format\": \"{FORMAT}\")")));
+        return Err(not_a_packet(format!("it has no \"format\": \"{FORMAT}\"")));
     }
     let version = value.get("format_version").and_then(Value::as_u64).unwrap_or(0);
     if version > FORMAT_VERSION as u64 {

@@ -570,11 +570,30 @@ fn a_version_1_packet_is_refused_with_advice_to_issue_it_again() {
 }
 
 #[test]
-fn a_csv_file_is_not_a_packet() {
-    let (dir, _, _) = temp_project();
+fn a_csv_or_other_json_offered_as_a_packet_is_named_as_not_a_packet_in_one_line() {
+    // Old code said "1 problem found; nothing was imported", as if the CSV had been read as one.
+    let (dir, _, mut project) = temp_project();
     let csv = write(dir.path(), "candidates.csv", csv_file(&[csv_row("fb-1")]));
-    let message = packets::read(&csv).unwrap_err().to_string();
-    assert!(message.contains("this is not a ForceBench packet: the file is not JSON"), "{message}");
+    let err = packets::read(&csv).unwrap_err();
+    assert_eq!(err.code(), "not_a_packet");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} is not a ForceBench packet: it is not a JSON file (a packet is the .json file that Issue packets \
+             or Return packet wrote); nothing was imported",
+            csv.display()
+        )
+    );
+    let other = write(dir.path(), "status.json", "{\"candidates\": 3}");
+    let err = packets::read(&other).unwrap_err();
+    assert_eq!(err.code(), "not_a_packet");
+    assert!(err.to_string().ends_with("is not a ForceBench packet: it has no \"format\": \"forcebench-packet\"; nothing was imported"), "{err}");
+    let broken = write(dir.path(), "cut.json", "{\"format\": \"forcebench-pa");
+    assert!(packets::read(&broken).unwrap_err().to_string().contains("is not a ForceBench packet: its JSON does not parse"));
+    let before = dump(&project);
+    let err = packets::merge(&mut project, &[csv.clone()]).unwrap_err();
+    assert_eq!((err.code(), err.to_string().lines().count()), ("not_a_packet", 1));
+    assert_eq!(dump(&project), before);
 }
 
 #[test]
