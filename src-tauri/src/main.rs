@@ -17,7 +17,8 @@ fn main() {
         Ok(p) => eprintln!("forcebench-studio: project {}", p.info().path),
         Err(e) => eprintln!("forcebench-studio: cannot open the project ({}): {}", e.code, e.message),
     }
-    forcebench_studio::builder(tauri::Builder::default(), project)
+    // The native file dialogs (open and save only; see capabilities/default.json).
+    forcebench_studio::builder(tauri::Builder::default().plugin(tauri_plugin_dialog::init()), project)
         .run(tauri::generate_context!())
         .expect("the Tauri application failed to start");
 }

@@ -420,3 +420,23 @@ test("the funnel follows a change made elsewhere", async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Live queue (issue 20): before, the adjudication queue loaded once, so rows adjudicated from the
+// command line or in another window still read as open.
+test("a change made elsewhere reaches the queue; the row on screen and an unsaved rationale stay", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.fill('[data-testid="rationale"]', "my reasons, not saved yet");
+  await page.evaluate(() => {
+    const q = window.__backend.answers.adjudication_queue;
+    const item = q.items.find((i) => i.id === "fx-adj-3");
+    item.adjudicated = true;
+    item.final_decision = "accept_force_gap";
+    q.counts.full_agreement.open = 1;
+    window.__revision = "11:0";
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid="adj-item"][data-id="fx-adj-3"]')?.dataset.adjudicated === "true", null, { timeout: 5000 });
+  assert.equal(await page.textContent('[data-testid="row-id"]'), "fx-adj-1");
+  assert.equal(await page.inputValue('[data-testid="rationale"]'), "my reasons, not saved yet", "a draft is never overwritten");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -418,3 +418,39 @@ test("in beside mode each suggestion sits beside its empty field; use and y copy
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Live queue (issue 20): before, the queue loaded once, so a merge or a command-line change left
+// it stale until the view was reopened.
+test("a change made elsewhere reaches the queue and the progress; the row, focus and typing stay", async () => {
+  const { page, problems } = await openAnnotate();
+  assert.equal(await page.textContent('[data-testid="progress"]'), "1 / 4");
+  await page.focus('[data-testid="notes"]');
+  await page.keyboard.type("half a thought");
+  // Someone else (a merge, the command line) finishes fx-001 and rewrites this row's notes.
+  await page.evaluate(() => {
+    const rows = window.__backend.annotate.rows;
+    rows["fx-001"].annotation = { ...rows["fx-001"].annotation, decision: "reject_not_force_gap", finished: true, events: 3, problems: [] };
+    rows["fx-zurich"].annotation = { ...rows["fx-zurich"].annotation, notes: "written elsewhere", events: 1 };
+    window.__revision = "9:0";
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-row"][data-id="fx-001"]')?.dataset.finished === "true", null, { timeout: 5000 });
+  assert.equal(await page.textContent('[data-testid="progress"]'), "2 / 4");
+  assert.equal(await rowId(page), "fx-zurich");
+  assert.equal(await page.inputValue('[data-testid="notes"]'), "half a thought", "text being typed is never overwritten");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), "notes");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("with nothing being typed, a change made elsewhere to the row on screen shows at once", async () => {
+  const { page, problems } = await openAnnotate();
+  await page.evaluate(() => {
+    const rows = window.__backend.annotate.rows;
+    rows["fx-zurich"].annotation = { ...rows["fx-zurich"].annotation, notes: "written elsewhere", events: 1 };
+    window.__revision = "10:0";
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid="notes"]')?.value === "written elsewhere", null, { timeout: 5000 });
+  assert.equal(await rowId(page), "fx-zurich");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

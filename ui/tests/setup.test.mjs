@@ -63,3 +63,31 @@ test("the lead chooses how suggestions are shown; the choice is saved through se
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Native file dialogs (tauri-plugin-dialog): before, every path was typed by hand.
+test("Choose… opens the native file dialog with the candidates filter and fills the path it returns", async () => {
+  const { page } = await openSetup({ answers: { "plugin:dialog|open": "/home/lee/picked.csv" } });
+  await page.click('[data-testid="import-choose"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="import-path"]').value === "/home/lee/picked.csv");
+  const call = await page.evaluate(() => window.__ipcCalls.find((c) => c.cmd === "plugin:dialog|open"));
+  assert.equal(call.args.options.directory, false);
+  assert.deepEqual(call.args.options.filters[0].extensions, ["csv", "jsonl", "ndjson"]);
+  await page.close();
+});
+
+test("a cancelled dialog leaves the typed path, and a dialog that cannot open says to type the path", async () => {
+  const { page } = await openSetup({ answers: { "plugin:dialog|open": null } });
+  await page.fill('[data-testid="issue-dir"]', "/typed/packets");
+  await page.click('[data-testid="issue-choose"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "plugin:dialog|open"));
+  assert.equal(await page.inputValue('[data-testid="issue-dir"]'), "/typed/packets");
+  const call = await page.evaluate(() => window.__ipcCalls.find((c) => c.cmd === "plugin:dialog|open"));
+  assert.equal(call.args.options.directory, true);
+  await page.close();
+
+  const broken = await openSetup({ errors: { "plugin:dialog|open": "dialog.open not allowed" } });
+  await broken.page.click('[data-testid="import-choose"]');
+  await broken.page.waitForSelector('[data-testid="import-choose-unavailable"]');
+  assert.equal(await broken.page.inputValue('[data-testid="import-path"]'), "");
+  await broken.page.close();
+});
