@@ -1,0 +1,186 @@
+//! The lead's and the annotator's round trip in the real app window (WebKitGTK through
+//! tauri-driver), with the real `forcebench` command line on the other side:
+//! - Packets: a CSV offered as a packet is named as not one; Ana's issued packet opens as her
+//!   workspace, a row is annotated there by keyboard and the return is written; the lead's
+//!   command line merges it.
+//! - Agreement: the view shows the kappa `forcebench agreement --json` prints, and a confusion
+//!   cell lists the rows behind it.
+//! - Live views: a change made with the command line while the window is open reaches the
+//!   candidate list and its counts within seconds, with no reload.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use fantoccini::key::Key;
+use fantoccini::Client;
+use forcebench::{candidate, sample, Project};
+use forcebench_e2e::client::{cli_binary, click, css, js, k, keys, run, session, shot, text_of, wait_js, wait_js_within, Res, ROW_ID, SAVE_STATE};
+use forcebench_e2e::{find_tools, start_for};
+use serde_json::{json, Value};
+
+/// Runs the real command line on the project; returns stdout, panicking with stderr on failure.
+fn cli(project: &Path, args: &[&str]) -> String {
+    let bin = cli_binary().unwrap_or_else(|m| panic!("{m}"));
+    let out = Command::new(&bin).arg("--project").arg(project).args(args).output().expect("run forcebench");
+    assert!(out.status.success(), "forcebench {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Types into an input found by test id, replacing what it held (WebKit keeps typed text in the
+/// DOM value, which is what Svelte's binding reads on the input event).
+async fn type_into(client: &Client, testid: &str, text: &str) -> Res {
+    let field = client.find(css(&format!("[data-testid={testid}]"))).await?;
+    field.clear().await?;
+    field.send_keys(text).await?;
+    Ok(())
+}
+
+async fn packets_round_trip(client: Client, dir: std::path::PathBuf, ana_packet: String) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-packets]")).await?;
+    keys(&client, &format!("{}3", k(Key::Alt))).await?; // Alt+3: Packets
+
+    // Broke: a CSV opened as a packet said "1 problem found; nothing was imported".
+    let csv = dir.join("candidates.csv");
+    std::fs::write(&csv, "id,passage\nfb-1,text\n")?;
+    type_into(&client, "open-path", csv.to_str().unwrap()).await?;
+    click(&client, "open-packet").await?;
+    wait_js(&client, &format!("({})?.includes('is not a ForceBench packet') ?? null", text_of("open-error")), json!(true)).await?;
+    let said = js(&client, &format!("return {}", text_of("open-error"))).await?;
+    assert!(!said.as_str().unwrap().contains("problem found"), "{said}");
+
+    // Ana's packet opens as her workspace, on the Annotate view.
+    type_into(&client, "open-path", &ana_packet).await?;
+    click(&client, "open-packet").await?;
+    wait_js(&client, &format!("({})?.startsWith('Packet workspace of Ana') ?? null", text_of("session-where")), json!(true)).await?;
+    wait_js(&client, &format!("({ROW_ID}) !== null"), json!(true)).await?;
+    let first = js(&client, &format!("return {ROW_ID}")).await?;
+    // y confirms the shown suggestions, a accepts: the row is finished and saved.
+    keys(&client, "y").await?;
+    keys(&client, "a").await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(
+        &client,
+        &format!("document.querySelector('[data-testid=queue-row][data-id=\"' + {first} + '\"]')?.dataset.finished ?? null"),
+        json!("true"),
+    )
+    .await?;
+
+    // Back to Packets: write the return.
+    keys(&client, &format!("{}3", k(Key::Alt))).await?;
+    let ret = dir.join("ana.returned.json");
+    type_into(&client, "return-path", ret.to_str().unwrap()).await?;
+    click(&client, "return-packet").await?;
+    wait_js(&client, &format!("({})?.startsWith('Written to') ?? null", text_of("return-result")), json!(true)).await?;
+    shot(&client, "window-packets-returned.png").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_packet_opens_in_the_window_is_annotated_and_returned_and_the_lead_merges_it() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    cli_binary().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let lead = dir.path().join("lead.forcebench");
+    {
+        let mut project = Project::create(&lead, "E2E packets").unwrap();
+        sample::load_sample_project(&mut project).unwrap();
+    }
+    let out = dir.path().join("packets");
+    let issued: Value = serde_json::from_str(&cli(&lead, &["packets", "issue", "--out", out.to_str().unwrap(), "--json"])).unwrap();
+    let ana = issued.as_array().expect("a list of packets").iter().find(|p| p["annotator"] == "Ana").expect("Ana's packet");
+    let ana_packet = ana["file"].as_str().unwrap().to_string();
+
+    let (display, driver) = start_for(&tools, &lead, dir.path());
+    let client = session(&tools, &driver).await;
+    run(client.clone(), packets_round_trip(client, dir.path().to_path_buf(), ana_packet)).await;
+    drop(driver);
+    drop(display);
+
+    // The lead merges the return written by the window: one finished row of Ana's.
+    let ret = dir.path().join("ana.returned.json");
+    let merged: Value = serde_json::from_str(&cli(&lead, &["packets", "merge", ret.to_str().unwrap(), "--json"])).unwrap();
+    let report = &merged.as_array().map(|a| a[0].clone()).unwrap_or(merged.clone());
+    assert_eq!(report["annotator"], "Ana", "{merged}");
+    assert_eq!(report["finished_rows"], 1, "{merged}");
+    assert!(report["new_events"].as_u64().unwrap() >= 2, "a decision and the confirmations: {merged}");
+}
+
+async fn agreement_matches_the_cli(client: Client, kappa: String, cell: (usize, usize, usize)) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-agreement]")).await?;
+    keys(&client, &format!("{}4", k(Key::Alt))).await?; // Alt+4: Agreement
+    wait_js(&client, "document.querySelector('[data-testid=kappa]')?.textContent ?? null", json!(kappa)).await?;
+    // The decision table's cell (row, col) lists as many rows as the command line counted there.
+    let (row, col, n) = cell;
+    let selector = format!("[data-testid=cell][data-table=decision][data-row=\"{row}\"][data-col=\"{col}\"]");
+    js(&client, &format!("document.querySelector('{selector}').click(); return true")).await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=cell-row]').length", json!(n)).await?;
+    shot(&client, "window-agreement-cell.png").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agreement_view_shows_the_kappa_the_command_line_prints_and_the_rows_behind_a_cell() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    cli_binary().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("agreement.forcebench");
+    {
+        let mut project = Project::create(&path, "E2E agreement").unwrap();
+        sample::load_demo_project(&mut project).unwrap();
+    }
+    let report: Value = serde_json::from_str(&cli(&path, &["agreement", "--json"])).unwrap();
+    let kappa = report["cohen_kappa"].as_f64().expect("kappa is defined on the demo project");
+    // The view shows two decimals, as the command line's own table does.
+    let shown = format!("{kappa:.2}");
+    // The off-diagonal cell with the most rows: a disagreement the lead would look at.
+    let matrix = report["confusion"].as_array().expect("the decision table");
+    let mut best = (0, 0, 0);
+    for (i, r) in matrix.iter().enumerate() {
+        for (j, n) in r.as_array().unwrap().iter().enumerate() {
+            let n = n.as_u64().unwrap() as usize;
+            if i != j && n > best.2 {
+                best = (i, j, n);
+            }
+        }
+    }
+    assert!(best.2 > 0, "the demo project has disagreements: {}", report["confusion"]);
+    // Left running, the display and driver would outlive the window; they end with the test.
+
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
+    run(client.clone(), agreement_matches_the_cli(client, shown, best)).await;
+}
+
+async fn list_follows_the_cli(client: Client, path: std::path::PathBuf, id: String) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=candidate-row]")).await?;
+    let badge = format!("document.querySelector('[data-testid=candidate-row][data-id=\"{id}\"] [data-testid=state-badge]')?.dataset.state ?? null");
+    let count = "document.querySelector('[data-testid=state-count][data-state=annotating] .n')?.textContent ?? null";
+    wait_js(&client, &badge, json!("assigned")).await?;
+    wait_js(&client, count, json!("0")).await?;
+    // The command line finishes one annotation of the row while the window is open.
+    let (a, _) = forcebench::assign::annotators_of(&Project::open(&path)?, &id)?.expect("assigned");
+    let file = path.with_file_name("one.jsonl");
+    std::fs::write(&file, format!("{}\n", json!({ "id": id, "decision": "reject_not_force_gap", "boundary_type": "duplicate" })))?;
+    cli(&path, &["annotate", "import", file.to_str().unwrap(), "--annotator", &a]);
+    // Broke: the list and its counts loaded once, so they kept saying "assigned" and 0.
+    wait_js_within(&client, &badge, json!("annotating"), Duration::from_secs(10)).await?;
+    wait_js_within(&client, count, json!("1"), Duration::from_secs(10)).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_made_with_the_command_line_reaches_the_open_window_within_seconds() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    cli_binary().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.forcebench");
+    let id = {
+        let mut project = Project::create(&path, "E2E live").unwrap();
+        sample::load_sample_project(&mut project).unwrap();
+        candidate::list(&project).unwrap().remove(0).id
+    };
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
+    run(client.clone(), list_follows_the_cli(client, path.clone(), id)).await;
+}
