@@ -20,9 +20,9 @@ pub fn scatter_svg(reports: &[EvaluatorReport]) -> String {
     let x = |mvr: f64| left + mvr.clamp(0.0, 1.0) * pw;
     let y = |fs: f64| top + (1.0 - (fs.clamp(-1.0, 1.0) + 1.0) / 2.0) * ph;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"12\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"14\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Monotonicity violation rate against force sensitivity</text>\n"
+         <text x=\"{left}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">Monotonicity violation rate against force sensitivity</text>\n"
     );
     // Grid and axes.
     for i in 0..=10 {
@@ -71,9 +71,9 @@ pub fn heatmap_svg(reports: &[EvaluatorReport]) -> String {
     let w = label_w + cell_w * Axis::ALL.len() as f64 + 20.0;
     let h = top + cell_h * reports.len().max(1) as f64 + 40.0;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"12\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"14\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">MVR per axis (lower is better)</text>\n"
+         <text x=\"10\" y=\"22\" font-size=\"16\" font-weight=\"bold\">MVR per axis (lower is better)</text>\n"
     );
     for (j, axis) in Axis::ALL.iter().enumerate() {
         s += &format!(

@@ -454,3 +454,18 @@ test("with nothing being typed, a change made elsewhere to the row on screen sho
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: claim and repair boxes kept three lines and hid the rest of a long claim behind a
+// scrollbar; they now grow with their text.
+test("claim and repair boxes grow with their text instead of hiding it behind a scrollbar", async () => {
+  const { page, problems } = await openAnnotate();
+  const long = "Every survey of Zurich renters, in every district and every year since records began, shows that most of them will move within the year. ".repeat(3);
+  for (const id of ["raised", "repair"]) {
+    await page.fill(`[data-testid="${id}"]`, long);
+    const [scroll, client] = await page.$eval(`[data-testid="${id}"]`, (el) => [el.scrollHeight, el.clientHeight]);
+    assert.ok(scroll <= client + 1, `${id}: ${scroll}px of text in a ${client}px box`);
+    assert.ok(client > 100, `${id} grew (${client}px)`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
