@@ -2,7 +2,8 @@
 //! 1280×800 and at the 960×600 minimum, for a person to look at (ignored in the test run:
 //! `cargo test -p forcebench-e2e --test look -- --ignored`; the pictures land in
 //! tests/e2e/shots/look-<view>-<size>.png). With `FORCEBENCH_LOOK_DOCS=1` it also writes the
-//! README's pictures of these views into docs/.
+//! README's pictures of these views into docs/; `FORCEBENCH_LOOK_PROJECT=FILE` looks at a copy of
+//! that project instead of a new demonstration project.
 
 use std::time::Duration;
 
@@ -35,8 +36,13 @@ const VIEWS: [(&str, char); 9] = [
 async fn look_at_every_view_at_both_sizes() {
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
     let dir = tempfile::tempdir().unwrap();
-    // A path with no project yet: the app makes the demonstration project there.
+    // A path with no project yet: the app makes the demonstration project there. With
+    // FORCEBENCH_LOOK_PROJECT=FILE, a copy of that project instead (one with a locked split and
+    // evaluators shows the Split and Evaluate views full).
     let path = dir.path().join("Demo project.forcebench");
+    if let Some(source) = std::env::var_os("FORCEBENCH_LOOK_PROJECT") {
+        std::fs::copy(source, &path).expect("copy FORCEBENCH_LOOK_PROJECT");
+    }
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
