@@ -30,6 +30,8 @@ pub struct StatusReport {
     pub groups: i64,
     /// How many rows reached each step of the protocol, overall and per axis.
     pub funnel: Funnel,
+    /// The software reading the project: its version, commit and the schema version it writes.
+    pub software: crate::software::Software,
 }
 
 /// Rows reaching each step. A row counts at every step it has passed: an accepted row is also
@@ -152,5 +154,6 @@ pub fn status(project: &Project) -> Result<StatusReport> {
         )?,
         groups: conn.query_row("SELECT count(DISTINCT group_id) FROM candidates", [], |r| r.get(0))?,
         funnel: funnel(conn, &row_states)?,
+        software: crate::software::software(),
     })
 }

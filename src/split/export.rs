@@ -757,8 +757,9 @@ fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -
     let name = manifest["project"]["name"].as_str().unwrap_or("");
     out.push_str(&format!("# Datasheet: {name}, evaluation split v{}\n\n", s.split.version));
     out.push_str(&format!(
-        "Written by forcebench {} from the locked split (locked {}). Content sha256 `{content_sha256}`.\n\n",
-        env!("CARGO_PKG_VERSION"),
+        "Written by forcebench {} (commit {}) from the locked split (locked {}). Content sha256 `{content_sha256}`.\n\n",
+        crate::software::VERSION,
+        crate::software::COMMIT,
         s.split.locked_at.as_deref().unwrap_or("")
     ));
     out.push_str("## What it is\n\nContrastive citation-warrant pairs. Each row has a cited passage, a calibrated claim that the passage licenses and a minimally stronger raised claim that it does not, tagged with one force axis (relation, modality, scope, temporal, numeric) and a severity (1 subtle, 2 clear, 3 high-impact). `eval.jsonl` / `eval.csv` hold the evaluation set; `benchmark.jsonl` the whole retained pool (`in_eval` marks the evaluation rows).\n\n");

@@ -587,7 +587,7 @@ fn manifest_for(conn: &Connection, s: &SplitShow, (project_id, project_name): (S
     Ok(serde_json::json!({
         "format": MANIFEST_FORMAT,
         "format_version": MANIFEST_VERSION,
-        "tool": { "name": "forcebench", "version": env!("CARGO_PKG_VERSION") },
+        "tool": { "name": "forcebench", "version": crate::software::VERSION, "commit": crate::software::COMMIT },
         "project": { "id": project_id, "name": project_name },
         "split": { "version": s.version, "status": s.status, "created_at": s.created_at, "locked_at": s.locked_at },
         "params": s.params,

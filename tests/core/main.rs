@@ -16,6 +16,7 @@ mod packets;
 mod rowstate;
 mod sample;
 mod settings;
+mod software;
 mod schemas;
 mod split;
 mod vocab;

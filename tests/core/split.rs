@@ -292,6 +292,9 @@ fn the_exported_manifest_matches_its_schema() {
     assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(manifest["locality_removed"][0]["was_eval"], true);
     assert_eq!(manifest["capped"].as_array().unwrap().len(), 3);
+    // Which build wrote it (issue 16): the version and the commit, as `forcebench --version` says.
+    assert_eq!(manifest["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(manifest["tool"]["commit"], forcebench::software::COMMIT);
     let mut broken = manifest.clone();
     broken["counts"]["eval"] = Value::from(-1);
     assert!(!validator.is_valid(&broken));

@@ -171,3 +171,15 @@ test("the list, the counts and the selected row follow changes made elsewhere", 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Issue 16: which build this is, for a bug report or a methods section.
+test("the About box names the version, the commit it was built from and the schema it writes", async () => {
+  const { page, problems } = await openApp(browser.context, server.url, backend());
+  await page.click('[data-testid="about-open"]');
+  await page.waitForSelector('[data-testid="about"]');
+  assert.match(await page.textContent('[data-testid="about"]'), /ForceBench Studio 0\.1\.0/);
+  assert.equal(await page.textContent('[data-testid="about-commit"]'), "0123456789ab");
+  assert.equal(await page.textContent('[data-testid="about-schema"]'), "8");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

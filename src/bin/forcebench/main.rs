@@ -1,4 +1,8 @@
-//! The `forcebench` command line: a thin front over the core library (see `src/cli/`).
+//! The `forcebench` command line: a thin front over the core library. Its commands live in
+//! `cli/`; clap and the progress bars are this binary's alone (the `cli` feature), so the desktop
+//! app, which depends on the core without it, compiles neither.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
     // Rust ignores SIGPIPE, so printing into a closed pipe (`forcebench ... | head`) would panic.
@@ -9,5 +13,5 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    forcebench::cli::main()
+    cli::main()
 }

@@ -114,6 +114,7 @@ export const status = {
   by_source: {},
   by_suggested_axis: {},
   groups: new Set(full.map((r) => r.group_id)).size,
+  software: { version: "0.1.0", commit: "0123456789ab", schema_version: 8 },
 };
 
 /** The default mock backend; override fields per test. */

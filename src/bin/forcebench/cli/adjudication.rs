@@ -4,9 +4,9 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 use super::{open, print_json, shorten};
-use crate::adjudicate::{self, QueueFilter};
-use crate::error::{Error, Result};
-use crate::{locality, qc};
+use forcebench::adjudicate::{self, QueueFilter};
+use forcebench::error::{Error, Result};
+use forcebench::{locality, qc};
 
 #[derive(Debug, Subcommand)]
 pub enum AdjudicateCommand {
@@ -145,7 +145,7 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
                 // Spans are stored as {text,start,end}; people read the text.
                 let show = |v: &Option<String>| {
                     let text = v.as_deref().map(|v| match f.field {
-                        crate::annotate::Field::EvidenceSpan => format!("\"{}\"", crate::annotate::Span::text_of(v)),
+                        forcebench::annotate::Field::EvidenceSpan => format!("\"{}\"", forcebench::annotate::Span::text_of(v)),
                         _ => v.to_string(),
                     });
                     shorten(text.as_deref().unwrap_or("—"), 40)
@@ -171,14 +171,14 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             Ok(())
         }
         AdjudicateCommand::Export { out, force } => {
-            crate::output::check_target(&out, force)?;
+            forcebench::output::check_target(&out, force)?;
             let rows = adjudicate::export_rows(&p)?;
             let mut text = String::new();
             for row in &rows {
                 text.push_str(&serde_json::to_string(row).map_err(|e| Error::InvalidArgument(e.to_string()))?);
                 text.push('\n');
             }
-            crate::packets::write_atomically(&out, text.as_bytes())?;
+            forcebench::packets::write_atomically(&out, text.as_bytes())?;
             println!("wrote {} final labels to {}", rows.len(), out.display());
             Ok(())
         }
@@ -214,9 +214,9 @@ pub(super) fn locality_cmd(project: Option<&Path>, cmd: LocalityCommand) -> Resu
         LocalityCommand::Mark { id, reason, by } => {
             let by = match by {
                 Some(b) => b,
-                None => crate::roster::list(&p)?
+                None => forcebench::roster::list(&p)?
                     .into_iter()
-                    .find(|a| a.role != crate::roster::Role::Annotator)
+                    .find(|a| a.role != forcebench::roster::Role::Annotator)
                     .map_or_else(|| "cli".to_string(), |a| a.name),
             };
             let mark = locality::mark(&mut p, &id, &reason, &by)?;

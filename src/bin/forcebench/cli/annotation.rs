@@ -5,11 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::{open, print_json};
-use crate::annotate::{self, Field};
-use crate::error::{Error, Result};
-use crate::packets::{self, Blinding};
-use crate::roster::{self, Role};
-use crate::{assign, workspace, Project};
+use forcebench::annotate::{self, Field};
+use forcebench::error::{Error, Result};
+use forcebench::packets::{self, Blinding};
+use forcebench::roster::{self, Role};
+use forcebench::{assign, workspace, Project};
 
 #[derive(Debug, Subcommand)]
 pub enum AnnotatorsCommand {
@@ -196,7 +196,7 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
         }
         PacketsCommand::Return { out, force } => {
             let p = open(project)?;
-            crate::output::check_target(&out, force)?;
+            forcebench::output::check_target(&out, force)?;
             let packet = workspace::return_packet(&p, &out)?;
             println!("wrote the returned packet ({} rows) to {}", packet.rows.len(), out.display());
         }
@@ -287,7 +287,7 @@ struct SessionRequest {
 /// (too long, not UTF-8, not JSON, an unknown op or field) gets an error answer and the session
 /// goes on; only a failure of stdin or stdout itself ends it.
 fn session(p: &mut Project, annotator: &str) -> Result<()> {
-    use crate::input::{read_line_bounded, BoundedLine, MAX_LINE_BYTES};
+    use forcebench::input::{read_line_bounded, BoundedLine, MAX_LINE_BYTES};
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let refuse = |message: String| serde_json::json!({"ok": false, "code": "invalid_argument", "message": message});
@@ -325,7 +325,7 @@ fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Resu
             // Text as the app sends it; a number only where the field is numeric.
             let value = match req.value {
                 Some(serde_json::Value::String(s)) => Some(s),
-                Some(other) => crate::input::field_text(crate::input::ValueKind::of_field(field), other)
+                Some(other) => forcebench::input::field_text(forcebench::input::ValueKind::of_field(field), other)
                     .map_err(|m| Error::InvalidArgument(format!("field `{}`: {m}", field.as_str())))?,
                 None => None,
             };

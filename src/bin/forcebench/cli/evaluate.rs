@@ -4,8 +4,8 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 use super::{open, print_json};
-use crate::error::Result;
-use crate::evaluate::{self, EvaluatorReport, LabelMap};
+use forcebench::error::Result;
+use forcebench::evaluate::{self, EvaluatorReport, LabelMap};
 
 #[derive(Debug, clap::Args)]
 pub struct EvaluateArgs {
@@ -163,19 +163,19 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
         JudgeCommand::Templates { out, force } => {
             // Every file is checked before any is written: all or nothing.
             for (name, ..) in evaluate::judge::TEMPLATES {
-                crate::output::check_target(&out.join(format!("{name}.txt")), force)?;
+                forcebench::output::check_target(&out.join(format!("{name}.txt")), force)?;
             }
-            std::fs::create_dir_all(&out).map_err(|e| crate::Error::io(&out, e))?;
+            std::fs::create_dir_all(&out).map_err(|e| forcebench::Error::io(&out, e))?;
             for (name, text, map) in evaluate::judge::TEMPLATES {
                 let path = out.join(format!("{name}.txt"));
-                crate::packets::write_atomically(&path, text.as_bytes())?;
+                forcebench::packets::write_atomically(&path, text.as_bytes())?;
                 println!("{}  (answers read with --map {map})", path.display());
             }
             Ok(())
         }
         JudgeCommand::Export { template, out, force, seed } => {
             let p = open(project)?;
-            crate::output::check_target(&out, force)?;
+            forcebench::output::check_target(&out, force)?;
             let n = evaluate::judge_export(&p, &template, &out, seed)?;
             println!("wrote {n} requests (two per pair, each a complete prompt) to {}", out.display());
             Ok(())

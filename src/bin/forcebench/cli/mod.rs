@@ -3,7 +3,7 @@
 //! Errors go to stderr with exit code 1 (2 for usage errors, from clap).
 //!
 //! To add a command: a variant in [`Command`], a `run_*` function here (or a submodule when it
-//! grows), and a line in the README's CLI reference.
+//! grows), and a line in the CLI reference (docs/cli.md).
 
 mod adjudication;
 mod annotation;
@@ -15,13 +15,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::error::{Error, Result};
-use crate::project::{default_project_path, Project, PROJECT_ENV};
-use crate::vocab::WorkflowState;
-use crate::{candidate, import, sample, status};
+use forcebench::error::{Error, Result};
+use forcebench::project::{default_project_path, Project, PROJECT_ENV};
+use forcebench::vocab::WorkflowState;
+use forcebench::{candidate, import, sample, status};
+
+/// `forcebench --version`: the version, the commit it was built from and the project schema it writes.
+static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(forcebench::software::describe);
 
 #[derive(Debug, Parser)]
-#[command(name = "forcebench", version, about = "Build contrastive citation-warrant benchmarks (ForceBench protocol)")]
+#[command(name = "forcebench", version = LONG_VERSION.as_str(), about = "Build contrastive citation-warrant benchmarks (ForceBench protocol)")]
 pub struct Cli {
     /// Project file to use [default: `default.forcebench` in the user's data directory]
     #[arg(long, global = true, env = PROJECT_ENV, value_name = "PATH")]
@@ -72,9 +75,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         from_csv: Option<PathBuf>,
         /// Bootstrap replicates for the percentile interval (0 skips it)
-        #[arg(long, default_value_t = crate::agreement::BOOTSTRAP_REPS)]
+        #[arg(long, default_value_t = forcebench::agreement::BOOTSTRAP_REPS)]
         bootstrap: u32,
-        #[arg(long, default_value_t = crate::agreement::BOOTSTRAP_SEED)]
+        #[arg(long, default_value_t = forcebench::agreement::BOOTSTRAP_SEED)]
         seed: u64,
         #[arg(long)]
         json: bool,
@@ -314,7 +317,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Sample(SampleCommand::Generate(args)) => {
             let rows = sample::generate(args.rows, args.seed);
-            crate::output::write_through(&args.out, args.force, |tmp| sample::write_candidates(tmp, &rows))?;
+            forcebench::output::write_through(&args.out, args.force, |tmp| sample::write_candidates(tmp, &rows))?;
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }
@@ -322,7 +325,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let boot = (bootstrap > 0).then_some((bootstrap, seed));
             match from_csv {
                 Some(file) => {
-                    let r = crate::agreement::labels_report(&file, boot)?;
+                    let r = forcebench::agreement::labels_report(&file, boot)?;
                     if json {
                         return print_json(&r);
                     }
@@ -336,7 +339,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
                 None => {
                     let project = open(cli.project.as_deref())?;
-                    let r = crate::agreement::project_report(&project, boot)?;
+                    let r = forcebench::agreement::project_report(&project, boot)?;
                     if json {
                         return print_json(&r);
                     }
@@ -358,7 +361,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Guideline => {
-            print!("{}", crate::guideline::GUIDELINE);
+            print!("{}", forcebench::guideline::GUIDELINE);
             Ok(())
         }
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
@@ -376,9 +379,9 @@ pub fn run(cli: Cli) -> Result<()> {
             let mode = match mode {
                 Some(text) => {
                     let mode = text.parse().map_err(Error::InvalidArgument)?;
-                    crate::settings::set_suggestion_mode(&mut project, mode)?
+                    forcebench::settings::set_suggestion_mode(&mut project, mode)?
                 }
-                None => crate::settings::suggestion_mode(project.conn())?,
+                None => forcebench::settings::suggestion_mode(project.conn())?,
             };
             if json {
                 return print_json(&serde_json::json!({ "suggestions": mode }));
@@ -445,7 +448,7 @@ fn num(v: Option<f64>) -> String {
     v.map_or("undefined".into(), |x| format!("{x:.3}"))
 }
 
-fn print_pair(p: &crate::agreement::PairReport) {
+fn print_pair(p: &forcebench::agreement::PairReport) {
     let k = &p.kappa;
     println!("cohen kappa         {}", num(k.cohen_kappa));
     if let Some([lo, hi]) = k.kappa_ci95 {

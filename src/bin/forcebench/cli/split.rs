@@ -4,8 +4,8 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 use super::{open, print_json};
-use crate::error::Result;
-use crate::split::{self, SplitParams, SplitShow};
+use forcebench::error::Result;
+use forcebench::split::{self, SplitParams, SplitShow};
 
 #[derive(Debug, Subcommand)]
 pub enum SplitCommand {
@@ -13,7 +13,7 @@ pub enum SplitCommand {
     Draft {
         /// Cap an over-represented axis, e.g. --cap relation=48 (repeatable)
         #[arg(long = "cap", value_name = "AXIS=N", value_parser = split::parse_cap)]
-        caps: Vec<(crate::vocab::Axis, u32)>,
+        caps: Vec<(forcebench::vocab::Axis, u32)>,
         /// Evaluation rows per axis
         #[arg(long, default_value_t = split::DEFAULT_PER_AXIS)]
         per_axis: u32,
