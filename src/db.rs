@@ -8,8 +8,10 @@
 
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
+use serde::Serialize;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use ts_rs::TS;
 
 use crate::error::{Error, Result};
 
@@ -90,8 +92,30 @@ pub fn check_header(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A project file brought up to this build's schema on opening, and the copy kept of it as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Upgrade {
+    #[ts(type = "number")]
+    pub from: i64,
+    #[ts(type = "number")]
+    pub to: i64,
+    /// The copy of the file as it was before the upgrade, beside it.
+    pub backup: String,
+}
+
+impl std::fmt::Display for Upgrade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "upgraded the project from schema {} to {}; the file as it was is kept as {}",
+            self.from, self.to, self.backup
+        )
+    }
+}
+
 /// Opens an existing project database: header check, version check, pragmas, pending migrations.
-pub fn open_existing(path: &Path) -> Result<Connection> {
+/// A file of an earlier schema is first copied beside itself (see [`backup_before_upgrade`]).
+pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     check_header(path)?;
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
@@ -100,9 +124,39 @@ pub fn open_existing(path: &Path) -> Result<Connection> {
     if found > latest_version() {
         return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
     }
+    let upgrade = if found < latest_version() {
+        let backup = backup_before_upgrade(&conn, path, found)?;
+        crate::crashpoint::hit("upgrade-after-backup");
+        Some(Upgrade { from: found, to: latest_version(), backup: backup.display().to_string() })
+    } else {
+        None
+    };
     configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
-    Ok(conn)
+    Ok((conn, upgrade))
+}
+
+/// Writes a consistent copy of the project, as it is, beside it: `NAME.schemaN.bak` (N the
+/// schema it was written with; `NAME.schemaN.2.bak` and on when such a copy already exists, so
+/// no copy is ever replaced). `VACUUM INTO` reads one snapshot, the write-ahead log included;
+/// the copy is written under a temporary name, synced, then renamed, so a crash never leaves a
+/// half copy under the final name.
+fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result<PathBuf> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into());
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let backup = (1..)
+        .map(|i| dir.join(if i == 1 { format!("{name}.schema{version}.bak") } else { format!("{name}.schema{version}.{i}.bak") }))
+        .find(|p| !p.exists())
+        .expect("an unused name");
+    let partial = dir.join(format!(".{name}.schema{version}.bak.partial"));
+    let _ = std::fs::remove_file(&partial);
+    conn.execute("VACUUM INTO ?1", [partial.to_string_lossy()])?;
+    std::fs::File::open(&partial).and_then(|f| f.sync_all()).map_err(|e| Error::io(&partial, e))?;
+    std::fs::rename(&partial, &backup).map_err(|e| Error::io(&backup, e))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(backup)
 }
 
 /// Creates a new project database at `path` (which must not exist) with the latest schema.

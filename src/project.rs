@@ -30,6 +30,8 @@ pub struct ProjectInfo {
     pub path: String,
     #[ts(type = "number")]
     pub schema_version: i64,
+    /// Set when opening brought the file up from an earlier schema (a copy of it was kept).
+    pub upgraded: Option<db::Upgrade>,
 }
 
 pub struct Project {
@@ -58,11 +60,12 @@ impl Project {
         if !path.exists() {
             return Err(Error::NoProject { path: path.to_path_buf() });
         }
-        let conn = db::open_existing(path)?;
-        let info = read_info(&conn, display_path(path))?.ok_or_else(|| Error::NotAProject {
+        let (conn, upgraded) = db::open_existing(path)?;
+        let mut info = read_info(&conn, display_path(path))?.ok_or_else(|| Error::NotAProject {
             path: path.to_path_buf(),
             why: "its project record is missing".into(),
         })?;
+        info.upgraded = upgraded;
         Ok(Project { conn, info })
     }
 
@@ -124,6 +127,7 @@ fn read_info(conn: &Connection, path: String) -> Result<Option<ProjectInfo>> {
                 created_at: r.get(2)?,
                 path: path.clone(),
                 schema_version: version,
+                upgraded: None,
             })
         })
         .optional()?)

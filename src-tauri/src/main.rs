@@ -14,7 +14,10 @@ fn main() {
     }
     let project = forcebench_studio::open_startup_project(std::env::args().skip(1));
     match &project {
-        Ok(p) => eprintln!("forcebench-studio: project {}", p.info().path),
+        Ok(p) => match &p.info().upgraded {
+            Some(upgrade) => eprintln!("forcebench-studio: project {}: {upgrade}", p.info().path),
+            None => eprintln!("forcebench-studio: project {}", p.info().path),
+        },
         Err(e) => eprintln!("forcebench-studio: cannot open the project ({}): {}", e.code, e.message),
     }
     // The native file dialogs (open and save only; see capabilities/default.json).

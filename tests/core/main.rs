@@ -19,4 +19,5 @@ mod settings;
 mod software;
 mod schemas;
 mod split;
+mod upgrade;
 mod vocab;

@@ -183,3 +183,18 @@ test("the About box names the version, the commit it was built from and the sche
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Issue 16: an upgrade on opening is said, with where the old file is kept.
+test("a project upgraded on opening says from which schema and where the file as it was is kept", async () => {
+  const upgraded = { from: 6, to: 8, backup: "/data/study.forcebench.schema6.bak" };
+  const b = backend();
+  const { page, problems } = await openApp(browser.context, server.url, { ...b, status: { ...b.status, project: { ...b.status.project, upgraded } } });
+  await page.waitForSelector('[data-testid="upgraded"]');
+  const text = (await page.textContent('[data-testid="upgraded"]')).replace(/\s+/g, " ");
+  assert.match(text, /project schema 6\) and has been upgraded to schema 8/);
+  assert.match(text, /kept as \/data\/study\.forcebench\.schema6\.bak/);
+  await page.click('[data-testid="upgraded"] button');
+  await page.waitForSelector('[data-testid="upgraded"]', { state: "detached" });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

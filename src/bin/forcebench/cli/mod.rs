@@ -408,17 +408,22 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// Opens the named project (which must exist), or the default one (created on first use).
 pub(crate) fn open(explicit: Option<&Path>) -> Result<Project> {
-    match explicit {
-        Some(path) => Project::open(path),
+    let project = match explicit {
+        Some(path) => Project::open(path)?,
         None => {
             let path = default_project_path()?;
             let (project, created) = Project::open_or_create(&path)?;
             if created {
                 eprintln!("created the default project at {}", path.display());
             }
-            Ok(project)
+            project
         }
+    };
+    // Said once, on the opening that upgraded the file; stdout (and --json) stays as documented.
+    if let Some(upgrade) = &project.info().upgraded {
+        eprintln!("{}: {upgrade}", project.info().path);
     }
+    Ok(project)
 }
 
 /// Runs `work` with a progress bar on stderr (drawn only when stderr is a terminal).
