@@ -99,7 +99,10 @@ fn main() {
 
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     println!("{rows} double-annotated rows");
-    println!("statistics on labels in memory        {:>8.1} ms  (kappa, SE, CI, PABAK, AC1, alpha, Fleiss, confusion)", ms(in_memory));
+    println!(
+        "statistics on labels in memory        {:>8.1} ms  (kappa, SE, CI, PABAK, AC1, alpha, Fleiss, confusion)",
+        ms(in_memory)
+    );
     println!("project: read both annotations         {:>8.1} ms  (SQLite, not part of the target)", ms(load));
     println!("project: every statistic              {:>8.1} ms  (decisions, accept/not, axis, severity, spans, claims, breakdowns, alpha, Fleiss)", ms(from_project));
     println!("bootstrap CI, 1,000 replicates         {:>8.1} ms  ({:.3} to {:.3})", ms(bootstrap), ci[0], ci[1]);

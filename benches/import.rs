@@ -47,7 +47,18 @@ fn main() {
 
     let (ours, plain) = (median(ours), median(plain));
     let rate = |d: Duration| rows as f64 / d.as_secs_f64();
-    println!("forcebench import   {:>8.0} ms  {:>9.0} rows/s  (validate, hash, index, one transaction, synchronous=FULL)", ours.as_secs_f64() * 1e3, rate(ours));
-    println!("sqlite3 .import     {:>8.0} ms  {:>9.0} rows/s  (plain table, no validation)", plain.as_secs_f64() * 1e3, rate(plain));
-    println!("ratio               {:>8.2}x  (target: at most 2x; median of {runs} runs each)", ours.as_secs_f64() / plain.as_secs_f64());
+    println!(
+        "forcebench import   {:>8.0} ms  {:>9.0} rows/s  (validate, hash, index, one transaction, synchronous=FULL)",
+        ours.as_secs_f64() * 1e3,
+        rate(ours)
+    );
+    println!(
+        "sqlite3 .import     {:>8.0} ms  {:>9.0} rows/s  (plain table, no validation)",
+        plain.as_secs_f64() * 1e3,
+        rate(plain)
+    );
+    println!(
+        "ratio               {:>8.2}x  (target: at most 2x; median of {runs} runs each)",
+        ours.as_secs_f64() / plain.as_secs_f64()
+    );
 }

@@ -21,7 +21,10 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 4_000, 20_000]);
-    println!("{:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>11}", "rows", "events", "issue s", "open s", "return s", "merge s", "again s");
+    println!(
+        "{:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>11}",
+        "rows", "events", "issue s", "open s", "return s", "merge s", "again s"
+    );
     for rows in sizes {
         let dir = tempfile::tempdir().unwrap();
         let mut project = Project::create(&dir.path().join("lead.forcebench"), "bench").unwrap();

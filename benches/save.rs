@@ -50,8 +50,16 @@ fn main() {
     plain.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!("{n} saves each, interleaved, WAL, synchronous=FULL");
-    println!("field change (set_field)   p50 {:>7.3} ms   p99 {:>7.3} ms", ms(percentile(&ours, 0.5)), ms(percentile(&ours, 0.99)));
-    println!("bare single-row commit     p50 {:>7.3} ms   p99 {:>7.3} ms", ms(percentile(&plain, 0.5)), ms(percentile(&plain, 0.99)));
+    println!(
+        "field change (set_field)   p50 {:>7.3} ms   p99 {:>7.3} ms",
+        ms(percentile(&ours, 0.5)),
+        ms(percentile(&ours, 0.99))
+    );
+    println!(
+        "bare single-row commit     p50 {:>7.3} ms   p99 {:>7.3} ms",
+        ms(percentile(&plain, 0.5)),
+        ms(percentile(&plain, 0.99))
+    );
     println!(
         "ratio                      p50 {:>7.2}x      p99 {:>7.2}x  (target: p99 at most 1.5x)",
         ms(percentile(&ours, 0.5)) / ms(percentile(&plain, 0.5)),

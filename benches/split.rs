@@ -26,7 +26,11 @@ fn main() {
     let csv = dir.join("c.csv");
     forcebench::sample::write_candidates(&csv, &forcebench::sample::generate(rows, 5)).unwrap();
     forcebench::import::import_file(&mut project, &csv, &mut |_, _| {}).unwrap();
-    for (who, role) in [("A", forcebench::roster::Role::Annotator), ("B", forcebench::roster::Role::Annotator), ("E", forcebench::roster::Role::Adjudicator)] {
+    for (who, role) in [
+        ("A", forcebench::roster::Role::Annotator),
+        ("B", forcebench::roster::Role::Annotator),
+        ("E", forcebench::roster::Role::Adjudicator),
+    ] {
         forcebench::roster::add(&project, who, role).unwrap();
     }
     forcebench::assign::assign(&mut project, 1).unwrap();
@@ -69,9 +73,16 @@ fn main() {
     // after the bulk setup, so its write-ahead log is checkpointed, and opened again.
     drop(project);
     let mut project = forcebench::Project::open(&dir.join("bench.forcebench")).unwrap();
-    let accepted: i64 = project.conn().query_row("SELECT count(*) FROM candidate_states WHERE state = 'accepted'", [], |r| r.get(0)).unwrap();
+    let accepted: i64 = project
+        .conn()
+        .query_row("SELECT count(*) FROM candidate_states WHERE state = 'accepted'", [], |r| r.get(0))
+        .unwrap();
 
-    let params = forcebench::split::SplitParams::new([(forcebench::vocab::Axis::Relation, (accepted / 8) as u32)].into_iter().collect(), Some(40), Some(1));
+    let params = forcebench::split::SplitParams::new(
+        [(forcebench::vocab::Axis::Relation, (accepted / 8) as u32)].into_iter().collect(),
+        Some(40),
+        Some(1),
+    );
     let start = Instant::now();
     let draft = forcebench::split::draft(&mut project, &params).unwrap();
     let t_draft = start.elapsed();
@@ -85,7 +96,10 @@ fn main() {
     let size: u64 = report.files.keys().map(|f| std::fs::metadata(dir.join("out").join(f)).unwrap().len()).sum();
 
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    println!("{rows} candidates, {accepted} accepted; {} retained, {} capped, {} evaluation", locked.counts.retained, locked.counts.capped, locked.counts.eval);
+    println!(
+        "{rows} candidates, {accepted} accepted; {} retained, {} capped, {} evaluation",
+        locked.counts.retained, locked.counts.capped, locked.counts.eval
+    );
     println!("split draft                 {:>8.1} ms", ms(t_draft));
     println!("split lock (incl. kappa)    {:>8.1} ms", ms(t_lock));
     println!("export (9 files, {:.1} MB)  {:>8.1} ms", size as f64 / 1e6, ms(t_export));
@@ -137,7 +151,8 @@ fn write_floor(from: &std::path::Path, to: &std::path::Path, names: &[&String]) 
     use sha2::Digest;
     use std::io::Write;
     std::fs::create_dir_all(to).unwrap();
-    let mut files: Vec<(String, Vec<u8>)> = names.iter().map(|n| (n.to_string(), std::fs::read(from.join(n)).unwrap())).collect();
+    let mut files: Vec<(String, Vec<u8>)> =
+        names.iter().map(|n| (n.to_string(), std::fs::read(from.join(n)).unwrap())).collect();
     files.sort_by_key(|f| std::cmp::Reverse(f.1.len()));
     let mut halves: [Vec<&(String, Vec<u8>)>; 2] = [Vec::new(), Vec::new()];
     let mut load = [0usize; 2];

@@ -144,8 +144,12 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 4] =
-        [Category::DecisionDisagreement, Category::NeedsDiscussion, Category::FieldDisagreement, Category::FullAgreement];
+    pub const ALL: [Category; 4] = [
+        Category::DecisionDisagreement,
+        Category::NeedsDiscussion,
+        Category::FieldDisagreement,
+        Category::FullAgreement,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Category::DecisionDisagreement => "decision_disagreement",
@@ -331,7 +335,11 @@ pub struct Resolution {
 type Problems = Vec<(Option<Field>, String)>;
 
 /// Computes the final label a resolution gives a row, or the problems that stop it.
-fn settle(pair: &Pair, earlier: Option<&Adjudication>, res: &Resolution) -> std::result::Result<Vec<(Field, Option<String>, Source)>, Problems> {
+fn settle(
+    pair: &Pair,
+    earlier: Option<&Adjudication>,
+    res: &Resolution,
+) -> std::result::Result<Vec<(Field, Option<String>, Source)>, Problems> {
     let passage = &pair.candidate.passage;
     let mut problems: Problems = Vec::new();
     let mut chosen: std::collections::HashMap<Field, Option<String>> = std::collections::HashMap::new();
@@ -387,7 +395,10 @@ fn settle(pair: &Pair, earlier: Option<&Adjudication>, res: &Resolution) -> std:
         }
     };
     if decision == Decision::NeedsDiscussion {
-        problems.push((Some(Field::Decision), "the final decision must be accept_force_gap or reject_not_force_gap".into()));
+        problems.push((
+            Some(Field::Decision),
+            "the final decision must be accept_force_gap or reject_not_force_gap".into(),
+        ));
         return Err(problems);
     }
     let mut finals = vec![(Field::Decision, Some(decision.as_str().to_string()))];
@@ -432,10 +443,8 @@ fn settle(pair: &Pair, earlier: Option<&Adjudication>, res: &Resolution) -> std:
         || (res.rationale.is_none() && earlier.is_some_and(|e| e.rationale.is_some()));
     for (field, _, source) in &with_source {
         if source.overrides_both() && !rationale_given {
-            problems.push((
-                Some(*field),
-                "the final value overrides both annotators, so a rationale is required".into(),
-            ));
+            problems
+                .push((Some(*field), "the final value overrides both annotators, so a rationale is required".into()));
         }
     }
     if problems.is_empty() {
@@ -470,7 +479,16 @@ fn adjudicator_id(conn: &rusqlite::Connection, name: &str) -> Result<(i64, Strin
 }
 
 #[allow(clippy::too_many_arguments)]
-fn event(tx: &Transaction, id: &str, field: &str, old: Option<&str>, new: Option<&str>, source: &str, who: i64, at: &str) -> Result<()> {
+fn event(
+    tx: &Transaction,
+    id: &str,
+    field: &str,
+    old: Option<&str>,
+    new: Option<&str>,
+    source: &str,
+    who: i64,
+    at: &str,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -529,7 +547,16 @@ fn write(
         if before.is_some_and(|b| b.value == *value && b.source == *source) {
             continue;
         }
-        event(tx, id, field.as_str(), before.and_then(|b| b.value.as_deref()), value.as_deref(), source.as_str(), who, &at)?;
+        event(
+            tx,
+            id,
+            field.as_str(),
+            before.and_then(|b| b.value.as_deref()),
+            value.as_deref(),
+            source.as_str(),
+            who,
+            &at,
+        )?;
         tx.prepare_cached(
             "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
@@ -542,12 +569,26 @@ fn write(
         for f in &e.fields {
             if !finals.iter().any(|x| x.0 == f.field) {
                 event(tx, id, f.field.as_str(), f.value.as_deref(), None, "dropped", who, &at)?;
-                tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, f.field.as_str()])?;
+                tx.execute(
+                    "DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2",
+                    params![id, f.field.as_str()],
+                )?;
             }
         }
     }
-    if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref()) && !(earlier.is_none() && rationale.is_none()) {
-        event(tx, id, "rationale", earlier.and_then(|e| e.rationale.as_deref()), rationale.as_deref(), "edited", who, &at)?;
+    if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref())
+        && !(earlier.is_none() && rationale.is_none())
+    {
+        event(
+            tx,
+            id,
+            "rationale",
+            earlier.and_then(|e| e.rationale.as_deref()),
+            rationale.as_deref(),
+            "edited",
+            who,
+            &at,
+        )?;
     }
     // A first adjudication starts from an unanswered checklist: an event only when it changed.
     if earlier.map_or(Checklist::default(), |e| e.checklist) != *c {
@@ -664,7 +705,8 @@ pub fn queue(project: &Project, filter: &QueueFilter) -> Result<Queue> {
         )?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut counts: BTreeMap<Category, CategoryCount> = Category::ALL.iter().map(|c| (*c, CategoryCount::default())).collect();
+    let mut counts: BTreeMap<Category, CategoryCount> =
+        Category::ALL.iter().map(|c| (*c, CategoryCount::default())).collect();
     let mut items = Vec::new();
     let wanted_pair: Option<Vec<String>> = filter.pair.as_ref().map(|p| {
         let mut v: Vec<String> = p.split('+').map(|s| s.trim().to_string()).collect();
@@ -850,11 +892,17 @@ pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Re
                 "rationale" => match value {
                     serde_json::Value::String(s) => res.rationale = Some(s),
                     serde_json::Value::Null => res.rationale = Some(String::new()),
-                    other => problems.push(problem(line, Some("rationale"), format!("expected a string, found {other}"))),
+                    other => {
+                        problems.push(problem(line, Some("rationale"), format!("expected a string, found {other}")))
+                    }
                 },
                 "checklist" => match serde_json::from_value::<Checklist>(value) {
                     Ok(c) => res.checklist = c,
-                    Err(e) => problems.push(problem(line, Some("checklist"), format!("expected an object of the five items as true/false: {e}"))),
+                    Err(e) => problems.push(problem(
+                        line,
+                        Some("checklist"),
+                        format!("expected an object of the five items as true/false: {e}"),
+                    )),
                 },
                 _ => {
                     let field = match key.parse::<Field>() {
@@ -979,7 +1027,8 @@ impl FinalTable {
 /// build (a 100,000-row project has 650,000 final fields).
 pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<FinalTable> {
     let mut table = FinalTable::default();
-    let mut stmt = conn.prepare("SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field")?;
+    let mut stmt = conn
+        .prepare("SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let field = crate::db::text(r, 1)?;
@@ -1044,8 +1093,7 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
         out.push(ExportRow {
             state: rule.state(&id, decision),
             decision,
-            evidence_span: value(Field::EvidenceSpan)
-                .map(|v| crate::annotate::Span::text_of(&v).into_owned()),
+            evidence_span: value(Field::EvidenceSpan).map(|v| crate::annotate::Span::text_of(&v).into_owned()),
             calibrated_claim: value(Field::CalibratedClaim),
             raised_claim: value(Field::RaisedClaim),
             axis: value(Field::Axis),

@@ -20,9 +20,9 @@ use ts_rs::TS;
 
 use crate::candidate::{self, Candidate};
 use crate::error::{Error, Result};
+use crate::import::InputProblem;
 use crate::project::{now, Project};
 use crate::roster;
-use crate::import::InputProblem;
 use crate::settings::SuggestionMode;
 use crate::vocab::{Axis, BoundaryType, Decision, SEVERITIES};
 use std::path::Path;
@@ -126,7 +126,11 @@ impl Span {
 
     /// The span for `text` at its first occurrence in `passage`.
     pub fn find(passage: &str, text: &str) -> Option<Span> {
-        passage.find(text).map(|start| Span { text: text.to_string(), start: start as u32, end: (start + text.len()) as u32 })
+        passage.find(text).map(|start| Span {
+            text: text.to_string(),
+            start: start as u32,
+            end: (start + text.len()) as u32,
+        })
     }
 
     /// Checks that the span is non-empty and that `passage[start..end]` is exactly its text.
@@ -189,7 +193,12 @@ impl Annotation {
     /// What an annotator starts from in `mode`: the two claims (the row under test) always; in
     /// `prefilled` mode also the suggested span, axis and severity (unless blinding hides them)
     /// and repair, each listed in `suggested` until confirmed or changed.
-    pub(crate) fn starting(c: &Candidate, annotator: &str, mode: SuggestionMode, show_axis_severity: bool) -> Annotation {
+    pub(crate) fn starting(
+        c: &Candidate,
+        annotator: &str,
+        mode: SuggestionMode,
+        show_axis_severity: bool,
+    ) -> Annotation {
         let mut a = Annotation::empty(c, annotator);
         a.suggestion_mode = mode;
         a.calibrated_claim = Some(c.calibrated_claim.clone());
@@ -251,7 +260,9 @@ impl Annotation {
     pub(crate) fn stored(&self, field: Field) -> Option<String> {
         match field {
             Field::Decision => self.decision.map(|d| d.as_str().to_string()),
-            Field::EvidenceSpan => self.evidence_span.as_ref().map(|s| serde_json::to_string(s).expect("span serialises")),
+            Field::EvidenceSpan => {
+                self.evidence_span.as_ref().map(|s| serde_json::to_string(s).expect("span serialises"))
+            }
             Field::CalibratedClaim => self.calibrated_claim.clone(),
             Field::RaisedClaim => self.raised_claim.clone(),
             Field::Axis => self.axis.map(|a| a.as_str().to_string()),
@@ -443,7 +454,11 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
 }
 
 /// The latest change not yet undone (undo events themselves are not undone; there is no redo).
-fn undo_target(tx: &rusqlite::Connection, candidate_id: &str, annotator_id: i64) -> Result<Option<(i64, String, Option<String>)>> {
+fn undo_target(
+    tx: &rusqlite::Connection,
+    candidate_id: &str,
+    annotator_id: i64,
+) -> Result<Option<(i64, String, Option<String>)>> {
     Ok(tx
         .prepare_cached(
             "SELECT e.id, e.field, e.old_value FROM annotation_events e
@@ -483,7 +498,12 @@ fn insert_event(
 }
 
 /// Rewrites the cache row from an annotation.
-pub(crate) fn store(tx: &rusqlite::Connection, a: &Annotation, annotator_id: i64, last_event: Option<i64>) -> Result<()> {
+pub(crate) fn store(
+    tx: &rusqlite::Connection,
+    a: &Annotation,
+    annotator_id: i64,
+    last_event: Option<i64>,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
              calibrated_claim, raised_claim, axis, severity, boundary_type, repair, notes, finished,
@@ -534,7 +554,14 @@ fn assigned_annotator(tx: &rusqlite::Connection, candidate_id: &str, annotator: 
 
 /// Sets one field inside an open transaction; returns the new annotation (unchanged values write
 /// no event).
-pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Field, value: Option<&str>, origin: Origin) -> Result<Annotation> {
+pub(crate) fn set_in(
+    tx: &Transaction,
+    c: &Candidate,
+    annotator: &str,
+    field: Field,
+    value: Option<&str>,
+    origin: Origin,
+) -> Result<Annotation> {
     let annotator_id = assigned_annotator(tx, &c.id, annotator)?;
     crate::rowstate::guard(tx, &c.id)?;
     let value = normalise(field, value, &c.passage)
@@ -550,8 +577,17 @@ pub(crate) fn set_in(tx: &Transaction, c: &Candidate, annotator: &str, field: Fi
     }
     // Choosing the suggested value itself confirms the field: a `confirm` event, as `y` in the view writes.
     let origin_name = if old == value { "confirm" } else { origin.name() };
-    let event =
-        insert_event(tx, &c.id, annotator_id, field, old.as_deref(), value.as_deref(), origin_name, origin.packet_return(), current.suggestion_mode)?;
+    let event = insert_event(
+        tx,
+        &c.id,
+        annotator_id,
+        field,
+        old.as_deref(),
+        value.as_deref(),
+        origin_name,
+        origin.packet_return(),
+        current.suggestion_mode,
+    )?;
     current.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
     current.suggested.retain(|f| *f != field);
     current.events += 1;
@@ -594,7 +630,17 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
     let mut last = None;
     for field in std::mem::take(&mut current.suggested) {
         let value = current.stored(field);
-        last = Some(insert_event(tx, &c.id, annotator_id, field, value.as_deref(), value.as_deref(), "confirm", None, current.suggestion_mode)?);
+        last = Some(insert_event(
+            tx,
+            &c.id,
+            annotator_id,
+            field,
+            value.as_deref(),
+            value.as_deref(),
+            "confirm",
+            None,
+            current.suggestion_mode,
+        )?);
         current.events += 1;
     }
     current.can_undo = true;
@@ -606,7 +652,8 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
 /// Confirms all the suggested fields shown on a row (the annotate view's `y`), durably. The
 /// fields confirmed are the `suggested` of the annotation before; the result lists none.
 pub fn confirm(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let a = confirm_in(&tx, &c, annotator)?;
     tx.commit()?;
@@ -614,8 +661,15 @@ pub fn confirm(project: &mut Project, candidate_id: &str, annotator: &str) -> Re
 }
 
 /// Sets one field of one annotator's annotation, durably (returns after the commit).
-pub fn set_field(project: &mut Project, candidate_id: &str, annotator: &str, field: Field, value: Option<&str>) -> Result<Annotation> {
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+pub fn set_field(
+    project: &mut Project,
+    candidate_id: &str,
+    annotator: &str,
+    field: Field,
+    value: Option<&str>,
+) -> Result<Annotation> {
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let a = set_in(&tx, &c, annotator, field, value, Origin::App)?;
     tx.commit()?;
@@ -625,7 +679,8 @@ pub fn set_field(project: &mut Project, candidate_id: &str, annotator: &str, fie
 /// Reverts the annotator's latest change on this row that is not yet undone, as a new event.
 /// Returns the annotation after the undo (unchanged when there is nothing to undo).
 pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
     crate::rowstate::guard(&tx, candidate_id)?;
@@ -655,7 +710,8 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
     if !(0.0..=86_400.0).contains(&seconds) {
         return Err(Error::InvalidArgument(format!("time spent {seconds} s is out of range")));
     }
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
     if matches!(crate::rowstate::guard(&tx, candidate_id), Err(Error::SplitLocked { .. })) {
@@ -673,7 +729,8 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
 
 /// The annotator's current annotation of a row (the suggestions if they have not started).
 pub fn get(project: &Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotator_id = assigned_annotator(project.conn(), candidate_id, annotator)?;
     fold(project.conn(), &c, annotator_id, annotator)
 }
@@ -751,7 +808,8 @@ pub fn queue(project: &Project, annotator: &str) -> Result<Vec<QueueRow>> {
         Some(project_id) => {
             let mut ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
             crate::packets::annotator_order(&project_id, &who.name, &mut ids);
-            let pos: std::collections::HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+            let pos: std::collections::HashMap<&str, usize> =
+                ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
             rows.sort_by_key(|r| pos[r.0.as_str()]);
         }
         None => {
@@ -844,7 +902,12 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
     let mut rows_problems = Vec::new();
     for (line, id, fields) in &parsed {
         let Some(c) = candidate::find_in(&tx, id)? else {
-            rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: Some("id".into()), message: format!("no candidate with id `{id}`") });
+            rows_problems.push(InputProblem {
+                file: file.clone(),
+                line: Some(*line),
+                field: Some("id".into()),
+                message: format!("no candidate with id `{id}`"),
+            });
             continue;
         };
         let mut result = None;
@@ -858,7 +921,12 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
                     result = Some(a);
                 }
                 Err(e) => {
-                    rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: Some(field.as_str().into()), message: e.to_string() });
+                    rows_problems.push(InputProblem {
+                        file: file.clone(),
+                        line: Some(*line),
+                        field: Some(field.as_str().into()),
+                        message: e.to_string(),
+                    });
                     break;
                 }
             }
@@ -871,7 +939,12 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
         let current = match confirm_in(&tx, &c, &who.name) {
             Ok(a) => a,
             Err(e) => {
-                rows_problems.push(InputProblem { file: file.clone(), line: Some(*line), field: None, message: e.to_string() });
+                rows_problems.push(InputProblem {
+                    file: file.clone(),
+                    line: Some(*line),
+                    field: None,
+                    message: e.to_string(),
+                });
                 continue;
             }
         };
@@ -920,7 +993,8 @@ pub struct AnnotateRow {
 
 /// The annotate view's data for one row of one annotator's queue.
 pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Result<AnnotateRow> {
-    let c = candidate::find_in(project.conn(), candidate_id)?.ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
+    let c = candidate::find_in(project.conn(), candidate_id)?
+        .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotation = get(project, candidate_id, annotator)?;
     let queue = queue(project, annotator)?;
     let position = queue.iter().position(|q| q.id == candidate_id).map_or(0, |p| p as u32 + 1);

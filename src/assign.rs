@@ -119,7 +119,8 @@ pub fn assign(project: &mut Project, seed: u64) -> Result<AssignReport> {
         let ids = stmt.query_map([], |r| r.get(0))?;
         ids.collect::<rusqlite::Result<_>>()?
     };
-    let already: i64 = project.conn().query_row("SELECT count(DISTINCT candidate_id) FROM assignments", [], |r| r.get(0))?;
+    let already: i64 =
+        project.conn().query_row("SELECT count(DISTINCT candidate_id) FROM assignments", [], |r| r.get(0))?;
     rows.sort_by_key(|id| stable_key(seed, id));
     let order = pair_order(people.len());
     let mut counts = vec![0u32; people.len()];
@@ -169,7 +170,14 @@ pub fn annotators_of(project: &Project, candidate_id: &str) -> Result<Option<(St
 
 /// Moves one slot of a row from one annotator to another, recording who decided it and why.
 /// The only way to change an assignment once its row has labels.
-pub fn reassign(project: &mut Project, candidate_id: &str, from: &str, to: &str, decided_by: &str, reason: &str) -> Result<()> {
+pub fn reassign(
+    project: &mut Project,
+    candidate_id: &str,
+    from: &str,
+    to: &str,
+    decided_by: &str,
+    reason: &str,
+) -> Result<()> {
     if reason.trim().is_empty() {
         return Err(Error::InvalidArgument("a reassignment needs a reason".into()));
     }
@@ -184,7 +192,8 @@ pub fn reassign(project: &mut Project, candidate_id: &str, from: &str, to: &str,
             |r| r.get(0),
         )
         .optional()?;
-    let slot = slot.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", from.name)))?;
+    let slot =
+        slot.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", from.name)))?;
     let taken: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM assignments WHERE candidate_id = ?1 AND annotator_id = ?2)",
         params![candidate_id, to.id],

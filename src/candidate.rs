@@ -121,9 +121,7 @@ const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id
      c.axis, c.severity";
 
 fn parse_enum<T: std::str::FromStr<Err = String>>(idx: usize, s: String) -> rusqlite::Result<T> {
-    s.parse().map_err(|e: String| {
-        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into())
-    })
+    s.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into()))
 }
 
 /// Reads a [`Candidate`] from a row selected with `CANDIDATE_COLUMNS` first.

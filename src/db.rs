@@ -145,7 +145,13 @@ fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into());
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let backup = (1..)
-        .map(|i| dir.join(if i == 1 { format!("{name}.schema{version}.bak") } else { format!("{name}.schema{version}.{i}.bak") }))
+        .map(|i| {
+            dir.join(if i == 1 {
+                format!("{name}.schema{version}.bak")
+            } else {
+                format!("{name}.schema{version}.{i}.bak")
+            })
+        })
         .find(|p| !p.exists())
         .expect("an unused name");
     let partial = dir.join(format!(".{name}.schema{version}.bak.partial"));
@@ -186,10 +192,14 @@ pub fn in_memory() -> Result<Connection> {
 
 /// Reads column `i` of a result row as text, borrowed from SQLite (no copy).
 pub(crate) fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
-    r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+    r.get_ref(i)?
+        .as_str()
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
 }
 
 /// Reads column `i` of a result row as text or NULL, borrowed from SQLite (no copy).
 pub(crate) fn text_or_null<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
-    r.get_ref(i)?.as_str_or_null().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+    r.get_ref(i)?
+        .as_str_or_null()
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
 }

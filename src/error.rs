@@ -32,7 +32,9 @@ pub enum Error {
     OutputExists { path: PathBuf },
 
     /// An output names a ForceBench project, which no output ever replaces.
-    #[error("{path} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)")]
+    #[error(
+        "{path} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)"
+    )]
     OutputIsProject { path: PathBuf },
 
     #[error("{}", io_words(.path, .source))]
@@ -178,12 +180,7 @@ fn format_conflicts(file: &str, conflicts: &[ImportConflict]) -> String {
         if conflicts.len() == 1 { "" } else { "s" }
     );
     for c in conflicts.iter().take(MAX_REPORTED_PROBLEMS) {
-        out.push_str(&format!(
-            "\n  {file}:{}: id `{}` differs in {}",
-            c.line,
-            c.id,
-            c.fields.join(", ")
-        ));
+        out.push_str(&format!("\n  {file}:{}: id `{}` differs in {}", c.line, c.id, c.fields.join(", ")));
     }
     if conflicts.len() > MAX_REPORTED_PROBLEMS {
         out.push_str(&format!("\n  ... and {} more", conflicts.len() - MAX_REPORTED_PROBLEMS));

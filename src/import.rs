@@ -99,9 +99,7 @@ impl InputFormat {
         match ext.as_deref() {
             Some("csv") => Ok(InputFormat::Csv),
             Some("jsonl") | Some("ndjson") => Ok(InputFormat::Jsonl),
-            Some(other) => Err(format!(
-                "unknown extension `.{other}`; candidate files must end in .csv or .jsonl"
-            )),
+            Some(other) => Err(format!("unknown extension `.{other}`; candidate files must end in .csv or .jsonl")),
             None => Err("the file has no extension; candidate files must end in .csv or .jsonl".into()),
         }
     }
@@ -214,11 +212,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
             }
             Some(f) => columns.push(Some(f)),
             None => {
-                problems.add(
-                    Some(1),
-                    Some(name),
-                    format!("unknown column; the columns are {}", FIELDS.join(", ")),
-                );
+                problems.add(Some(1), Some(name), format!("unknown column; the columns are {}", FIELDS.join(", ")));
                 columns.push(None);
             }
         }
@@ -305,11 +299,7 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
         let mut values: [Option<String>; 13] = Default::default();
         for (key, value) in object {
             let Some(field) = FIELDS.iter().find(|f| **f == key) else {
-                problems.add(
-                    Some(line),
-                    Some(&key),
-                    format!("unknown field; the fields are {}", FIELDS.join(", ")),
-                );
+                problems.add(Some(line), Some(&key), format!("unknown field; the fields are {}", FIELDS.join(", ")));
                 continue;
             };
             let kind = if *field == "severity" { ValueKind::WholeNumber } else { ValueKind::Text };
@@ -452,16 +442,19 @@ fn span_mismatch(span: &str, passage: &str) -> String {
 }
 
 /// Writes the validated rows in one transaction, or nothing if any id conflicts.
-fn write_rows(
-    project: &mut Project,
-    rows: Vec<(u64, Candidate)>,
-    mut report: ImportReport,
-) -> Result<ImportReport> {
+fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: ImportReport) -> Result<ImportReport> {
     let mut conflicts = Vec::new();
     let mut new_rows = Vec::with_capacity(rows.len());
-    let pool_is_empty: bool = project.conn().query_row("SELECT NOT EXISTS (SELECT 1 FROM candidates)", [], |r| r.get(0))?;
+    let pool_is_empty: bool =
+        project.conn().query_row("SELECT NOT EXISTS (SELECT 1 FROM candidates)", [], |r| r.get(0))?;
     if pool_is_empty {
-        new_rows = rows.into_iter().map(|(_, row)| { let hash = row.content_hash(); (row, hash) }).collect();
+        new_rows = rows
+            .into_iter()
+            .map(|(_, row)| {
+                let hash = row.content_hash();
+                (row, hash)
+            })
+            .collect();
     } else {
         let mut existing = project.conn().prepare("SELECT content_sha256 FROM candidates WHERE id = ?1")?;
         for (line, row) in rows {

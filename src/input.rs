@@ -224,13 +224,21 @@ pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
     };
     if let Some(at) = bytes.iter().position(|b| *b == 0) {
         let (line, byte) = locate(bytes, at);
-        return Err(invalid_line(file, line, format!("byte {byte} of this line is a NUL byte; this is not a text file")));
+        return Err(invalid_line(
+            file,
+            line,
+            format!("byte {byte} of this line is a NUL byte; this is not a text file"),
+        ));
     }
     if let Some((index, long)) = text.split('\n').enumerate().find(|(_, l)| l.len() > MAX_LINE_BYTES) {
         return Err(invalid_line(
             file,
             index as u64 + 1,
-            format!("this line is {}, more than {} (the limit for one line)", mib(long.len() as u64), mib(MAX_LINE_BYTES as u64)),
+            format!(
+                "this line is {}, more than {} (the limit for one line)",
+                mib(long.len() as u64),
+                mib(MAX_LINE_BYTES as u64)
+            ),
         ));
     }
     Ok(text)
@@ -266,7 +274,12 @@ pub fn jsonl_lines(file: &str, text: &str) -> (Vec<JsonLine>, Vec<InputProblem>)
         }
         match parse_object(raw) {
             Ok(map) => objects.push((line, map)),
-            Err(p) => problems.push(InputProblem { file: file.to_string(), line: Some(line), field: p.field, message: p.message }),
+            Err(p) => problems.push(InputProblem {
+                file: file.to_string(),
+                line: Some(line),
+                field: p.field,
+                message: p.message,
+            }),
         }
     }
     (objects, problems)
@@ -300,7 +313,9 @@ pub fn parse_strict(text: &str) -> std::result::Result<serde_json::Value, LinePr
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = Strict { repeated: &repeated }.deserialize(&mut de).and_then(|v| de.end().map(|_| v));
     parsed.map_err(|e| match repeated.into_inner() {
-        Some(key) => LineProblem { field: Some(key), message: "this key appears twice in one object; give each key once".into() },
+        Some(key) => {
+            LineProblem { field: Some(key), message: "this key appears twice in one object; give each key once".into() }
+        }
         None => LineProblem { field: None, message: format!("not valid JSON: {e}") },
     })
 }
@@ -401,7 +416,13 @@ impl ValueKind {
         match field {
             Field::Severity => ValueKind::WholeNumber,
             Field::EvidenceSpan => ValueKind::Span,
-            Field::Decision | Field::CalibratedClaim | Field::RaisedClaim | Field::Axis | Field::BoundaryType | Field::Repair | Field::Notes => ValueKind::Text,
+            Field::Decision
+            | Field::CalibratedClaim
+            | Field::RaisedClaim
+            | Field::Axis
+            | Field::BoundaryType
+            | Field::Repair
+            | Field::Notes => ValueKind::Text,
         }
     }
 }
@@ -431,7 +452,11 @@ pub fn field_text(kind: ValueKind, value: serde_json::Value) -> std::result::Res
                 match map.get(key) {
                     Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n <= u32::MAX as u64) => {}
                     Some(Value::String(s)) => return Err(format!("the span's `{key}`: {}", number_as_string(s))),
-                    Some(other) => return Err(format!("the span's `{key}` must be a byte offset (a whole number 0 or more), found {other}")),
+                    Some(other) => {
+                        return Err(format!(
+                            "the span's `{key}` must be a byte offset (a whole number 0 or more), found {other}"
+                        ))
+                    }
                     None => return Err(format!("a span object needs its `{key}` offset")),
                 }
             }

@@ -5,9 +5,9 @@
 
 pub mod adjudicate;
 pub mod agreement;
-pub mod bindings;
 pub mod annotate;
 pub mod assign;
+pub mod bindings;
 pub mod candidate;
 pub mod crashpoint;
 pub mod db;

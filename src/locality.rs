@@ -74,7 +74,8 @@ pub fn list(project: &Project) -> Result<Vec<Mark>> {
         "SELECT l.candidate_id, l.reason, l.marked_by, l.at FROM locality_marks l
          JOIN candidates c ON c.id = l.candidate_id ORDER BY c.seq",
     )?;
-    let rows = stmt.query_map([], |r| Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? }))?;
+    let rows =
+        stmt.query_map([], |r| Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? }))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -82,7 +83,9 @@ pub fn list(project: &Project) -> Result<Vec<Mark>> {
 pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<Mark> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(Error::InvalidArgument(format!("marking row `{id}` nonlocal needs a reason (what the raised claim adds or changes)")));
+        return Err(Error::InvalidArgument(format!(
+            "marking row `{id}` nonlocal needs a reason (what the raised claim adds or changes)"
+        )));
     }
     let tx = project.conn_mut().transaction()?;
     match crate::rowstate::state(&tx, id)? {
@@ -112,9 +115,11 @@ pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<M
 pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
     let tx = project.conn_mut().transaction()?;
     let Some(mark) = tx
-        .query_row("SELECT candidate_id, reason, marked_by, at FROM locality_marks WHERE candidate_id = ?1", [id], |r| {
-            Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? })
-        })
+        .query_row(
+            "SELECT candidate_id, reason, marked_by, at FROM locality_marks WHERE candidate_id = ?1",
+            [id],
+            |r| Ok(Mark { id: r.get(0)?, reason: r.get(1)?, marked_by: r.get(2)?, at: r.get(3)? }),
+        )
         .optional()?
     else {
         return Err(Error::InvalidArgument(format!("row `{id}` is not marked nonlocal")));

@@ -42,9 +42,9 @@ pub fn is_project(path: &Path) -> bool {
         return true;
     }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    ["-wal", "-shm", "-journal"]
-        .iter()
-        .any(|suffix| name.strip_suffix(suffix).is_some_and(|base| !base.is_empty() && project(&path.with_file_name(base))))
+    ["-wal", "-shm", "-journal"].iter().any(|suffix| {
+        name.strip_suffix(suffix).is_some_and(|base| !base.is_empty() && project(&path.with_file_name(base)))
+    })
 }
 
 /// Refuses to write `path` when it names a folder or a ForceBench project, or an existing file
@@ -60,7 +60,10 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
         Ok(meta) => meta,
     };
     if meta.is_dir() {
-        return Err(Error::InvalidArgument(format!("{} is a folder; name a file to write (nothing was written)", path.display())));
+        return Err(Error::InvalidArgument(format!(
+            "{} is a folder; name a file to write (nothing was written)",
+            path.display()
+        )));
     }
     // A device or a pipe (`/dev/null`, a FIFO) would be replaced by the rename, not written to.
     if !meta.is_file() && !meta.file_type().is_symlink() {

@@ -37,8 +37,8 @@ use crate::candidate::{self, Candidate};
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
 use crate::roster;
-use crate::vocab::Axis;
 use crate::settings::SuggestionMode;
+use crate::vocab::Axis;
 
 pub const FORMAT: &str = "forcebench-packet";
 pub const FORMAT_VERSION: u32 = 2;
@@ -270,7 +270,8 @@ pub(crate) fn decode_secret(hex_text: &str) -> Option<Vec<u8>> {
 /// The order in which an annotator sees rows: a shuffle fixed by project, annotator and row id,
 /// so it reveals nothing of provenance or import order.
 pub fn annotator_order(project_id: &str, annotator: &str, ids: &mut [String]) {
-    let seed = u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap());
+    let seed =
+        u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap());
     ids.sort_by_key(|id| stable_key(seed, id));
 }
 
@@ -376,7 +377,8 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
 
 fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
     // Reuse the candidate reader through a lightweight query of the hash.
-    let hash: String = conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let hash: String =
+        conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
     Ok((c, hash))
 }
@@ -415,7 +417,9 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
         if bytes.trim_ascii_start().starts_with(b"{") {
             not_a_packet(format!("its JSON does not parse ({e})"))
         } else {
-            not_a_packet("it is not a JSON file (a packet is the .json file that Issue packets or Return packet wrote)".into())
+            not_a_packet(
+                "it is not a JSON file (a packet is the .json file that Issue packets or Return packet wrote)".into(),
+            )
         }
     })?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
@@ -423,7 +427,9 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
     }
     let version = value.get("format_version").and_then(Value::as_u64).unwrap_or(0);
     if version > FORMAT_VERSION as u64 {
-        return Err(fail(format!("packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})")));
+        return Err(fail(format!(
+            "packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})"
+        )));
     }
     if version < FORMAT_VERSION as u64 {
         return Err(fail(format!(
@@ -436,7 +442,9 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
         Some("issued") => {
             let stated = value.get("checksum").and_then(Value::as_str).unwrap_or_default();
             if stated != checksum_of(&value) || has("mac") {
-                return Err(fail("checksum check failed: the file was damaged or changed after ForceBench wrote it".into()));
+                return Err(fail(
+                    "checksum check failed: the file was damaged or changed after ForceBench wrote it".into(),
+                ));
             }
             if value.get("secret").and_then(Value::as_str).and_then(decode_secret).is_none() {
                 return Err(fail("the issued packet has no valid packet key (`secret`)".into()));
@@ -452,7 +460,10 @@ fn read_value(path: &Path) -> Result<(Packet, Value)> {
             }
             let workspace = value.get("workspace_id").and_then(Value::as_str).unwrap_or_default();
             if uuid::Uuid::parse_str(workspace).is_err() {
-                return Err(fail("a returned packet names the workspace that wrote it (`workspace_id`, a uuid); this one does not".into()));
+                return Err(fail(
+                    "a returned packet names the workspace that wrote it (`workspace_id`, a uuid); this one does not"
+                        .into(),
+                ));
             }
         }
         _ => return Err(fail("`kind` must be `issued` or `returned`".into())),
@@ -534,7 +545,13 @@ enum Known {
 
 /// Checks and merges one return inside the merge's transaction; `authentic` says whether its
 /// HMAC matched the packet's secret (checked before the transaction began).
-fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packet, authentic: bool) -> Result<MergeReport> {
+fn merge_one(
+    tx: &rusqlite::Transaction,
+    project_id: &str,
+    file: &str,
+    p: &Packet,
+    authentic: bool,
+) -> Result<MergeReport> {
     let refuse = |check: &str, row: Option<&str>, message: String| Error::InvalidInput {
         file: file.to_string(),
         problems: vec![crate::import::InputProblem {
@@ -545,10 +562,18 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
         }],
     };
     if p.kind != "returned" {
-        return Err(refuse("kind", None, "this packet was issued but never returned (open it in the app and use Return packet)".into()));
+        return Err(refuse(
+            "kind",
+            None,
+            "this packet was issued but never returned (open it in the app and use Return packet)".into(),
+        ));
     }
     if p.project.id != project_id {
-        return Err(refuse("project", None, format!("the packet belongs to project `{}` ({}), not this one", p.project.name, p.project.id)));
+        return Err(refuse(
+            "project",
+            None,
+            format!("the packet belongs to project `{}` ({}), not this one", p.project.name, p.project.id),
+        ));
     }
     let issued: Option<(i64, String, String, Option<String>)> = tx
         .query_row("SELECT annotator_id, blinding, issued_at, secret FROM packets WHERE id = ?1", [&p.packet_id], |r| {
@@ -558,9 +583,8 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     let Some((annotator_id, blinding, issued_at, secret)) = issued else {
         return Err(refuse("packet", None, format!("no packet `{}` was issued from this project", p.packet_id)));
     };
-    let name: Option<String> = tx
-        .query_row("SELECT name FROM annotators WHERE id = ?1", [annotator_id], |r| r.get(0))
-        .optional()?;
+    let name: Option<String> =
+        tx.query_row("SELECT name FROM annotators WHERE id = ?1", [annotator_id], |r| r.get(0)).optional()?;
     if name.as_deref() != Some(p.annotator.as_str()) {
         return Err(refuse(
             "annotator",
@@ -576,7 +600,11 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
         ));
     }
     if p.issued_at != issued_at {
-        return Err(refuse("issue time", None, format!("the packet says it was issued at {} but it was issued at {issued_at}", p.issued_at)));
+        return Err(refuse(
+            "issue time",
+            None,
+            format!("the packet says it was issued at {} but it was issued at {issued_at}", p.issued_at),
+        ));
     }
     if secret.as_deref().and_then(decode_secret).is_none() {
         return Err(refuse(
@@ -616,7 +644,8 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     let mut merged: HashMap<String, (i64, String)> = HashMap::new();
     {
         let mut stmt = tx.prepare("SELECT uid, id, candidate_id FROM annotation_events WHERE packet_id = ?1")?;
-        let rows = stmt.query_map([&p.packet_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?)))?;
+        let rows = stmt
+            .query_map([&p.packet_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?)))?;
         for row in rows {
             let (uid, id, candidate) = row?;
             merged.insert(uid, (id, candidate));
@@ -666,7 +695,8 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
                 return Err(bad(format!("`{}` is not an event origin (prefill, app, import or confirm)", e.origin)));
             }
             let field: Field = e.field.parse().map_err(bad)?;
-            let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage).map_err(|m| bad(format!("`{}`: {m}", e.field)))?;
+            let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage)
+                .map_err(|m| bad(format!("`{}`: {m}", e.field)))?;
             apply(&mut fields, field, value.clone());
             let known = match merged.get(&e.uid) {
                 Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
@@ -712,7 +742,13 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
             disagree.sort();
             let them = named
                 .iter()
-                .map(|(ws, f)| if f.is_empty() { format!("an earlier return (workspace {ws})") } else { format!("`{f}` (workspace {ws})") })
+                .map(|(ws, f)| {
+                    if f.is_empty() {
+                        format!("an earlier return (workspace {ws})")
+                    } else {
+                        format!("`{f}` (workspace {ws})")
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" and ");
             return Err(refuse(
@@ -734,11 +770,14 @@ fn merge_one(tx: &rusqlite::Transaction, project_id: &str, file: &str, p: &Packe
     let mut return_id = None;
     for (row, c, events, _, fresh) in &checked {
         let seconds_changed = match row.seconds_spent {
-            Some(seconds) => tx
-                .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
+            Some(seconds) => {
+                tx.prepare_cached(
+                    "SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2",
+                )?
                 .query_row(params![row.id, annotator_id], |r| r.get::<_, f64>(0))
                 .optional()?
-                != Some(seconds),
+                    != Some(seconds)
+            }
             None => false,
         };
         if !*fresh && !seconds_changed {

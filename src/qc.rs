@@ -66,7 +66,8 @@ pub fn entities(s: &str) -> BTreeSet<String> {
     for token in s.split_whitespace() {
         let word: String = token.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
         let first = word.chars().next();
-        let acronym = word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && word.chars().all(|c| !c.is_lowercase());
+        let acronym =
+            word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && word.chars().all(|c| !c.is_lowercase());
         if first.is_some_and(char::is_uppercase) && (!sentence_start || acronym) {
             out.insert(word.clone());
         }
@@ -86,7 +87,8 @@ pub fn numbers(s: &str) -> BTreeSet<String> {
         if chars[i].is_ascii_digit() {
             let start = i;
             while i < chars.len()
-                && (chars[i].is_ascii_digit() || ((chars[i] == '.' || chars[i] == ',') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+                && (chars[i].is_ascii_digit()
+                    || ((chars[i] == '.' || chars[i] == ',') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
             {
                 i += 1;
             }
@@ -98,15 +100,29 @@ pub fn numbers(s: &str) -> BTreeSet<String> {
     out
 }
 
-const MONTHS: [&str; 12] =
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
 
 /// Years (1000-2099) and month names. "may" counts only when capitalised.
 pub fn dates(s: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for token in s.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()) {
         let lower = token.to_lowercase();
-        let year = token.len() == 4 && token.chars().all(|c| c.is_ascii_digit()) && (token.starts_with('1') || token.starts_with("20"));
+        let year = token.len() == 4
+            && token.chars().all(|c| c.is_ascii_digit())
+            && (token.starts_with('1') || token.starts_with("20"));
         let month = MONTHS.contains(&lower.as_str()) && (lower != "may" || token.starts_with('M'));
         if year || month {
             out.insert(lower);
@@ -149,12 +165,14 @@ pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
         result(
             "locality_new_entities",
             Severity::Warning,
-            (!new_entities.is_empty()).then(|| format!("the raised claim names {} not in the calibrated claim", listed(&new_entities))),
+            (!new_entities.is_empty())
+                .then(|| format!("the raised claim names {} not in the calibrated claim", listed(&new_entities))),
         ),
         result(
             "locality_new_numbers",
             Severity::Warning,
-            (!new_numbers.is_empty()).then(|| format!("the raised claim has {} not in the calibrated claim", listed(&new_numbers))),
+            (!new_numbers.is_empty())
+                .then(|| format!("the raised claim has {} not in the calibrated claim", listed(&new_numbers))),
         ),
         result(
             "locality_changed_dates",
@@ -180,12 +198,16 @@ pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> 
         result(
             "span_present",
             Severity::Error,
-            span.as_ref().is_none_or(|s| s.text.trim().is_empty()).then(|| "the evidence span is missing or blank".to_string()),
+            span.as_ref()
+                .is_none_or(|s| s.text.trim().is_empty())
+                .then(|| "the evidence span is missing or blank".to_string()),
         ),
         result(
             "span_verbatim",
             Severity::Error,
-            span.as_ref().and_then(|s| s.check(passage).err()).or_else(|| span.is_none().then(|| "no span to check".into())),
+            span.as_ref()
+                .and_then(|s| s.check(passage).err())
+                .or_else(|| span.is_none().then(|| "no span to check".into())),
         ),
     ];
     let (cal, raised) = (value(Field::CalibratedClaim), value(Field::RaisedClaim));
@@ -217,7 +239,11 @@ pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> 
             None => Some("no severity".into()),
         },
     ));
-    out.push(result("repair_present", Severity::Error, value(Field::Repair).is_none().then(|| "no repair".to_string())));
+    out.push(result(
+        "repair_present",
+        Severity::Error,
+        value(Field::Repair).is_none().then(|| "no repair".to_string()),
+    ));
     for (name, question, answer) in adjudication.checklist.items() {
         let check = format!("checklist_{name}");
         out.push(match answer {
@@ -236,7 +262,8 @@ pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> 
 pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
     conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
     let Some(adjudication) = crate::adjudicate::load_in(conn, id)? else { return Ok(Vec::new()) };
-    let passage: String = conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let passage: String =
+        conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let results = checks(&passage, &adjudication);
     let at = now();
     let mut insert = conn.prepare_cached(
@@ -300,7 +327,9 @@ pub struct QcReport {
 pub fn run(project: &mut Project) -> Result<QcReport> {
     let tx = project.conn_mut().transaction()?;
     let ids: Vec<String> = tx
-        .prepare("SELECT j.candidate_id FROM adjudications j JOIN candidates c ON c.id = j.candidate_id ORDER BY c.seq")?
+        .prepare(
+            "SELECT j.candidate_id FROM adjudications j JOIN candidates c ON c.id = j.candidate_id ORDER BY c.seq",
+        )?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut report = QcReport { rows_checked: 0, passed: 0, blocked: 0, warned: 0, rows: Vec::new() };

@@ -61,10 +61,9 @@ pub fn add(project: &Project, name: &str, role: Role) -> Result<Annotator> {
     if find(project, name)?.is_some() {
         return Err(Error::InvalidArgument(format!("`{name}` is already on the roster")));
     }
-    project.conn().execute(
-        "INSERT INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)",
-        (name, role.as_str(), now()),
-    )?;
+    project
+        .conn()
+        .execute("INSERT INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)", (name, role.as_str(), now()))?;
     Ok(find(project, name)?.expect("just inserted"))
 }
 
@@ -86,7 +85,11 @@ pub fn require(project: &Project, name: &str) -> Result<Annotator> {
         Error::InvalidArgument(format!(
             "no one named `{}` is on the roster{}",
             name.trim(),
-            if names.is_empty() { " (it is empty; add people with `forcebench annotators add`)".to_string() } else { format!(" ({})", names.join(", ")) }
+            if names.is_empty() {
+                " (it is empty; add people with `forcebench annotators add`)".to_string()
+            } else {
+                format!(" ({})", names.join(", "))
+            }
         ))
     })
 }
@@ -100,9 +103,9 @@ fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Annotator> {
     Ok(Annotator {
         id: r.get(0)?,
         name: r.get(1)?,
-        role: role.parse().map_err(|e: String| {
-            rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into())
-        })?,
+        role: role
+            .parse()
+            .map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into()))?,
         created_at: r.get(3)?,
         assigned: r.get(4)?,
     })

@@ -65,24 +65,31 @@ pub fn settle(f: &RowFacts) -> WorkflowState {
 
 /// The workflow state of one row, or `None` when there is no such candidate.
 pub fn state(conn: &Connection, id: &str) -> Result<Option<WorkflowState>> {
-    let exists: bool = conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM candidates WHERE id = ?1)")?.query_row([id], |r| r.get(0))?;
+    let exists: bool =
+        conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM candidates WHERE id = ?1)")?.query_row([id], |r| r.get(0))?;
     if !exists {
         return Ok(None);
     }
-    let decision: Option<String> =
-        conn.prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    let decision: Option<String> = conn
+        .prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
     let qc: Option<bool> = conn
         .prepare_cached("SELECT max(passed = 0 AND severity = 'error') FROM qc_results WHERE candidate_id = ?1")?
         .query_row([id], |r| r.get(0))?;
     let facts = RowFacts {
         decision: decision.map(|d| d.parse()).transpose().map_err(Error::InvalidArgument)?,
         qc: qc.map(|blocked| if blocked { QcOutcome::Blocked } else { QcOutcome::Passed }),
-        marked: conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM locality_marks WHERE candidate_id = ?1)")?.query_row([id], |r| r.get(0))?,
+        marked: conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM locality_marks WHERE candidate_id = ?1)")?
+            .query_row([id], |r| r.get(0))?,
         finished: conn
             .prepare_cached("SELECT count(*) FROM annotations WHERE candidate_id = ?1 AND finished = 1")?
             .query_row([id], |r| r.get::<_, i64>(0))?
             .clamp(0, 2) as u8,
-        assigned: conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM assignments WHERE candidate_id = ?1)")?.query_row([id], |r| r.get(0))?,
+        assigned: conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM assignments WHERE candidate_id = ?1)")?
+            .query_row([id], |r| r.get(0))?,
     };
     Ok(Some(settle(&facts)))
 }
@@ -103,24 +110,28 @@ impl States {
                 facts.insert(text(r, 0)?.to_string(), RowFacts::default());
             }
         }
-        let mut each = |sql: &str, apply: &mut dyn FnMut(&mut RowFacts, &rusqlite::Row<'_>) -> Result<()>| -> Result<()> {
-            let mut stmt = conn.prepare(sql)?;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                if let Some(f) = facts.get_mut(text(r, 0)?) {
-                    apply(f, r)?;
+        let mut each =
+            |sql: &str, apply: &mut dyn FnMut(&mut RowFacts, &rusqlite::Row<'_>) -> Result<()>| -> Result<()> {
+                let mut stmt = conn.prepare(sql)?;
+                let mut rows = stmt.query([])?;
+                while let Some(r) = rows.next()? {
+                    if let Some(f) = facts.get_mut(text(r, 0)?) {
+                        apply(f, r)?;
+                    }
                 }
-            }
-            Ok(())
-        };
+                Ok(())
+            };
         each("SELECT candidate_id, decision FROM adjudications", &mut |f, r| {
             f.decision = Some(text(r, 1)?.parse().map_err(Error::InvalidArgument)?);
             Ok(())
         })?;
-        each("SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results GROUP BY candidate_id", &mut |f, r| {
-            f.qc = Some(if r.get::<_, bool>(1)? { QcOutcome::Blocked } else { QcOutcome::Passed });
-            Ok(())
-        })?;
+        each(
+            "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results GROUP BY candidate_id",
+            &mut |f, r| {
+                f.qc = Some(if r.get::<_, bool>(1)? { QcOutcome::Blocked } else { QcOutcome::Passed });
+                Ok(())
+            },
+        )?;
         each("SELECT candidate_id FROM locality_marks", &mut |f, _| {
             f.marked = true;
             Ok(())
@@ -143,7 +154,8 @@ impl States {
 
     /// How many rows are in each state (every state present).
     pub fn counts(&self) -> std::collections::BTreeMap<WorkflowState, i64> {
-        let mut out: std::collections::BTreeMap<WorkflowState, i64> = WorkflowState::ALL.iter().map(|s| (*s, 0)).collect();
+        let mut out: std::collections::BTreeMap<WorkflowState, i64> =
+            WorkflowState::ALL.iter().map(|s| (*s, 0)).collect();
         for s in self.by_id.values() {
             *out.get_mut(s).expect("every state") += 1;
         }
@@ -167,8 +179,11 @@ impl StateRule {
             .prepare("SELECT candidate_id, reason FROM locality_marks")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        let mut stmt = conn.prepare("SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results GROUP BY candidate_id")?;
-        let mut qc: Vec<(String, bool)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        let mut stmt = conn.prepare(
+            "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results GROUP BY candidate_id",
+        )?;
+        let mut qc: Vec<(String, bool)> =
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
         qc.sort_unstable();
         Ok(StateRule { qc, marks })
     }
@@ -182,7 +197,13 @@ impl StateRule {
                 QcOutcome::Passed
             }
         });
-        settle(&RowFacts { decision: Some(decision), qc, marked: self.marks.contains_key(id), finished: 2, assigned: true })
+        settle(&RowFacts {
+            decision: Some(decision),
+            qc,
+            marked: self.marks.contains_key(id),
+            finished: 2,
+            assigned: true,
+        })
     }
 }
 

@@ -45,16 +45,34 @@ impl SplitMix64 {
 }
 
 const SUBJECTS: &[&str] = &[
-    "the drug", "the tutoring program", "the new zoning rule", "the vaccine", "the firmware update",
-    "the diet", "the tax credit", "the irrigation scheme", "the reading app", "the bridge retrofit",
+    "the drug",
+    "the tutoring program",
+    "the new zoning rule",
+    "the vaccine",
+    "the firmware update",
+    "the diet",
+    "the tax credit",
+    "the irrigation scheme",
+    "the reading app",
+    "the bridge retrofit",
 ];
 const OUTCOMES: &[&str] = &[
-    "lower readmission rates", "higher test scores", "fewer outages", "reduced symptoms",
-    "faster recovery", "more small-business openings", "lower crop losses", "fewer falls",
+    "lower readmission rates",
+    "higher test scores",
+    "fewer outages",
+    "reduced symptoms",
+    "faster recovery",
+    "more small-business openings",
+    "lower crop losses",
+    "fewer falls",
 ];
 const POPULATIONS: &[&str] = &[
-    "adults over 65", "schools in rural districts", "patients in one hospital network",
-    "households in the pilot city", "devices running version 4.2", "farms in the northern region",
+    "adults over 65",
+    "schools in rural districts",
+    "patients in one hospital network",
+    "households in the pilot city",
+    "devices running version 4.2",
+    "farms in the northern region",
 ];
 const SOURCES: &[&str] = &["synthetic-expertqa", "synthetic-attributedqa", "synthetic-garage", "synthetic-lfqa"];
 
@@ -255,7 +273,8 @@ pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<
         let flaw = SAMPLE_ANSWER_KEY.iter().find(|(k, _)| k == id).map(|(_, b)| *b);
         for name in names {
             let mut rng = SplitMix64::new(fnv1a(&[&seed.to_le_bytes(), id.as_bytes(), name.as_bytes()]));
-            let set = |field: Field, value: Option<&str>| set_in(&tx, &c, name, field, value, Origin::Import).map(|_| ());
+            let set =
+                |field: Field, value: Option<&str>| set_in(&tx, &c, name, field, value, Origin::Import).map(|_| ());
             let roll = rng.below(100);
             let decision = match flaw {
                 Some(_) if roll < 92 => Decision::RejectNotForceGap,

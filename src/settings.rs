@@ -28,7 +28,8 @@ pub enum SuggestionMode {
 }
 
 impl SuggestionMode {
-    pub const ALL: &'static [SuggestionMode] = &[SuggestionMode::Prefilled, SuggestionMode::Beside, SuggestionMode::Hidden];
+    pub const ALL: &'static [SuggestionMode] =
+        &[SuggestionMode::Prefilled, SuggestionMode::Beside, SuggestionMode::Hidden];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -52,8 +53,10 @@ impl std::str::FromStr for SuggestionMode {
 
 /// The suggestion mode in force in a project or workspace.
 pub fn suggestion_mode(conn: &rusqlite::Connection) -> Result<SuggestionMode> {
-    let stored: Option<String> =
-        conn.prepare_cached("SELECT suggestions FROM project WHERE singleton = 1")?.query_row([], |r| r.get(0)).optional()?;
+    let stored: Option<String> = conn
+        .prepare_cached("SELECT suggestions FROM project WHERE singleton = 1")?
+        .query_row([], |r| r.get(0))
+        .optional()?;
     stored.map_or(Ok(SuggestionMode::Prefilled), |s| s.parse().map_err(Error::InvalidArgument))
 }
 

@@ -43,12 +43,20 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
     tx.execute(
         "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
          VALUES (?1, ?2, ?3, ?4, ?4, 0)",
-        params![packet_path.display().to_string(), packet.checksum.clone().unwrap_or_default(), now(), packet.rows.len() as i64],
+        params![
+            packet_path.display().to_string(),
+            packet.checksum.clone().unwrap_or_default(),
+            now(),
+            packet.rows.len() as i64
+        ],
     )?;
     let import_id = tx.last_insert_rowid();
     // The workspace shows the suggestions as the lead chose when issuing the packet.
     tx.execute("UPDATE project SET suggestions = ?1 WHERE singleton = 1", [packet.suggestion_mode.as_str()])?;
-    tx.execute("INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)", params![packet.annotator, now()])?;
+    tx.execute(
+        "INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)",
+        params![packet.annotator, now()],
+    )?;
     let annotator_id = tx.last_insert_rowid();
     for (seq, row) in packet.rows.iter().enumerate() {
         let s = &row.suggestions;
@@ -91,10 +99,14 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
 
 /// The packet a workspace was made from, or `None` for a lead's project.
 pub fn packet_of(project: &Project) -> Result<Option<Packet>> {
-    let json: Option<String> =
-        project.conn().query_row("SELECT packet_json FROM workspace WHERE singleton = 1", [], |r| r.get(0)).optional()?;
-    json.map(|j| serde_json::from_str(&j).map_err(|e| Error::InvalidArgument(format!("workspace packet is unreadable: {e}"))))
-        .transpose()
+    let json: Option<String> = project
+        .conn()
+        .query_row("SELECT packet_json FROM workspace WHERE singleton = 1", [], |r| r.get(0))
+        .optional()?;
+    json.map(|j| {
+        serde_json::from_str(&j).map_err(|e| Error::InvalidArgument(format!("workspace packet is unreadable: {e}")))
+    })
+    .transpose()
 }
 
 /// The id of the workspace (a uuid made when it was opened from its packet), or `None` for a
@@ -113,15 +125,21 @@ pub fn workspace_id(project: &Project) -> Result<Option<String>> {
 /// return names this workspace and is authenticated with an HMAC keyed by the packet's secret,
 /// which the return itself never carries.
 pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
-    let mut packet = packet_of(project)?
-        .ok_or_else(|| Error::InvalidArgument("this project is not an annotator workspace; only a workspace opened from a packet can be returned".into()))?;
+    let mut packet = packet_of(project)?.ok_or_else(|| {
+        Error::InvalidArgument(
+            "this project is not an annotator workspace; only a workspace opened from a packet can be returned".into(),
+        )
+    })?;
     let secret = packet.secret.as_deref().and_then(packets::decode_secret).ok_or_else(|| {
-        Error::InvalidArgument("this workspace was opened from a packet without a packet key; open a newly issued packet".into())
+        Error::InvalidArgument(
+            "this workspace was opened from a packet without a packet key; open a newly issued packet".into(),
+        )
     })?;
     let workspace_id = workspace_id(project)?
         .ok_or_else(|| Error::InvalidArgument("this workspace has no workspace id; open the packet again".into()))?;
     let conn = project.conn();
-    let annotator_id: i64 = conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
+    let annotator_id: i64 =
+        conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
     let mut events = conn.prepare(
         "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode FROM annotation_events e
          LEFT JOIN annotation_events u ON u.id = e.undoes
@@ -174,7 +192,11 @@ pub fn open_or_resume(packet_path: &Path) -> Result<Project> {
         let packet = packets::read(packet_path)?;
         match packet_of(&project)? {
             Some(p) if p.packet_id == packet.packet_id => Ok(project),
-            _ => Err(Error::InvalidArgument(format!("{} is not the workspace of {}", ws.display(), packet_path.display()))),
+            _ => Err(Error::InvalidArgument(format!(
+                "{} is not the workspace of {}",
+                ws.display(),
+                packet_path.display()
+            ))),
         }
     } else {
         open_packet(packet_path, &ws)

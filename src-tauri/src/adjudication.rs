@@ -25,7 +25,11 @@ pub async fn adjudication_queue(studio: State<'_, Studio>, filter: Option<QueueF
 /// One double-annotated row side by side: A, B, the suggestion, the final label with its sources,
 /// the history and the row's QC results. With `hide_names` the annotators are "A" and "B".
 #[tauri::command(rename_all = "snake_case")]
-pub async fn adjudication_row(studio: State<'_, Studio>, id: String, hide_names: bool) -> Result<RowView, ErrorPayload> {
+pub async fn adjudication_row(
+    studio: State<'_, Studio>,
+    id: String,
+    hide_names: bool,
+) -> Result<RowView, ErrorPayload> {
     studio.with(|p| adjudicate::row_view(p, &id, hide_names))
 }
 
@@ -69,7 +73,12 @@ pub async fn locality_rows(studio: State<'_, Studio>) -> Result<Vec<AuditRow>, E
 
 /// Marks an accepted row nonlocal; the reason is required (the core refuses a blank one).
 #[tauri::command]
-pub async fn mark_nonlocal(studio: State<'_, Studio>, id: String, reason: String, by: String) -> Result<Mark, ErrorPayload> {
+pub async fn mark_nonlocal(
+    studio: State<'_, Studio>,
+    id: String,
+    reason: String,
+    by: String,
+) -> Result<Mark, ErrorPayload> {
     studio.with_mut(|p| locality::mark(p, &id, &reason, &by))
 }
 

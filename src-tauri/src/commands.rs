@@ -94,7 +94,11 @@ pub async fn annotate_queue(studio: State<'_, Studio>, annotator: String) -> Res
 }
 
 #[tauri::command]
-pub async fn annotate_row(studio: State<'_, Studio>, id: String, annotator: String) -> Result<AnnotateRow, ErrorPayload> {
+pub async fn annotate_row(
+    studio: State<'_, Studio>,
+    id: String,
+    annotator: String,
+) -> Result<AnnotateRow, ErrorPayload> {
     studio.with(|p| annotate::row_view(p, &id, &annotator))
 }
 
@@ -112,7 +116,11 @@ pub async fn set_field(
 
 /// Confirms every suggested field still unconfirmed on the row (the annotate view's `c`).
 #[tauri::command]
-pub async fn confirm_suggestions(studio: State<'_, Studio>, id: String, annotator: String) -> Result<Annotation, ErrorPayload> {
+pub async fn confirm_suggestions(
+    studio: State<'_, Studio>,
+    id: String,
+    annotator: String,
+) -> Result<Annotation, ErrorPayload> {
     studio.with_mut(|p| annotate::confirm(p, &id, &annotator))
 }
 
@@ -122,7 +130,12 @@ pub async fn undo_change(studio: State<'_, Studio>, id: String, annotator: Strin
 }
 
 #[tauri::command]
-pub async fn add_time(studio: State<'_, Studio>, id: String, annotator: String, seconds: f64) -> Result<(), ErrorPayload> {
+pub async fn add_time(
+    studio: State<'_, Studio>,
+    id: String,
+    annotator: String,
+    seconds: f64,
+) -> Result<(), ErrorPayload> {
     studio.with_mut(|p| annotate::add_time(p, &id, &annotator, seconds))
 }
 

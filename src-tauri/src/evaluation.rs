@@ -31,7 +31,12 @@ pub async fn evaluation_compare(studio: State<'_, Studio>) -> Result<Vec<Evaluat
 /// (`generic`, `force`, `audit`, or a JSON file of label -> number); replaces an earlier
 /// import under the same name.
 #[tauri::command]
-pub async fn import_scores(studio: State<'_, Studio>, path: String, name: String, map: String) -> Result<EvaluatorReport, ErrorPayload> {
+pub async fn import_scores(
+    studio: State<'_, Studio>,
+    path: String,
+    name: String,
+    map: String,
+) -> Result<EvaluatorReport, ErrorPayload> {
     let path = path.trim();
     if path.is_empty() {
         return Err(invalid("type the path of the scores file (JSONL)"));
@@ -77,7 +82,12 @@ pub async fn export_plots(studio: State<'_, Studio>, dir: String) -> Result<Vec<
 /// a built-in template (`generic`, `force_aware`, `axis_free`, `dummy_axis`) or a template file;
 /// answers with how many requests were written.
 #[tauri::command]
-pub async fn judge_export(studio: State<'_, Studio>, template: String, out: String, seed: Option<u64>) -> Result<u64, ErrorPayload> {
+pub async fn judge_export(
+    studio: State<'_, Studio>,
+    template: String,
+    out: String,
+    seed: Option<u64>,
+) -> Result<u64, ErrorPayload> {
     let out = out.trim();
     if out.is_empty() {
         return Err(invalid("type the file to write the judge requests to"));
@@ -100,7 +110,12 @@ pub struct JudgeImport {
 /// as `name`, reading verdicts through `map`; answers with the scores and what could not be
 /// read (the same as `forcebench judge import --json`).
 #[tauri::command]
-pub async fn judge_import(studio: State<'_, Studio>, path: String, name: String, map: String) -> Result<JudgeImport, ErrorPayload> {
+pub async fn judge_import(
+    studio: State<'_, Studio>,
+    path: String,
+    name: String,
+    map: String,
+) -> Result<JudgeImport, ErrorPayload> {
     let path = path.trim();
     if path.is_empty() {
         return Err(invalid("type the path of the judge's responses (JSONL)"));

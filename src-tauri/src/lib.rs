@@ -61,7 +61,10 @@ impl Studio {
     /// [`Studio::with_mut`] that hands back the core's own error, for a command whose refusal
     /// carries more than `{code, message}` (an import's problems); only the opening error is a
     /// payload already.
-    pub fn try_mut<T>(&self, f: impl FnOnce(&mut Project) -> forcebench::Result<T>) -> Result<forcebench::Result<T>, ErrorPayload> {
+    pub fn try_mut<T>(
+        &self,
+        f: impl FnOnce(&mut Project) -> forcebench::Result<T>,
+    ) -> Result<forcebench::Result<T>, ErrorPayload> {
         let mut project = self.lock();
         self.changes.fetch_add(1, Ordering::SeqCst);
         match &mut *project {

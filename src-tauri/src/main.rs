@@ -8,7 +8,9 @@
 fn main() {
     // Without a display GTK fails with a backtrace; one line says what is wrong instead.
     #[cfg(target_os = "linux")]
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|d| d.is_empty()) {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty())
+        && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|d| d.is_empty())
+    {
         eprintln!("forcebench-studio: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); start it in a desktop session, or under a virtual one with xvfb-run");
         std::process::exit(1);
     }

@@ -18,7 +18,9 @@ use crate::Studio;
 pub async fn import_candidates(studio: State<'_, Studio>, path: String) -> Result<ImportReport, ImportRefusal> {
     match studio.try_mut(|p| import::import_file(p, Path::new(&path), &mut |_, _| {})) {
         Ok(done) => done.map_err(ImportRefusal::from),
-        Err(opening) => Err(ImportRefusal { code: opening.code, message: opening.message, problems: vec![], conflicts: vec![] }),
+        Err(opening) => {
+            Err(ImportRefusal { code: opening.code, message: opening.message, problems: vec![], conflicts: vec![] })
+        }
     }
 }
 
@@ -34,8 +36,13 @@ pub async fn assign_rows(studio: State<'_, Studio>, seed: u64) -> Result<AssignR
 }
 
 #[tauri::command]
-pub async fn issue_packets(studio: State<'_, Studio>, dir: String, blinding: String) -> Result<Vec<IssuedPacket>, ErrorPayload> {
-    let blinding: Blinding = blinding.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
+pub async fn issue_packets(
+    studio: State<'_, Studio>,
+    dir: String,
+    blinding: String,
+) -> Result<Vec<IssuedPacket>, ErrorPayload> {
+    let blinding: Blinding =
+        blinding.parse().map_err(|m| ErrorPayload { code: "invalid_argument".into(), message: m })?;
     studio.with_mut(|p| packets::issue(p, Path::new(&dir), blinding))
 }
 
@@ -45,6 +52,9 @@ pub async fn suggestion_mode(studio: State<'_, Studio>) -> Result<SuggestionMode
 }
 
 #[tauri::command]
-pub async fn set_suggestion_mode(studio: State<'_, Studio>, mode: SuggestionMode) -> Result<SuggestionMode, ErrorPayload> {
+pub async fn set_suggestion_mode(
+    studio: State<'_, Studio>,
+    mode: SuggestionMode,
+) -> Result<SuggestionMode, ErrorPayload> {
     studio.with_mut(|p| settings::set_suggestion_mode(p, mode))
 }

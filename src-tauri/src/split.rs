@@ -70,7 +70,11 @@ pub async fn split_export(
 }
 
 /// [`split_export`] without the channel (the tests call it with a plain closure).
-pub fn export_to(studio: &Studio, dir: &str, mut progress: impl FnMut(ExportProgress)) -> Result<ExportReport, ErrorPayload> {
+pub fn export_to(
+    studio: &Studio,
+    dir: &str,
+    mut progress: impl FnMut(ExportProgress),
+) -> Result<ExportReport, ErrorPayload> {
     let dir = dir.trim();
     if dir.is_empty() {
         return Err(forcebench::Error::InvalidArgument("type the folder to export the split to".into()).payload());

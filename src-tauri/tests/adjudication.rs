@@ -37,7 +37,10 @@ fn fixture() -> Fixture {
             json!({ "decision": "reject_not_force_gap", "boundary_type": "nonlocal_rewrite", "axis": "scope", "severity": 3 }),
         ),
         (discuss.clone(), discuss),
-        (json!({ "decision": "accept_force_gap", "severity": 1 }), json!({ "decision": "accept_force_gap", "severity": 3 })),
+        (
+            json!({ "decision": "accept_force_gap", "severity": 1 }),
+            json!({ "decision": "accept_force_gap", "severity": 3 }),
+        ),
         (accept.clone(), accept),
         (reject.clone(), reject),
     ];
@@ -121,8 +124,12 @@ fn a_row_side_by_side_marks_what_differs_and_can_hide_the_names() {
     assert_eq!(row["annotator_a"], a0.as_str());
     assert_eq!(row["annotator_b"], b0.as_str());
     assert_eq!(row["category"], "decision_disagreement");
-    let differs: BTreeMap<&str, bool> =
-        row["fields"].as_array().unwrap().iter().map(|f| (f["field"].as_str().unwrap(), f["differs"].as_bool().unwrap())).collect();
+    let differs: BTreeMap<&str, bool> = row["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["field"].as_str().unwrap(), f["differs"].as_bool().unwrap()))
+        .collect();
     assert!(differs["decision"] && differs["axis"] && differs["severity"] && differs["boundary_type"], "{differs:?}");
     assert!(!differs["calibrated_claim"] && !differs["raised_claim"], "{differs:?}");
     assert!(row["adjudication"].is_null());
@@ -153,7 +160,8 @@ fn an_override_without_a_rationale_is_refused_naming_the_field_and_a_good_resolv
         "one_local_axis": true, "no_unrelated_addition": true,
     });
     let resolution = json!({ "choices": choices, "rationale": null, "checklist": checklist });
-    let err = invoke(&window, "resolve_row", json!({ "id": id, "adjudicator": "Eve", "resolution": resolution })).unwrap_err();
+    let err = invoke(&window, "resolve_row", json!({ "id": id, "adjudicator": "Eve", "resolution": resolution }))
+        .unwrap_err();
     assert_eq!(err["code"], "invalid_argument");
     let message = err["message"].as_str().unwrap();
     assert!(message.contains("field `raised_claim`") && message.contains("rationale is required"), "{message}");
@@ -163,7 +171,8 @@ fn an_override_without_a_rationale_is_refused_naming_the_field_and_a_good_resolv
     // Only an adjudicator or the lead may adjudicate.
     let mut with_reason = resolution.clone();
     with_reason["rationale"] = json!("Both raised claims changed more than one axis; this one shifts modality only.");
-    let err = invoke(&window, "resolve_row", json!({ "id": id, "adjudicator": "Ana", "resolution": with_reason })).unwrap_err();
+    let err = invoke(&window, "resolve_row", json!({ "id": id, "adjudicator": "Ana", "resolution": with_reason }))
+        .unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("only an adjudicator or the lead"), "{err}");
 
     let view = invoke(
@@ -188,8 +197,16 @@ fn an_override_without_a_rationale_is_refused_naming_the_field_and_a_good_resolv
     assert_eq!(view["adjudication"]["adjudicator"], "Eve");
     assert_eq!(view["adjudication"]["decision"], "accept_force_gap");
     assert!(view["annotator_a"].is_null(), "the answer keeps the names hidden");
-    assert!(view["history"].as_array().unwrap().iter().any(|e| e["field"] == "raised_claim" && e["source"] == "edited"));
-    assert!(view["qc"].as_array().unwrap().iter().all(|r| r["severity"] == "warning" || r["passed"] == true), "{}", view["qc"]);
+    assert!(view["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["field"] == "raised_claim" && e["source"] == "edited"));
+    assert!(
+        view["qc"].as_array().unwrap().iter().all(|r| r["severity"] == "warning" || r["passed"] == true),
+        "{}",
+        view["qc"]
+    );
 
     let status = invoke(&window, "project_status", json!({})).unwrap();
     assert_eq!(status["funnel"]["adjudicated"], 1);
@@ -214,7 +231,11 @@ fn full_agreements_are_confirmed_in_bulk_and_qc_runs_over_every_row() {
     let err = invoke(&window, "confirm_agreements", json!({ "adjudicator": "Ben" })).unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("only an adjudicator or the lead"), "{err}");
     assert_eq!(invoke(&window, "confirm_agreements", json!({ "adjudicator": "Eve" })).unwrap(), 2);
-    assert_eq!(invoke(&window, "confirm_agreements", json!({ "adjudicator": "Eve" })).unwrap(), 0, "nothing left to confirm");
+    assert_eq!(
+        invoke(&window, "confirm_agreements", json!({ "adjudicator": "Eve" })).unwrap(),
+        0,
+        "nothing left to confirm"
+    );
     let queue = invoke(&window, "adjudication_queue", json!({})).unwrap();
     assert_eq!(queue["counts"]["full_agreement"], json!({ "total": 2, "open": 0 }));
     let row = invoke(&window, "adjudication_row", json!({ "id": ids[3], "hide_names": false })).unwrap();
@@ -246,7 +267,9 @@ fn a_nonlocal_mark_needs_a_reason_and_can_be_taken_back() {
     let err = invoke(&window, "mark_nonlocal", json!({ "id": ids[4], "reason": "x", "by": "Eve" })).unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("accepted rows only"), "a rejected row: {err}");
 
-    let mark = invoke(&window, "mark_nonlocal", json!({ "id": ids[3], "reason": " names another trial ", "by": "Eve" })).unwrap();
+    let mark =
+        invoke(&window, "mark_nonlocal", json!({ "id": ids[3], "reason": " names another trial ", "by": "Eve" }))
+            .unwrap();
     assert_eq!(mark["reason"], "names another trial");
     assert_eq!(mark["marked_by"], "Eve");
     let rows = invoke(&window, "locality_rows", json!({})).unwrap();
@@ -264,12 +287,16 @@ fn a_nonlocal_mark_needs_a_reason_and_can_be_taken_back() {
 
 #[test]
 fn a_project_that_failed_to_open_answers_every_adjudication_command_with_its_error() {
-    let opening = forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
+    let opening =
+        forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
     let (_app, window) = app(Err(opening.clone()));
     for (cmd, args) in [
         ("adjudication_queue", json!({})),
         ("adjudication_row", json!({ "id": "x", "hide_names": false })),
-        ("resolve_row", json!({ "id": "x", "adjudicator": "Eve", "resolution": { "choices": [], "rationale": null, "checklist": {} } })),
+        (
+            "resolve_row",
+            json!({ "id": "x", "adjudicator": "Eve", "resolution": { "choices": [], "rationale": null, "checklist": {} } }),
+        ),
         ("confirm_agreements", json!({ "adjudicator": "Eve" })),
         ("run_qc", json!({})),
         ("locality_rows", json!({})),

@@ -73,14 +73,18 @@ fn baselines_compare_plots_and_export() {
     let out = dir.path().join("plots");
     let written = invoke(&window, "export_plots", json!({ "dir": out.display().to_string() })).unwrap();
     let written: Vec<String> = written.as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
-    let names: Vec<String> = written.iter().map(|p| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        written.iter().map(|p| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["mvr_fs.svg", "mvr_fs.png", "mvr_by_axis.svg", "mvr_by_axis.png"]);
     for path in &written {
         let bytes = std::fs::read(path).unwrap();
         if path.ends_with(".png") {
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{path}");
         } else {
-            assert_eq!(String::from_utf8(bytes).unwrap(), svg[if path.contains("mvr_fs") { "scatter" } else { "heatmap" }].as_str().unwrap());
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                svg[if path.contains("mvr_fs") { "scatter" } else { "heatmap" }].as_str().unwrap()
+            );
         }
     }
     let err = invoke(&window, "export_plots", json!({ "dir": "  " })).unwrap_err();
@@ -114,11 +118,15 @@ fn import_scores_reads_labels_through_the_map_and_lists_missing_pairs() {
 
     let err = invoke(&window, "import_scores", json!({ "path": "", "name": "x", "map": "force" })).unwrap_err();
     assert!(message(&err).contains("scores file"), "{err}");
-    let err = invoke(&window, "import_scores", json!({ "path": file.display().to_string(), "name": "x", "map": "nope" })).unwrap_err();
+    let err =
+        invoke(&window, "import_scores", json!({ "path": file.display().to_string(), "name": "x", "map": "nope" }))
+            .unwrap_err();
     assert!(!message(&err).is_empty(), "{err}");
 
     let requests = dir.path().join("requests.jsonl");
-    let n = invoke(&window, "judge_export", json!({ "template": "force_aware", "out": requests.display().to_string() })).unwrap();
+    let n =
+        invoke(&window, "judge_export", json!({ "template": "force_aware", "out": requests.display().to_string() }))
+            .unwrap();
     assert_eq!(n.as_u64(), Some(2 * pairs.len() as u64));
     assert_eq!(std::fs::read_to_string(&requests).unwrap().lines().count(), 2 * pairs.len());
 }
@@ -142,11 +150,14 @@ fn judge_requests_go_out_and_responses_come_back_scored() {
             Some((name.to_string(), map.to_string()))
         })
         .collect();
-    let shipped: Vec<(String, String)> = forcebench::evaluate::judge::TEMPLATES.iter().map(|t| (t.0.to_string(), t.2.to_string())).collect();
+    let shipped: Vec<(String, String)> =
+        forcebench::evaluate::judge::TEMPLATES.iter().map(|t| (t.0.to_string(), t.2.to_string())).collect();
     assert_eq!(offered, shipped);
     for (name, _) in &shipped {
         let out = dir.path().join(format!("{name}.jsonl"));
-        let n = invoke(&window, "judge_export", json!({ "template": name, "out": out.display().to_string(), "seed": 3 })).unwrap();
+        let n =
+            invoke(&window, "judge_export", json!({ "template": name, "out": out.display().to_string(), "seed": 3 }))
+                .unwrap();
         assert_eq!(n.as_u64(), Some(2 * pairs.len() as u64), "{name}");
     }
 
@@ -168,10 +179,18 @@ fn judge_requests_go_out_and_responses_come_back_scored() {
     }
     let file = dir.path().join("responses.jsonl");
     std::fs::write(&file, lines).unwrap();
-    let read = invoke(&window, "judge_import", json!({ "path": file.display().to_string(), "name": " judge ", "map": "force" })).unwrap();
+    let read = invoke(
+        &window,
+        "judge_import",
+        json!({ "path": file.display().to_string(), "name": " judge ", "map": "force" }),
+    )
+    .unwrap();
     let total = requests.len() as u64;
     assert_eq!(read["parsing"]["responses"].as_u64(), Some(total));
-    assert_eq!((read["parsing"]["json"].as_u64(), read["parsing"]["label_in_text"].as_u64()), (Some(total - 2), Some(1)));
+    assert_eq!(
+        (read["parsing"]["json"].as_u64(), read["parsing"]["label_in_text"].as_u64()),
+        (Some(total - 2), Some(1))
+    );
     assert_eq!(read["parsing"]["unparsable"], json!([requests[0]["request_id"]]));
     assert_eq!((read["report"]["name"].as_str(), read["report"]["missing"].as_u64()), (Some("judge"), Some(1)));
     assert_eq!(invoke(&window, "evaluation_compare", json!({})).unwrap()[0]["name"], "judge");

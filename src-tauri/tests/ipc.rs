@@ -88,8 +88,12 @@ fn an_accept_waits_on_the_suggestions_until_confirm_suggestions() {
     let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
     assert_eq!(row["suggestion_mode"], "prefilled");
     assert_eq!(row["annotation"]["suggested"], json!(["evidence_span", "axis", "severity", "repair"]));
-    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "decision", "value": "accept_force_gap" }))
-        .unwrap();
+    let a = invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": who, "field": "decision", "value": "accept_force_gap" }),
+    )
+    .unwrap();
     assert_eq!(a["finished"], false);
     let a = invoke(&window, "confirm_suggestions", json!({ "id": id, "annotator": who })).unwrap();
     assert_eq!((a["finished"].clone(), a["suggested"].clone()), (json!(true), json!([])));
@@ -107,8 +111,12 @@ fn set_field_and_undo_round_trip_through_ipc() {
     assert_eq!(row["annotation"]["events"], 0, "not started: the suggestions, pre-filled");
     assert_eq!(row["annotation"]["calibrated_claim"], row["suggested_calibrated_claim"]);
 
-    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "decision", "value": "needs_discussion" }))
-        .unwrap();
+    let a = invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": who, "field": "decision", "value": "needs_discussion" }),
+    )
+    .unwrap();
     assert_eq!(a["decision"], "needs_discussion");
     assert_eq!(a["finished"], true);
     assert_eq!(a["can_undo"], true);
@@ -116,16 +124,21 @@ fn set_field_and_undo_round_trip_through_ipc() {
     // queue depends on the project's random id; a no-op set would make the undos below differ).
     let events = a["events"].as_i64().unwrap();
     let severity = if a["severity"] == 3 { 1 } else { 3 };
-    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "severity", "value": severity.to_string() }))
-        .unwrap();
+    let a = invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": who, "field": "severity", "value": severity.to_string() }),
+    )
+    .unwrap();
     assert_eq!(a["severity"], severity);
     assert_eq!(a["events"].as_i64().unwrap(), events + 1, "the severity change is recorded");
     // A span as verbatim text is stored with its byte offsets.
     let passage = row["passage"].as_str().unwrap();
     let text: String = passage.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
     assert_ne!(row["annotation"]["evidence_span"]["text"], text.as_str(), "the span must change for the undo check");
-    let a = invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "evidence_span", "value": text }))
-        .unwrap();
+    let a =
+        invoke(&window, "set_field", json!({ "id": id, "annotator": who, "field": "evidence_span", "value": text }))
+            .unwrap();
     let start = a["evidence_span"]["start"].as_u64().unwrap() as usize;
     let end = a["evidence_span"]["end"].as_u64().unwrap() as usize;
     assert_eq!(&passage[start..end], text);
@@ -186,8 +199,12 @@ fn a_packet_opened_in_the_app_is_annotated_returned_and_merged() {
     assert_eq!(session["workspace"]["packet_id"], ana.packet_id.as_str());
     let queue = invoke(&window, "annotate_queue", json!({ "annotator": "Ana" })).unwrap();
     let id = queue[0]["id"].as_str().unwrap().to_string();
-    invoke(&window, "set_field", json!({ "id": id, "annotator": "Ana", "field": "decision", "value": "needs_discussion" }))
-        .unwrap();
+    invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": "Ana", "field": "decision", "value": "needs_discussion" }),
+    )
+    .unwrap();
     let returned = invoke(&window, "return_packet", json!({ "out": null })).unwrap();
     let path = returned["path"].as_str().unwrap();
     assert_eq!(Some(path), session["workspace"]["return_path"].as_str());
@@ -247,7 +264,9 @@ fn agreement_project(dir: &std::path::Path) -> (Project, Vec<String>) {
     forcebench::assign::assign(&mut project, 1).unwrap();
     let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(4).map(|r| r.id).collect();
     let accept = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n");
-    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}}\n");
+    let reject = |id: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}}\n")
+    };
     let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
     let ana = [accept(&ids[0]), accept(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
     let ben = [accept(&ids[0]), discuss(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
@@ -264,7 +283,9 @@ fn the_agreement_report_and_the_rows_behind_a_cell_answer() {
     use forcebench::agreement::{self, BOOTSTRAP_REPS, BOOTSTRAP_SEED};
     let dir = tempfile::tempdir().unwrap();
     let (project, ids) = agreement_project(dir.path());
-    let expected = serde_json::to_value(agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap()).unwrap();
+    let expected =
+        serde_json::to_value(agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap())
+            .unwrap();
     let (_app, window) = app(Ok(project));
 
     let report = invoke(&window, "agreement_report", json!({})).unwrap();
@@ -278,7 +299,8 @@ fn the_agreement_report_and_the_rows_behind_a_cell_answer() {
     assert_eq!(rows, json!([{ "id": ids[1], "annotator_a": "ana", "annotator_b": "ben" }]));
     let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "accept_vs_not", "row": 1, "col": 1 })).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 2);
-    let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "axis_when_both_accept", "row": 4, "col": 0 })).unwrap();
+    let rows = invoke(&window, "agreement_cell_rows", json!({ "table": "axis_when_both_accept", "row": 4, "col": 0 }))
+        .unwrap();
     assert_eq!(rows, json!([]));
     let err = invoke(&window, "agreement_cell_rows", json!({ "table": "severity", "row": 0, "col": 0 })).unwrap_err();
     assert!(err.as_str().is_some_and(|m| m.contains("severity")), "Tauri refuses an unknown table: {err}");
@@ -293,24 +315,35 @@ fn the_agreement_report_is_exported_as_csv_or_json() {
     let (_app, window) = app(Ok(project));
 
     let csv = dir.path().join("agreement.csv");
-    let written = invoke(&window, "export_agreement", json!({ "path": format!(" {} ", csv.display()), "format": "csv" })).unwrap();
+    let written =
+        invoke(&window, "export_agreement", json!({ "path": format!(" {} ", csv.display()), "format": "csv" }))
+            .unwrap();
     assert_eq!(written, csv.display().to_string());
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), agreement::export::to_csv(&report).unwrap());
-    assert!(std::fs::read_to_string(&csv).unwrap().contains("decision,confusion,accept_force_gap|needs_discussion,1\n"));
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .contains("decision,confusion,accept_force_gap|needs_discussion,1\n"));
     let json_path = dir.path().join("agreement.json");
-    let written = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "json" })).unwrap();
+    let written =
+        invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "json" }))
+            .unwrap();
     assert_eq!(written, json_path.display().to_string());
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_eq!(saved, serde_json::to_value(&report).unwrap());
 
-    let err = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "xlsx" })).unwrap_err();
+    let err = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "xlsx" }))
+        .unwrap_err();
     assert_eq!(err, json!({ "code": "invalid_argument", "message": "export format `xlsx` is not csv or json" }));
     let err = invoke(&window, "export_agreement", json!({ "path": "  ", "format": "csv" })).unwrap_err();
     assert_eq!(err["code"], "invalid_argument");
     let missing = dir.path().join("no/such/dir/agreement.csv");
-    let err = invoke(&window, "export_agreement", json!({ "path": missing.display().to_string(), "format": "csv" })).unwrap_err();
+    let err = invoke(&window, "export_agreement", json!({ "path": missing.display().to_string(), "format": "csv" }))
+        .unwrap_err();
     assert_eq!(err["code"], "invalid_argument");
-    assert!(err["message"].as_str().unwrap().contains(&format!("{}: the folder", missing.display())), "names the file: {err}");
+    assert!(
+        err["message"].as_str().unwrap().contains(&format!("{}: the folder", missing.display())),
+        "names the file: {err}"
+    );
 }
 
 #[test]
@@ -321,7 +354,8 @@ fn an_undefined_agreement_report_says_why_and_a_failed_project_answers_with_its_
     assert!(report["cohen_kappa"].is_null());
     assert!(report["notes"][0].as_str().unwrap().contains("no item was labelled by both annotators"), "{report}");
 
-    let opening = forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
+    let opening =
+        forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
     let (_app, window) = app(Err(opening.clone()));
     for (cmd, args) in [
         ("agreement_report", json!({})),

@@ -15,8 +15,14 @@ fn import_roster_assign_and_issue_from_the_window() {
     // A file with two bad rows: nothing imported, each problem with its line and field.
     let bad = dir.path().join("bad.csv");
     let header = "id,group_id,source_dataset,source_id,context,passage,evidence_span,calibrated_claim,raised_claim,repair,rationale,axis,severity";
-    let row = |id: &str, axis: &str| format!("{id},g-{id},ExpertQA,s-{id},Q?,The drug may help adults.,may help,The drug may help adults.,The drug helps.,The drug may help adults.,Drops the hedge.,{axis},2");
-    std::fs::write(&bad, format!("{header}\n{}\n{}\n{}\n", row("a1", "modality"), row("a2", "certainty"), row("a3", "loudness"))).unwrap();
+    let row = |id: &str, axis: &str| {
+        format!("{id},g-{id},ExpertQA,s-{id},Q?,The drug may help adults.,may help,The drug may help adults.,The drug helps.,The drug may help adults.,Drops the hedge.,{axis},2")
+    };
+    std::fs::write(
+        &bad,
+        format!("{header}\n{}\n{}\n{}\n", row("a1", "modality"), row("a2", "certainty"), row("a3", "loudness")),
+    )
+    .unwrap();
     let refused = invoke(&window, "import_candidates", json!({ "path": bad.to_str().unwrap() })).unwrap_err();
     assert_eq!(refused["code"], "invalid_input");
     let problems = refused["problems"].as_array().unwrap();
@@ -39,7 +45,8 @@ fn import_roster_assign_and_issue_from_the_window() {
     assert_eq!(assigned["assigned"], 2);
 
     let out = dir.path().join("packets");
-    let issued = invoke(&window, "issue_packets", json!({ "dir": out.to_str().unwrap(), "blinding": "strict" })).unwrap();
+    let issued =
+        invoke(&window, "issue_packets", json!({ "dir": out.to_str().unwrap(), "blinding": "strict" })).unwrap();
     let files: Vec<&str> = issued.as_array().unwrap().iter().map(|p| p["file"].as_str().unwrap()).collect();
     assert_eq!(files.len(), 2);
     assert!(files.iter().all(|f| std::path::Path::new(f).is_file()));

@@ -25,19 +25,25 @@ fn draft_args(caps: Value, per_axis: u32, seed: u64) -> Value {
 #[test]
 fn show_is_null_before_a_draft_and_the_draft_is_what_show_then_answers() {
     let project = accepted_project();
-    let accepted = forcebench::status::status(&project).unwrap().states[&forcebench::vocab::WorkflowState::Accepted] as u64;
+    let accepted =
+        forcebench::status::status(&project).unwrap().states[&forcebench::vocab::WorkflowState::Accepted] as u64;
     let (_app, window) = app(Ok(project));
     assert_eq!(invoke(&window, "split_show", json!({})).unwrap(), Value::Null);
 
     let draft = invoke(&window, "split_draft", draft_args(json!({ "numeric": 5 }), 3, 2)).unwrap();
     assert_eq!((draft["version"].as_i64(), draft["status"].as_str()), (Some(1), Some("draft")));
-    assert_eq!(draft["params"], json!({ "caps": { "numeric": 5 }, "per_axis": 3, "seed": 2, "strata": ["source_dataset"] }));
+    assert_eq!(
+        draft["params"],
+        json!({ "caps": { "numeric": 5 }, "per_axis": 3, "seed": 2, "strata": ["source_dataset"] })
+    );
     assert_eq!(draft["retained"]["numeric"], 5);
     assert_eq!(draft["counts"]["accepted"].as_u64(), Some(accepted));
     let numeric = draft["per_axis"].as_array().unwrap().iter().find(|t| t["axis"] == "numeric").unwrap();
     let capped = draft["capped"].as_array().unwrap();
     assert_eq!(capped.len() as u64, numeric["accepted"].as_u64().unwrap() - 5);
-    assert!(capped.iter().all(|c| c["axis"] == "numeric" && c["reason"].as_str().unwrap().starts_with("numeric capped at 5 rows")));
+    assert!(capped
+        .iter()
+        .all(|c| c["axis"] == "numeric" && c["reason"].as_str().unwrap().starts_with("numeric capped at 5 rows")));
     // Every axis takes at least its 3 evaluation rows (more when a picked row brings its group).
     for axis in ["relation", "modality", "scope", "temporal", "numeric"] {
         assert!(draft["eval"][axis].as_u64().unwrap() >= 3, "{axis}: {}", draft["eval"]);
@@ -92,7 +98,8 @@ fn lock_freezes_the_rows_and_locking_twice_is_refused() {
     assert!(err["message"].as_str().unwrap().contains("already locked"), "{err}");
     // A row of the locked split can no longer be marked nonlocal.
     let row = ids(&locked["retained_ids"]).remove(0);
-    let err = invoke(&window, "mark_nonlocal", json!({ "id": row, "reason": "changes the topic", "by": "Eve" })).unwrap_err();
+    let err =
+        invoke(&window, "mark_nonlocal", json!({ "id": row, "reason": "changes the topic", "by": "Eve" })).unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("locked split v1"), "{err}");
 }
 
@@ -103,13 +110,16 @@ fn a_locality_mark_after_the_draft_removes_the_row_without_back_fill() {
     let row = ids(&draft["eval_ids"]).remove(0);
     invoke(&window, "mark_nonlocal", json!({ "id": row, "reason": "changes the topic", "by": "Eve" })).unwrap();
     let shown = invoke(&window, "split_show", json!({})).unwrap();
-    assert_eq!(shown["locality_removed"], json!([{
-        "id": row,
-        "axis": shown["locality_removed"][0]["axis"],
-        "source_dataset": shown["locality_removed"][0]["source_dataset"],
-        "reason": "changes the topic",
-        "was_eval": true,
-    }]));
+    assert_eq!(
+        shown["locality_removed"],
+        json!([{
+            "id": row,
+            "axis": shown["locality_removed"][0]["axis"],
+            "source_dataset": shown["locality_removed"][0]["source_dataset"],
+            "reason": "changes the topic",
+            "was_eval": true,
+        }])
+    );
     assert_eq!(shown["counts"]["eval"].as_u64().unwrap(), draft["counts"]["eval"].as_u64().unwrap() - 1);
     assert_eq!(shown["stale"], json!([]), "a locality removal is not a stale row");
 }
@@ -139,7 +149,9 @@ fn export_writes_every_file_and_verify_then_names_a_changed_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("split-v1");
 
-    let report = invoke(&window, "split_export", json!({ "dir": out.display().to_string(), "onProgress": "__CHANNEL__:7" })).unwrap();
+    let report =
+        invoke(&window, "split_export", json!({ "dir": out.display().to_string(), "onProgress": "__CHANNEL__:7" }))
+            .unwrap();
     assert_eq!(report["version"], 1);
     let files = report["files"].as_object().unwrap();
     let mut names: Vec<&str> = files.keys().map(String::as_str).collect();
@@ -167,7 +179,8 @@ fn export_writes_every_file_and_verify_then_names_a_changed_file() {
     let message = err["message"].as_str().unwrap();
     assert!(message.contains(&csv.display().to_string()) && message.contains("sha256 differs"), "{message}");
 
-    let err = invoke(&window, "split_verify", json!({ "dir": dir.path().join("nowhere").display().to_string() })).unwrap_err();
+    let err = invoke(&window, "split_verify", json!({ "dir": dir.path().join("nowhere").display().to_string() }))
+        .unwrap_err();
     assert_eq!(err["code"], "io");
     assert!(err["message"].as_str().unwrap().contains("manifest.json"), "{err}");
 }

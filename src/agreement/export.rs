@@ -120,7 +120,9 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.count("span", "n_items", report.span.n_items)?;
     out.real("span", "exact_match_rate", report.span.exact_match_rate)?;
     out.real("span", "mean_token_f1", report.span.mean_token_f1)?;
-    for (section, e) in [("calibrated_claim_edits", &report.calibrated_claim_edits), ("raised_claim_edits", &report.raised_claim_edits)] {
+    for (section, e) in
+        [("calibrated_claim_edits", &report.calibrated_claim_edits), ("raised_claim_edits", &report.raised_claim_edits)]
+    {
         out.count(section, "both_kept", e.both_kept)?;
         out.count(section, "one_changed", e.one_changed)?;
         out.count(section, "both_changed", e.both_changed)?;
@@ -129,7 +131,8 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.breakdown("by_suggested_axis", &report.by_suggested_axis)?;
     out.breakdown("by_pair", &report.by_pair)?;
     out.breakdown("by_suggestion_mode", &report.by_suggestion_mode)?;
-    let bytes = out.0.into_inner().map_err(|e| Error::InvalidArgument(format!("could not write the CSV report: {e}")))?;
+    let bytes =
+        out.0.into_inner().map_err(|e| Error::InvalidArgument(format!("could not write the CSV report: {e}")))?;
     Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
 }
 

@@ -113,7 +113,11 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
     for (i, name) in headers.iter().enumerate() {
         let name = name.trim();
         if !COLUMNS.contains(&name) {
-            header_problems.push(at(Some(1), Some(name), "unknown column; the columns are item, annotator and label".into()));
+            header_problems.push(at(
+                Some(1),
+                Some(name),
+                "unknown column; the columns are item, annotator and label".into(),
+            ));
         } else if headers.iter().take(i).any(|h| h.trim() == name) {
             header_problems.push(at(Some(1), Some(name), "this column appears twice in the header".into()));
         }
@@ -134,7 +138,11 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
         let get = |i: usize| record.get(i).unwrap_or("").trim().to_string();
         let (item, who, label) = (get(ci), get(ca), get(cl));
         if item.is_empty() || who.is_empty() {
-            return Err(problem(Some(line), Some(if item.is_empty() { "item" } else { "annotator" }), "required value is empty".into()));
+            return Err(problem(
+                Some(line),
+                Some(if item.is_empty() { "item" } else { "annotator" }),
+                "required value is empty".into(),
+            ));
         }
         for (name, value) in [("item", &item), ("annotator", &who)] {
             crate::input::check_identifier(name, value).map_err(|m| problem(Some(line), Some(name), m))?;
@@ -143,7 +151,11 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
             continue; // missing
         }
         if let Some(first) = seen.insert((item.clone(), who.clone()), line) {
-            return Err(problem(Some(line), Some("label"), format!("annotator `{who}` labels item `{item}` twice (first on line {first})")));
+            return Err(problem(
+                Some(line),
+                Some("label"),
+                format!("annotator `{who}` labels item `{item}` twice (first on line {first})"),
+            ));
         }
         rows.push((item, who, label));
     }
@@ -190,10 +202,8 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
     };
     match annotators.len() {
         0 | 1 => {
-            report.pair.notes = vec![format!(
-                "agreement needs at least two annotators; this table has {}",
-                annotators.len()
-            )];
+            report.pair.notes =
+                vec![format!("agreement needs at least two annotators; this table has {}", annotators.len())];
         }
         2 => {
             let pairs = pairs_of(0, 1);
@@ -217,7 +227,10 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
         }
     }
     if report.krippendorff_alpha.is_none() && annotators.len() >= 2 {
-        report.pair.notes.push("Krippendorff's alpha is undefined: no item has two labels, or all labels are one category".into());
+        report
+            .pair
+            .notes
+            .push("Krippendorff's alpha is undefined: no item has two labels, or all labels are one category".into());
     }
     report
 }
@@ -278,10 +291,18 @@ fn intern(table: &mut Vec<String>, index: &mut HashMap<String, u32>, value: Stri
     i
 }
 
-fn vocab_index<T: std::str::FromStr + PartialEq + Copy>(all: &[T], value: Option<String>, column: usize) -> rusqlite::Result<Option<u8>> {
+fn vocab_index<T: std::str::FromStr + PartialEq + Copy>(
+    all: &[T],
+    value: Option<String>,
+    column: usize,
+) -> rusqlite::Result<Option<u8>> {
     let Some(value) = value else { return Ok(None) };
     let parsed: T = value.parse().map_err(|_| {
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, format!("unknown value `{value}`").into())
+        rusqlite::Error::FromSqlConversionFailure(
+            column,
+            rusqlite::types::Type::Text,
+            format!("unknown value `{value}`").into(),
+        )
     })?;
     Ok(all.iter().position(|v| *v == parsed).map(|i| i as u8))
 }
@@ -325,21 +346,24 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
         // Annotator 1 at columns 4..=9, annotator 2 at 10..=15; swapped into roster order.
         let swap: bool = r.get(3)?;
         let (x, y) = if swap { (10, 4) } else { (4, 10) };
-        let mut person = |c: usize| -> rusqlite::Result<u32> {
-            Ok(intern(&mut out.names, &mut name_index, r.get(c)?))
-        };
+        let mut person = |c: usize| -> rusqlite::Result<u32> { Ok(intern(&mut out.names, &mut name_index, r.get(c)?)) };
         let names = [person(x)?, person(y)?];
         let decision = |c: usize| -> rusqlite::Result<u8> {
             vocab_index(Decision::ALL, Some(r.get(c)?), c)?.ok_or(rusqlite::Error::InvalidColumnIndex(c))
         };
         let axis = |c: usize| vocab_index(Axis::ALL, r.get(c)?, c);
-        let severity = |c: usize| -> rusqlite::Result<Option<u8>> { Ok(r.get::<_, Option<i64>>(c)?.map(|s| (s - 1) as u8)) };
+        let severity =
+            |c: usize| -> rusqlite::Result<Option<u8>> { Ok(r.get::<_, Option<i64>>(c)?.map(|s| (s - 1) as u8)) };
         let span = match r.get::<_, i64>(16)? {
             0 => SpanPair::Missing,
             1 => SpanPair::Same,
             _ => {
                 let (s1, s2): (String, String) = (r.get(17)?, r.get(18)?);
-                if swap { SpanPair::Differ(s2, s1) } else { SpanPair::Differ(s1, s2) }
+                if swap {
+                    SpanPair::Differ(s2, s1)
+                } else {
+                    SpanPair::Differ(s1, s2)
+                }
             }
         };
         // An annotation's mode is the one it was started in (its first event); events made
@@ -390,7 +414,9 @@ pub fn decision_agreement_in(conn: &rusqlite::Connection) -> Result<DecisionAgre
             entry[(slot == 2) as usize].0 = r.get(2)?;
         }
     }
-    let mut stmt = conn.prepare("SELECT candidate_id, annotator_id, decision FROM annotations WHERE finished = 1 AND decision IS NOT NULL")?;
+    let mut stmt = conn.prepare(
+        "SELECT candidate_id, annotator_id, decision FROM annotations WHERE finished = 1 AND decision IS NOT NULL",
+    )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let id = crate::db::text(r, 0)?;
@@ -526,10 +552,8 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let multi = stats::multi_rater(&units, labels.len());
 
     let binary = ["accept".to_string(), "not_accept".to_string()];
-    let bin_pairs: Vec<(u32, u32)> = rows
-        .iter()
-        .map(|r| (u32::from(r.decision[0] != accept), u32::from(r.decision[1] != accept)))
-        .collect();
+    let bin_pairs: Vec<(u32, u32)> =
+        rows.iter().map(|r| (u32::from(r.decision[0] != accept), u32::from(r.decision[1] != accept))).collect();
     let accept_vs_not = pair_report(&bin_pairs, &binary, None);
 
     let mut axis_pairs = Vec::new();
@@ -579,11 +603,14 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let n_names = data.names.len();
     let pair_key = |r: &DoubleAnnotated| {
         let (a, b) = (r.names[0] as usize, r.names[1] as usize);
-        if data.names[a] <= data.names[b] { a * n_names + b } else { b * n_names + a }
+        if data.names[a] <= data.names[b] {
+            a * n_names + b
+        } else {
+            b * n_names + a
+        }
     };
-    let pair_names: Vec<String> = (0..n_names * n_names)
-        .map(|k| format!("{} + {}", data.names[k / n_names], data.names[k % n_names]))
-        .collect();
+    let pair_names: Vec<String> =
+        (0..n_names * n_names).map(|k| format!("{} + {}", data.names[k / n_names], data.names[k % n_names])).collect();
     let mut mode_groups: Vec<String> = SuggestionMode::ALL.iter().map(|m| m.as_str().to_string()).collect();
     mode_groups.push("mixed".into());
     let mut axis_groups = axes.clone();
@@ -627,7 +654,8 @@ pub struct CellRow {
 /// annotation A's label, columns B's, in the matrix's label order.
 pub fn cell_rows(project: &Project, table: ConfusionTable, row: usize, col: usize) -> Result<Vec<CellRow>> {
     let data = double_annotated(project)?;
-    let accept = crate::vocab::Decision::ALL.iter().position(|d| *d == crate::vocab::Decision::AcceptForceGap).unwrap() as u8;
+    let accept =
+        crate::vocab::Decision::ALL.iter().position(|d| *d == crate::vocab::Decision::AcceptForceGap).unwrap() as u8;
     let label = |r: &DoubleAnnotated, who: usize| -> Option<usize> {
         match table {
             ConfusionTable::Decision => Some(r.decision[who] as usize),

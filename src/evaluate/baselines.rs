@@ -29,7 +29,11 @@ fn flat(s: &str) -> String {
 }
 
 pub fn citation_presence(passage: &str, _claim: &str) -> f64 {
-    if passage.trim().is_empty() { 0.0 } else { 1.0 }
+    if passage.trim().is_empty() {
+        0.0
+    } else {
+        1.0
+    }
 }
 
 pub fn token_overlap(passage: &str, claim: &str) -> f64 {
@@ -82,7 +86,9 @@ pub fn dropped_limits(passage: &str, claim: &str) -> Vec<&'static str> {
     if has_range(passage) && !crate::qc::numbers(claim).is_empty() && !has_range(claim) {
         out.push("range_to_point");
     }
-    let dated = |f: &str, w: &BTreeSet<String>| !crate::qc::dates(f).is_empty() || f.contains("as of") || has_any(w, &["forecast", "projected", "planned"]);
+    let dated = |f: &str, w: &BTreeSet<String>| {
+        !crate::qc::dates(f).is_empty() || f.contains("as of") || has_any(w, &["forecast", "projected", "planned"])
+    };
     if dated(&pf, &pw) && crate::qc::dates(claim).is_empty() && !cf.contains("as of") {
         out.push("dated_made_current");
     }

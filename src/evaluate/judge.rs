@@ -177,8 +177,12 @@ fn first_object(text: &str) -> Option<serde_json::Map<String, serde_json::Value>
 /// Reads a verdict from a judge's response: (label, score, how it was read).
 pub fn parse_response(text: &str, map: &LabelMap) -> (Option<String>, Option<f64>, Parsed) {
     if let Some(obj) = first_object(text) {
-        let label = ["label", "verdict", "answer"].iter().find_map(|k| obj.get(*k).and_then(|v| v.as_str())).map(|s| s.trim().to_lowercase());
-        let score = obj.get("score").and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())));
+        let label = ["label", "verdict", "answer"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(|v| v.as_str()))
+            .map(|s| s.trim().to_lowercase());
+        let score =
+            obj.get("score").and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())));
         if let Some(s) = score.filter(|s| s.is_finite()) {
             return (label, Some(s), Parsed::Json);
         }
@@ -224,7 +228,11 @@ pub struct ResponseStats {
 }
 
 /// Reads responses (JSONL: `request_id` and `response`, the judge's text) into outputs.
-pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::BTreeSet<String>) -> Result<(Vec<Output>, ResponseStats)> {
+pub fn read_responses(
+    path: &Path,
+    map: &LabelMap,
+    eval_ids: &std::collections::BTreeSet<String>,
+) -> Result<(Vec<Output>, ResponseStats)> {
     let (file, objects, mut problems) = crate::input::jsonl_objects(path)?;
     if objects.is_empty() && problems.is_empty() {
         return Err(super::no_lines(&file, "response"));
@@ -233,7 +241,12 @@ pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::
     let mut stats = ResponseStats { responses: 0, json: 0, label_in_text: 0, unparsable: Vec::new() };
     let mut seen = std::collections::HashMap::new();
     for (line, obj) in objects {
-        let problem = |field: Option<&str>, message: String| InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message };
+        let problem = |field: Option<&str>, message: String| InputProblem {
+            file: file.clone(),
+            line: Some(line),
+            field: field.map(String::from),
+            message,
+        };
         let Some(rid) = obj.get("request_id").and_then(|v| v.as_str()) else {
             problems.push(problem(Some("request_id"), "required field is missing or not a string".into()));
             continue;
@@ -247,7 +260,8 @@ pub fn read_responses(path: &Path, map: &LabelMap, eval_ids: &std::collections::
             continue;
         }
         if let Some(first) = seen.insert(rid.to_string(), line) {
-            problems.push(problem(Some("request_id"), format!("a second response for `{rid}` (first on line {first})")));
+            problems
+                .push(problem(Some("request_id"), format!("a second response for `{rid}` (first on line {first})")));
             continue;
         }
         let response = match obj.get("response") {

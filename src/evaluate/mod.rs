@@ -9,8 +9,8 @@
 
 pub mod baselines;
 pub mod judge;
-pub mod plots;
 pub mod lexicon;
+pub mod plots;
 
 use rusqlite::params;
 use serde::Serialize;
@@ -36,11 +36,22 @@ impl LabelMap {
         Ok(match name {
             "generic" => LabelMap {
                 name: name.into(),
-                scores: map(&[("fully_supported", 1.0), ("partially_supported", 0.5), ("unsupported", 0.0), ("contradicted", 0.0), ("irrelevant", 0.0)]),
+                scores: map(&[
+                    ("fully_supported", 1.0),
+                    ("partially_supported", 0.5),
+                    ("unsupported", 0.0),
+                    ("contradicted", 0.0),
+                    ("irrelevant", 0.0),
+                ]),
             },
             "force" => LabelMap {
                 name: name.into(),
-                scores: map(&[("force_calibrated", 1.0), ("force_gap", 0.0), ("contradicted", 0.0), ("irrelevant", 0.0)]),
+                scores: map(&[
+                    ("force_calibrated", 1.0),
+                    ("force_gap", 0.0),
+                    ("contradicted", 0.0),
+                    ("irrelevant", 0.0),
+                ]),
             },
             "audit" => LabelMap {
                 name: name.into(),
@@ -57,10 +68,15 @@ impl LabelMap {
                     Some(key) => problem(format!("label `{key}` appears twice; give each label once")),
                     None => problem(format!("a label map is a JSON object of label -> number: {}", p.message)),
                 })?;
-                let obj = value.as_object().ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
+                let obj = value
+                    .as_object()
+                    .ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
                 let mut scores = BTreeMap::new();
                 for (k, v) in obj {
-                    let n = v.as_f64().filter(|n| n.is_finite()).ok_or_else(|| problem(format!("label `{k}`: {v} is not a number")))?;
+                    let n = v
+                        .as_f64()
+                        .filter(|n| n.is_finite())
+                        .ok_or_else(|| problem(format!("label `{k}`: {v} is not a number")))?;
                     scores.insert(k.clone(), n);
                 }
                 LabelMap { name: path.to_string(), scores }
@@ -111,7 +127,14 @@ pub fn read_outputs(path: &Path, map: &LabelMap, eval_ids: &std::collections::BT
             }
         };
         if let Some(first) = seen.insert((id.to_string(), safe), line) {
-            problem(line, Some("id"), format!("a second output for `{id}` ({}) (first on line {first})", if safe { "safe" } else { "raised" }));
+            problem(
+                line,
+                Some("id"),
+                format!(
+                    "a second output for `{id}` ({}) (first on line {first})",
+                    if safe { "safe" } else { "raised" }
+                ),
+            );
             continue;
         }
         for key in obj.keys() {
@@ -266,9 +289,13 @@ pub struct Pair {
 
 /// The locked split's evaluation pairs (its version, and the pairs in id order).
 pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
-    let s = crate::split::show(project)?.ok_or_else(|| Error::InvalidArgument("there is no split; draft and lock one first".into()))?;
+    let s = crate::split::show(project)?
+        .ok_or_else(|| Error::InvalidArgument("there is no split; draft and lock one first".into()))?;
     if s.status != "locked" {
-        return Err(Error::InvalidArgument(format!("split v{} is a draft; evaluators are scored on a locked split (`forcebench split lock`)", s.version)));
+        return Err(Error::InvalidArgument(format!(
+            "split v{} is a draft; evaluators are scored on a locked split (`forcebench split lock`)",
+            s.version
+        )));
     }
     let rows = crate::split::eval_rows(project)?;
     Ok((
@@ -290,7 +317,14 @@ pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
 }
 
 /// Scores outputs against the pairs.
-pub fn report(name: &str, map_name: &str, version: i64, pairs: &[Pair], outputs: &[Output], bootstrap: Option<(u32, u64)>) -> EvaluatorReport {
+pub fn report(
+    name: &str,
+    map_name: &str,
+    version: i64,
+    pairs: &[Pair],
+    outputs: &[Output],
+    bootstrap: Option<(u32, u64)>,
+) -> EvaluatorReport {
     let mut scores: HashMap<(&str, bool), &Output> = HashMap::new();
     for o in outputs {
         scores.insert((o.id.as_str(), o.safe), o);
@@ -338,7 +372,13 @@ pub fn report(name: &str, map_name: &str, version: i64, pairs: &[Pair], outputs:
 
 /// Imports an evaluator's outputs for the locked split (replacing an earlier import under the
 /// same name) and scores them.
-pub fn import_and_score(project: &mut Project, path: &Path, name: &str, map: &LabelMap, bootstrap: Option<(u32, u64)>) -> Result<EvaluatorReport> {
+pub fn import_and_score(
+    project: &mut Project,
+    path: &Path,
+    name: &str,
+    map: &LabelMap,
+    bootstrap: Option<(u32, u64)>,
+) -> Result<EvaluatorReport> {
     let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
@@ -361,8 +401,13 @@ fn evaluator_name(name: &str) -> Result<&str> {
 
 fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Result<()> {
     let tx = project.conn_mut().transaction()?;
-    let split_id: i64 = tx.query_row("SELECT id FROM splits WHERE status = 'locked' ORDER BY version DESC LIMIT 1", [], |r| r.get(0))?;
-    if let Ok(old) = tx.query_row("SELECT id FROM evaluators WHERE name = ?1 AND split_id = ?2", params![name, split_id], |r| r.get::<_, i64>(0)) {
+    let split_id: i64 =
+        tx.query_row("SELECT id FROM splits WHERE status = 'locked' ORDER BY version DESC LIMIT 1", [], |r| r.get(0))?;
+    if let Ok(old) =
+        tx.query_row("SELECT id FROM evaluators WHERE name = ?1 AND split_id = ?2", params![name, split_id], |r| {
+            r.get::<_, i64>(0)
+        })
+    {
         tx.execute("DELETE FROM evaluator_outputs WHERE evaluator_id = ?1", [old])?;
         tx.execute("DELETE FROM evaluators WHERE id = ?1", [old])?;
     }
@@ -376,7 +421,14 @@ fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Re
             "INSERT INTO evaluator_outputs (evaluator_id, candidate_id, claim, score, label, raw) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
         for o in outputs {
-            insert.execute(params![evaluator, o.id, if o.safe { "safe" } else { "raised" }, o.score, o.label, o.raw])?;
+            insert.execute(params![
+                evaluator,
+                o.id,
+                if o.safe { "safe" } else { "raised" },
+                o.score,
+                o.label,
+                o.raw
+            ])?;
         }
     }
     tx.commit()?;
@@ -391,13 +443,21 @@ pub fn compare(project: &Project, bootstrap: Option<(u32, u64)>) -> Result<Vec<E
         "SELECT e.id, e.name, e.label_map FROM evaluators e JOIN splits s ON s.id = e.split_id
          WHERE s.version = ?1 ORDER BY e.name",
     )?;
-    let evaluators: Vec<(i64, String, String)> = stmt.query_map([version], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    let evaluators: Vec<(i64, String, String)> =
+        stmt.query_map([version], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::new();
     for (id, name, map) in evaluators {
-        let mut s = conn.prepare("SELECT candidate_id, claim, score, label, raw FROM evaluator_outputs WHERE evaluator_id = ?1")?;
+        let mut s = conn
+            .prepare("SELECT candidate_id, claim, score, label, raw FROM evaluator_outputs WHERE evaluator_id = ?1")?;
         let outputs: Vec<Output> = s
             .query_map([id], |r| {
-                Ok(Output { id: r.get(0)?, safe: r.get::<_, String>(1)? == "safe", score: r.get(2)?, label: r.get(3)?, raw: r.get(4)? })
+                Ok(Output {
+                    id: r.get(0)?,
+                    safe: r.get::<_, String>(1)? == "safe",
+                    score: r.get(2)?,
+                    label: r.get(3)?,
+                    raw: r.get(4)?,
+                })
             })?
             .collect::<rusqlite::Result<_>>()?;
         out.push(report(&name, &map, version, &pairs, &outputs, bootstrap));
@@ -423,7 +483,13 @@ pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Re
 pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) -> Result<u64> {
     let (name, text) = judge::template(template)?;
     let (_, pairs) = eval_pairs(project)?;
-    let with_context: Vec<(Pair, String)> = pairs.into_iter().map(|p| { let c = p.context.clone(); (p, c) }).collect();
+    let with_context: Vec<(Pair, String)> = pairs
+        .into_iter()
+        .map(|p| {
+            let c = p.context.clone();
+            (p, c)
+        })
+        .collect();
     let requests = judge::requests(&name, &text, &with_context, seed);
     let mut bytes = Vec::new();
     for r in &requests {
@@ -435,7 +501,13 @@ pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) ->
 }
 
 /// Reads a judge's responses, stores them as evaluator `name` and scores them.
-pub fn judge_import(project: &mut Project, path: &Path, name: &str, map: &LabelMap, bootstrap: Option<(u32, u64)>) -> Result<(EvaluatorReport, judge::ResponseStats)> {
+pub fn judge_import(
+    project: &mut Project,
+    path: &Path,
+    name: &str,
+    map: &LabelMap,
+    bootstrap: Option<(u32, u64)>,
+) -> Result<(EvaluatorReport, judge::ResponseStats)> {
     let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();

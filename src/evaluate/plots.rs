@@ -27,15 +27,24 @@ pub fn scatter_svg(reports: &[EvaluatorReport]) -> String {
     // Grid and axes.
     for i in 0..=10 {
         let v = i as f64 / 10.0;
-        s += &format!("<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{1:.1}\" stroke=\"#e5e5e5\"/>\n", x(v), top + ph);
+        s += &format!(
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{1:.1}\" stroke=\"#e5e5e5\"/>\n",
+            x(v),
+            top + ph
+        );
         if i % 2 == 0 {
-            s += &format!("<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{v:.1}</text>\n", x(v), top + ph + 18.0);
+            s +=
+                &format!("<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{v:.1}</text>\n", x(v), top + ph + 18.0);
         }
     }
     for i in -4..=4 {
         let v = i as f64 / 4.0;
         let stroke = if i == 0 { "#999" } else { "#e5e5e5" };
-        s += &format!("<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"{stroke}\"/>\n", y(v), left + pw);
+        s += &format!(
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"{stroke}\"/>\n",
+            y(v),
+            left + pw
+        );
         s += &format!("<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v:.2}</text>\n", left - 6.0, y(v) + 4.0);
     }
     s += &format!("<rect x=\"{left}\" y=\"{top}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#333\"/>\n");
@@ -52,7 +61,11 @@ pub fn scatter_svg(reports: &[EvaluatorReport]) -> String {
     for (i, r) in reports.iter().enumerate() {
         let (Some(m), Some(f)) = (r.overall.mvr, r.overall.fs) else { continue };
         let c = colours[i % colours.len()];
-        s += &format!("<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"6\" fill=\"{c}\" fill-opacity=\"0.85\" stroke=\"white\"/>\n", x(m), y(f));
+        s += &format!(
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"6\" fill=\"{c}\" fill-opacity=\"0.85\" stroke=\"white\"/>\n",
+            x(m),
+            y(f)
+        );
         let ly = top + 10.0 + 20.0 * i as f64;
         s += &format!("<circle cx=\"{:.1}\" cy=\"{ly:.1}\" r=\"5\" fill=\"{c}\"/>\n", left + pw + 16.0);
         s += &format!(
@@ -122,9 +135,11 @@ pub fn heatmap_svg(reports: &[EvaluatorReport]) -> String {
 pub fn png(svg: &str) -> Result<Vec<u8>> {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
-    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| Error::InvalidArgument(format!("plot SVG: {e}")))?;
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &options).map_err(|e| Error::InvalidArgument(format!("plot SVG: {e}")))?;
     let size = tree.size().to_int_size().scale_by(2.0).ok_or_else(|| Error::InvalidArgument("plot size".into()))?;
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| Error::InvalidArgument("plot size".into()))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| Error::InvalidArgument("plot size".into()))?;
     resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(2.0, 2.0), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| Error::InvalidArgument(format!("PNG: {e}")))
 }

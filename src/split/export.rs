@@ -43,8 +43,9 @@ struct CandidateText {
 }
 
 fn candidate_texts(conn: &Connection) -> Result<Vec<CandidateText>> {
-    let mut stmt =
-        conn.prepare("SELECT id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis FROM candidates")?;
+    let mut stmt = conn.prepare(
+        "SELECT id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis FROM candidates",
+    )?;
     let mut out: Vec<CandidateText> = stmt
         .query_map([], |r| {
             Ok(CandidateText {
@@ -165,7 +166,17 @@ fn eval_csv(w: &mut dyn std::io::Write, eval: &[PairLine<'_>]) -> std::io::Resul
     for l in eval {
         let severity = l.severity.to_string();
         let cells = [
-            l.id, l.axis, severity.as_str(), l.source_dataset, l.group_id, l.context, l.passage, l.evidence_span.as_ref(), l.calibrated_claim, l.raised_claim, l.repair,
+            l.id,
+            l.axis,
+            severity.as_str(),
+            l.source_dataset,
+            l.group_id,
+            l.context,
+            l.passage,
+            l.evidence_span.as_ref(),
+            l.calibrated_claim,
+            l.raised_claim,
+            l.repair,
         ];
         c.write_record(cells.map(inert_cell).iter().map(|x| x.as_bytes())).map_err(std::io::Error::other)?;
     }
@@ -210,7 +221,11 @@ impl std::io::Write for HashingWriter {
 /// Writes `name` in `dir` (the export's fresh staging folder) by streaming `fill` into it,
 /// synced to disk; returns the sha256 of what was written. The file is created exclusively:
 /// nothing planted under its name is ever followed or overwritten.
-fn write_file(dir: &Path, name: &str, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<String> {
+fn write_file(
+    dir: &Path,
+    name: &str,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<String> {
     use std::io::Write;
     let path = dir.join(name);
     let io = |e: std::io::Error| Error::io(&path, e);
@@ -229,8 +244,19 @@ pub(super) fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The columns of `eval.csv`, the keys of `eval.jsonl`.
-pub(super) const EVAL_COLUMNS: [&str; 11] =
-    ["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"];
+pub(super) const EVAL_COLUMNS: [&str; 11] = [
+    "id",
+    "axis",
+    "severity",
+    "source_dataset",
+    "group_id",
+    "context",
+    "passage",
+    "evidence_span",
+    "calibrated_claim",
+    "raised_claim",
+    "repair",
+];
 
 /// The files an export writes, in writing order.
 pub const EXPORT_FILES: [&str; 9] = [
@@ -247,7 +273,13 @@ pub const EXPORT_FILES: [&str; 9] = [
 
 /// The canonical content of a split: parameters and the ids on every side, as compact JSON.
 /// Its sha256 names the split's content whatever the times in the manifest.
-pub(super) fn canonical_content(params: &serde_json::Value, benchmark_sha256: &str, eval_ids: &[String], capped: &[String], removed: &[String]) -> Vec<u8> {
+pub(super) fn canonical_content(
+    params: &serde_json::Value,
+    benchmark_sha256: &str,
+    eval_ids: &[String],
+    capped: &[String],
+    removed: &[String],
+) -> Vec<u8> {
     let value = serde_json::json!({
         "params": params,
         "benchmark_sha256": benchmark_sha256,
@@ -310,7 +342,12 @@ pub fn export(project: &Project, dir: &Path, progress: &mut dyn FnMut(usize, usi
 /// Exports locked split `version` (the latest locked one when `None`), also while a newer
 /// draft exists. A locked version's export is the same, byte for byte, every time: it holds
 /// only the rows its lock froze (see [`crate::rowstate`]), as they were locked.
-pub fn export_version(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+pub fn export_version(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ExportReport> {
     let staging = super::publish::Staging::prepare(dir)?;
     match write_export(project, staging.path(), version, progress) {
         Ok(report) => {
@@ -329,24 +366,29 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
     use rusqlite::OptionalExtension;
     match version {
         Some(v) => {
-            let found: Option<(i64, String)> =
-                conn.query_row("SELECT id, status FROM splits WHERE version = ?1", [v], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+            let found: Option<(i64, String)> = conn
+                .query_row("SELECT id, status FROM splits WHERE version = ?1", [v], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
             match found {
                 None => Err(Error::InvalidArgument(format!("there is no split v{v}"))),
-                Some((_, status)) if status != "locked" => {
-                    Err(Error::InvalidArgument(format!("split v{v} is a draft; lock it before exporting (`forcebench split lock`)")))
-                }
+                Some((_, status)) if status != "locked" => Err(Error::InvalidArgument(format!(
+                    "split v{v} is a draft; lock it before exporting (`forcebench split lock`)"
+                ))),
                 Some((id, _)) => Ok((id, v)),
             }
         }
         None => {
             let found: Option<(i64, i64)> = conn
-                .query_row("SELECT id, version FROM splits WHERE status = 'locked' ORDER BY version DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .query_row(
+                    "SELECT id, version FROM splits WHERE status = 'locked' ORDER BY version DESC LIMIT 1",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
                 .optional()?;
             found.ok_or_else(|| match latest(conn) {
-                Ok(Some((_, v, ..))) => {
-                    Error::InvalidArgument(format!("split v{v} is a draft; lock it before exporting (`forcebench split lock`)"))
-                }
+                Ok(Some((_, v, ..))) => Error::InvalidArgument(format!(
+                    "split v{v} is a draft; lock it before exporting (`forcebench split lock`)"
+                )),
                 _ => Error::InvalidArgument("there is no split to export; draft and lock one first".into()),
             })
         }
@@ -354,7 +396,12 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
 }
 
 /// Writes every file of the export into `dir` (the staging folder).
-fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &mut dyn FnMut(usize, usize)) -> Result<ExportReport> {
+fn write_export(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ExportReport> {
     let conn = project.conn();
     let (split_id, version) = locked_split(conn, version)?;
     let covered: HashSet<String> = crate::rowstate::covered(conn, split_id)?.into_iter().collect();
@@ -441,7 +488,14 @@ fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &
         }
         Ok(writers
             .into_iter()
-            .map(|(name, h)| (name, h.join().unwrap_or_else(|_| Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly"))))))
+            .map(|(name, h)| {
+                (
+                    name,
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly")))
+                    }),
+                )
+            })
             .collect())
     })?;
     // In the files' order; the first failure, if any, is the export's error.
@@ -459,7 +513,8 @@ fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &
     let capped: Vec<String> = recorded.capped.iter().map(|c| c.id.clone()).collect();
     let removed: Vec<String> = recorded.locality_removed.iter().map(|c| c.id.clone()).collect();
     let eval_id_list: Vec<String> = eval_ids.iter().map(|id| id.to_string()).collect();
-    let content_sha256 = sha256_hex(&canonical_content(&stored["params"], &files["benchmark.jsonl"], &eval_id_list, &capped, &removed));
+    let content_sha256 =
+        sha256_hex(&canonical_content(&stored["params"], &files["benchmark.jsonl"], &eval_id_list, &capped, &removed));
     let sheet = datasheet(&recorded, &stored, &content_sha256);
     done("DATASHEET.md", write_file(dir, "DATASHEET.md", |w| w.write_all(sheet.as_bytes()))?, &mut files);
 
@@ -469,14 +524,18 @@ fn write_export(project: &Project, dir: &Path, version: Option<i64>, progress: &
     manifest["manifest_sha256"] = ZERO_HASH.into();
     let text = serde_json::to_string_pretty(&manifest).expect("manifest") + "\n";
     let own = sha256_hex(text.as_bytes());
-    let text = text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    let text =
+        text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
     done("manifest.json", write_file(dir, "manifest.json", |w| w.write_all(text.as_bytes()))?, &mut files);
     Ok(ExportReport { dir: dir.display().to_string(), version, files, content_sha256 })
 }
 
 /// Annotator id -> name.
 fn read_people(conn: &Connection) -> Result<HashMap<i64, String>> {
-    Ok(conn.prepare("SELECT id, name FROM annotators")?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)
+    Ok(conn
+        .prepare("SELECT id, name FROM annotators")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?)
 }
 
 /// One independent annotation, as `annotations.jsonl` holds it, borrowed from the row read.
@@ -517,7 +576,11 @@ impl Annotations<'_> {
 
 /// Both independent annotations of every adjudicated row the split covers, in id order,
 /// annotator A first (by roster order).
-fn annotation_lines<'a>(conn: &Connection, covered: &HashSet<String>, people: &'a HashMap<i64, String>) -> Result<Annotations<'a>> {
+fn annotation_lines<'a>(
+    conn: &Connection,
+    covered: &HashSet<String>,
+    people: &'a HashMap<i64, String>,
+) -> Result<Annotations<'a>> {
     let mut stmt = conn.prepare(
         "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
                 raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent,
@@ -555,7 +618,8 @@ fn annotation_lines<'a>(conn: &Connection, covered: &HashSet<String>, people: &'
             seconds_spent: r.get(13)?,
             suggestion_mode: maybe(14)?.unwrap_or("prefilled"),
         };
-        serde_json::to_writer(&mut out.text, &line).map_err(|e| Error::InvalidArgument(format!("annotation of `{id}`: {e}")))?;
+        serde_json::to_writer(&mut out.text, &line)
+            .map_err(|e| Error::InvalidArgument(format!("annotation of `{id}`: {e}")))?;
         out.text.push(b'\n');
         out.index.push((id.to_string(), annotator_id, annotator, start..out.text.len()));
     }
@@ -664,7 +728,9 @@ fn adjudication_lines<'a>(
         .query_map([], |r| {
             let id: String = r.get(0)?;
             let decision: String = r.get(1)?;
-            let parsed: Decision = decision.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into()))?;
+            let parsed: Decision = decision.parse().map_err(|e: String| {
+                rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+            })?;
             let state = rule.state(&id, parsed).as_str();
             Ok(AdjudicationLine {
                 state,
@@ -718,8 +784,14 @@ struct RejectedLine<'a> {
 }
 
 /// Every rejected row with its boundary type and rationale, in id order.
-fn rejected_lines<'a>(conn: &Connection, covered: &HashSet<String>, texts: &'a [CandidateText]) -> Result<Vec<RejectedLine<'a>>> {
-    let mut stmt = conn.prepare("SELECT candidate_id, boundary_type, rationale FROM adjudications WHERE decision = 'reject_not_force_gap'")?;
+fn rejected_lines<'a>(
+    conn: &Connection,
+    covered: &HashSet<String>,
+    texts: &'a [CandidateText],
+) -> Result<Vec<RejectedLine<'a>>> {
+    let mut stmt = conn.prepare(
+        "SELECT candidate_id, boundary_type, rationale FROM adjudications WHERE decision = 'reject_not_force_gap'",
+    )?;
     let mut found: Vec<(String, Option<String>, Option<String>)> =
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
     found.retain(|(id, ..)| covered.contains(id));
@@ -790,7 +862,15 @@ fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -
     for t in &s.per_axis {
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
-            t.axis, t.accepted, t.capped, t.locality_removed, t.retained, t.eval, t.eval_severity[0], t.eval_severity[1], t.eval_severity[2]
+            t.axis,
+            t.accepted,
+            t.capped,
+            t.locality_removed,
+            t.retained,
+            t.eval,
+            t.eval_severity[0],
+            t.eval_severity[1],
+            t.eval_severity[2]
         ));
     }
     out.push_str("\n## Per source dataset\n\n| source | retained | evaluation |\n|---|---|---|\n");
@@ -799,7 +879,11 @@ fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -
     }
     out.push_str(&format!(
         "\n## Parameters\n\nCaps {}; {} evaluation rows per axis; seed {}; strata: axis, then {}.\n\n",
-        if s.params.caps.is_empty() { "none".to_string() } else { s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect::<Vec<_>>().join(", ") },
+        if s.params.caps.is_empty() {
+            "none".to_string()
+        } else {
+            s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect::<Vec<_>>().join(", ")
+        },
         s.params.per_axis,
         s.params.seed,
         s.params.strata.join(", ")

@@ -43,7 +43,9 @@ impl Fact {
     pub fn axis(&self) -> Result<Axis> {
         self.axis
             .as_deref()
-            .ok_or_else(|| Error::InvalidArgument(format!("row `{}` has no axis (neither final nor suggested)", self.id)))?
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!("row `{}` has no axis (neither final nor suggested)", self.id))
+            })?
             .parse()
             .map_err(Error::InvalidArgument)
     }
@@ -116,7 +118,9 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         }
     }
     {
-        let mut stmt = conn.prepare("SELECT candidate_id, field, value FROM adjudication_fields WHERE field IN ('axis', 'severity')")?;
+        let mut stmt = conn.prepare(
+            "SELECT candidate_id, field, value FROM adjudication_fields WHERE field IN ('axis', 'severity')",
+        )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };

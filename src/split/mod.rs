@@ -58,7 +58,12 @@ pub struct SplitParams {
 
 impl SplitParams {
     pub fn new(caps: BTreeMap<Axis, u32>, per_axis: Option<u32>, seed: Option<u64>) -> Self {
-        SplitParams { caps, per_axis: per_axis.unwrap_or(DEFAULT_PER_AXIS), seed: seed.unwrap_or(1), strata: vec!["source_dataset".into()] }
+        SplitParams {
+            caps,
+            per_axis: per_axis.unwrap_or(DEFAULT_PER_AXIS),
+            seed: seed.unwrap_or(1),
+            strata: vec!["source_dataset".into()],
+        }
     }
 }
 
@@ -152,7 +157,11 @@ fn make_draft<'a>(pool: &[PoolRow<'a>], params: &SplitParams) -> Draft<'a> {
         match params.caps.get(axis) {
             Some(&cap) if rows.len() > cap as usize => {
                 let keep = stratified_keep(&rows, cap as usize, "cap", seed);
-                let reason = format!("{} capped at {cap} rows ({} accepted); stratified by source, stable hash", axis.as_str(), rows.len());
+                let reason = format!(
+                    "{} capped at {cap} rows ({} accepted); stratified by source, stable hash",
+                    axis.as_str(),
+                    rows.len()
+                );
                 for r in rows {
                     if keep.contains(r.id) {
                         retained.push(r);
@@ -324,7 +333,8 @@ struct Roles {
 
 /// The roles of every row of a split, in id order (one scan of its part of `split_rows`).
 fn read_roles(conn: &Connection, split_id: i64) -> Result<Vec<(String, Roles)>> {
-    let mut stmt = conn.prepare("SELECT candidate_id, role, reason FROM split_rows WHERE split_id = ?1 ORDER BY candidate_id")?;
+    let mut stmt =
+        conn.prepare("SELECT candidate_id, role, reason FROM split_rows WHERE split_id = ?1 ORDER BY candidate_id")?;
     let mut rows = stmt.query([split_id])?;
     let mut out: Vec<(String, Roles)> = Vec::new();
     while let Some(r) = rows.next()? {
@@ -381,7 +391,8 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let pool = accepted_pool(&facts)?;
     if pool.is_empty() {
         return Err(Error::InvalidArgument(
-            "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first".into(),
+            "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first"
+                .into(),
         ));
     }
     let d = make_draft(&pool, params);
@@ -390,7 +401,10 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let (split_id, version) = match latest(&tx)? {
         Some((id, version, status, ..)) if status == "draft" => {
             tx.execute("DELETE FROM split_rows WHERE split_id = ?1", [id])?;
-            tx.execute("UPDATE splits SET params_json = ?1, created_at = ?2 WHERE id = ?3", params![params_json, created_at, id])?;
+            tx.execute(
+                "UPDATE splits SET params_json = ?1, created_at = ?2 WHERE id = ?3",
+                params![params_json, created_at, id],
+            )?;
             (id, version)
         }
         other => {
@@ -440,7 +454,8 @@ fn show_in(conn: &Connection) -> Result<Option<SplitShow>> {
 /// Builds the report of a split from its rows' roles and the project's current facts.
 fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Result<SplitShow> {
     let (_, version, status, params_json, created_at, locked_at) = head;
-    let params: SplitParams = serde_json::from_str(&params_json).map_err(|e| Error::InvalidArgument(format!("split parameters: {e}")))?;
+    let params: SplitParams =
+        serde_json::from_str(&params_json).map_err(|e| Error::InvalidArgument(format!("split parameters: {e}")))?;
     let axis_names: Vec<&str> = Axis::ALL.iter().map(|a| a.as_str()).collect();
     let locked = status == "locked";
     let mut show = SplitShow {
@@ -462,7 +477,9 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         stale: Vec::new(),
     };
     for (id, role) in roles {
-        let r = facts.get(id).ok_or_else(|| Error::InvalidArgument(format!("split v{version} holds `{id}`, which is not a candidate")))?;
+        let r = facts.get(id).ok_or_else(|| {
+            Error::InvalidArgument(format!("split v{version} holds `{id}`, which is not a candidate"))
+        })?;
         let axis = r.axis()?.as_str();
         let table = &mut show.per_axis[Axis::ALL.iter().position(|a| a.as_str() == axis).expect("every axis")];
         let sev = (r.severity as usize).clamp(1, 3) - 1;
@@ -474,7 +491,13 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         if let Some(reason) = &role.capped {
             table.accepted += 1;
             table.capped += 1;
-            show.capped.push(LeftOut { id: id.clone(), axis: axis.into(), source_dataset: r.source.clone(), reason: reason.clone(), was_eval: false });
+            show.capped.push(LeftOut {
+                id: id.clone(),
+                axis: axis.into(),
+                source_dataset: r.source.clone(),
+                reason: reason.clone(),
+                was_eval: false,
+            });
             continue;
         }
         if role.retained {
@@ -485,7 +508,13 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         }
         if let Some(reason) = removed {
             table.locality_removed += 1;
-            show.locality_removed.push(LeftOut { id: id.clone(), axis: axis.into(), source_dataset: r.source.clone(), reason, was_eval: role.eval });
+            show.locality_removed.push(LeftOut {
+                id: id.clone(),
+                axis: axis.into(),
+                source_dataset: r.source.clone(),
+                reason,
+                was_eval: role.eval,
+            });
             continue;
         }
         if role.retained {
@@ -521,11 +550,15 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
 pub fn lock(project: &mut Project) -> Result<SplitShow> {
     let tx = project.conn_mut().transaction()?;
     let Some(head) = latest(&tx)? else {
-        return Err(Error::InvalidArgument("there is no split to lock; draft one first (`forcebench split draft`)".into()));
+        return Err(Error::InvalidArgument(
+            "there is no split to lock; draft one first (`forcebench split draft`)".into(),
+        ));
     };
     let (split_id, version) = (head.0, head.1);
     if head.2 == "locked" {
-        return Err(Error::InvalidArgument(format!("split v{version} is already locked; draft a new version to change anything")));
+        return Err(Error::InvalidArgument(format!(
+            "split v{version} is already locked; draft a new version to change anything"
+        )));
     }
     let facts = facts::load(&tx)?;
     let mut roles = read_roles(&tx, split_id)?;
@@ -539,7 +572,9 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     }
     // The removals become part of the split (its retained and eval roles stay, as drafted).
     {
-        let mut insert = tx.prepare("INSERT INTO split_rows (split_id, candidate_id, role, reason) VALUES (?1, ?2, 'locality_removed', ?3)")?;
+        let mut insert = tx.prepare(
+            "INSERT INTO split_rows (split_id, candidate_id, role, reason) VALUES (?1, ?2, 'locality_removed', ?3)",
+        )?;
         for removed in &current.locality_removed {
             insert.execute(params![split_id, removed.id, removed.reason])?;
         }
@@ -550,7 +585,8 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     }
     let at = now();
     let (_, _, _, params_json, created_at, _) = head;
-    let locked = build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
+    let locked =
+        build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
     let manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
     // One update: once its status says locked, the split cannot change (a trigger refuses).
     tx.execute(
@@ -571,7 +607,11 @@ pub const MANIFEST_FORMAT: &str = "forcebench-split-manifest";
 pub const MANIFEST_VERSION: u32 = 1;
 pub(crate) const ZERO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
-fn manifest_for(conn: &Connection, s: &SplitShow, (project_id, project_name): (String, String)) -> Result<serde_json::Value> {
+fn manifest_for(
+    conn: &Connection,
+    s: &SplitShow,
+    (project_id, project_name): (String, String),
+) -> Result<serde_json::Value> {
     let agreement = {
         let report = crate::agreement::decision_agreement_in(conn)?;
         serde_json::json!({
@@ -599,4 +639,3 @@ fn manifest_for(conn: &Connection, s: &SplitShow, (project_id, project_name): (S
         "locality_removed": s.locality_removed,
     }))
 }
-

@@ -54,7 +54,11 @@ impl Staging {
             _ => PathBuf::from("."),
         };
         check_replaceable(dir)?;
-        let created: Vec<PathBuf> = parent.ancestors().take_while(|a| !a.as_os_str().is_empty() && !a.exists()).map(Path::to_path_buf).collect();
+        let created: Vec<PathBuf> = parent
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .map(Path::to_path_buf)
+            .collect();
         std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
         remove_leftovers(&parent, &name.to_string_lossy());
         let stage = output::temp_sibling(dir, STAGE_KIND);
@@ -204,7 +208,10 @@ fn remove_leftovers(parent: &Path, name: &str) {
                 .and_then(|r| r.strip_suffix('.'))
                 .is_some_and(|random| random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit()))
         });
-        let in_use = || std::fs::File::open(entry.path()).is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
+        let in_use = || {
+            std::fs::File::open(entry.path())
+                .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)))
+        };
         if ours && entry.file_type().is_ok_and(|t| t.is_dir()) && !in_use() {
             let _ = std::fs::remove_dir_all(entry.path());
         }

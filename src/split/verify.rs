@@ -55,13 +55,22 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     let regular = |name: &str| -> Result<u64> {
         let meta = std::fs::symlink_metadata(dir.join(name)).map_err(|e| Error::io(dir.join(name), e))?;
         if !meta.is_file() {
-            return Err(fail(name, "not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only".into()));
+            return Err(fail(
+                name,
+                "not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only"
+                    .into(),
+            ));
         }
         Ok(meta.len())
     };
-    let read = |name: &str| regular(name).and_then(|_| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e)));
+    let read = |name: &str| {
+        regular(name).and_then(|_| std::fs::read(dir.join(name)).map_err(|e| Error::io(dir.join(name), e)))
+    };
     if regular("manifest.json")? > MAX_MANIFEST {
-        return Err(fail("manifest.json", format!("larger than {} MiB: not a manifest ForceBench writes", MAX_MANIFEST >> 20)));
+        return Err(fail(
+            "manifest.json",
+            format!("larger than {} MiB: not a manifest ForceBench writes", MAX_MANIFEST >> 20),
+        ));
     }
     let manifest = read_manifest(dir, &read("manifest.json")?)?;
 
@@ -90,7 +99,10 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
             (sha, lines, Vec::new())
         };
         if Some(sha.as_str()) != hash.as_str() {
-            return Err(fail(name, format!("sha256 differs from the manifest's (expected {})", hash.as_str().unwrap_or("?"))));
+            return Err(fail(
+                name,
+                format!("sha256 differs from the manifest's (expected {})", hash.as_str().unwrap_or("?")),
+            ));
         }
         if *known == "rejected.jsonl" {
             rejected = lines;
@@ -123,8 +135,19 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     // The content hash, from the records.
     let eval_ids: Vec<String> = eval.iter().map(|r| r.id.clone()).collect();
     let removed_ids: Vec<String> = removed.iter().map(|r| r.id.clone()).collect();
-    let capped: Vec<String> = manifest["capped"].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str().map(String::from)).collect();
-    let content = sha256_hex(&canonical_content(&manifest["params"], &sha256_hex(&bytes["benchmark.jsonl"]), &eval_ids, &capped, &removed_ids));
+    let capped: Vec<String> = manifest["capped"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["id"].as_str().map(String::from))
+        .collect();
+    let content = sha256_hex(&canonical_content(
+        &manifest["params"],
+        &sha256_hex(&bytes["benchmark.jsonl"]),
+        &eval_ids,
+        &capped,
+        &removed_ids,
+    ));
     if manifest["content_sha256"].as_str() != Some(content.as_str()) {
         return Err(fail("manifest.json", "content_sha256 does not match the exported rows".into()));
     }
@@ -180,7 +203,11 @@ fn read_manifest(dir: &Path, bytes: &[u8]) -> Result<Value> {
         return Err(fail(format!("not a ForceBench split manifest (no \"format\": \"{MANIFEST_FORMAT}\")")));
     }
     let stated = manifest["manifest_sha256"].as_str().unwrap_or_default().to_string();
-    let blanked = text.replacen(&format!("\"manifest_sha256\": \"{stated}\""), &format!("\"manifest_sha256\": \"{ZERO_HASH}\""), 1);
+    let blanked = text.replacen(
+        &format!("\"manifest_sha256\": \"{stated}\""),
+        &format!("\"manifest_sha256\": \"{ZERO_HASH}\""),
+        1,
+    );
     if stated.len() != 64 || sha256_hex(blanked.as_bytes()) != stated {
         return Err(fail("the manifest's own sha256 does not match its contents (it was changed after export)".into()));
     }
@@ -199,9 +226,12 @@ fn records(dir: &Path, name: &str, bytes: &[u8]) -> Result<Vec<Record>> {
         .enumerate()
         .map(|(i, l)| {
             let line = i + 1;
-            let fields: Map<String, Value> =
-                serde_json::from_str(l).map_err(|e| mismatch(dir, name, format!("line {line}: not a JSON object: {e}")))?;
-            let id = fields.get("id").and_then(Value::as_str).ok_or_else(|| mismatch(dir, name, format!("line {line}: no text `id`")))?;
+            let fields: Map<String, Value> = serde_json::from_str(l)
+                .map_err(|e| mismatch(dir, name, format!("line {line}: not a JSON object: {e}")))?;
+            let id = fields
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or_else(|| mismatch(dir, name, format!("line {line}: no text `id`")))?;
             Ok(Record { line, id: id.to_string(), fields })
         })
         .collect()
@@ -213,10 +243,18 @@ fn check_keys(dir: &Path, name: &str, rows: &[Record], keys: &[&str]) -> Result<
     for r in rows {
         if !r.fields.keys().map(String::as_str).eq(keys.iter().copied()) {
             let found: Vec<&str> = r.fields.keys().map(String::as_str).collect();
-            return Err(mismatch(dir, name, format!("line {} (id `{}`): its keys are {}, not {}", r.line, r.id, found.join(", "), keys.join(", "))));
+            return Err(mismatch(
+                dir,
+                name,
+                format!("line {} (id `{}`): its keys are {}, not {}", r.line, r.id, found.join(", "), keys.join(", ")),
+            ));
         }
         if let Some(first) = seen.insert(&r.id, r.line) {
-            return Err(mismatch(dir, name, format!("line {} (id `{}`): the id is already on line {first}", r.line, r.id)));
+            return Err(mismatch(
+                dir,
+                name,
+                format!("line {} (id `{}`): the id is already on line {first}", r.line, r.id),
+            ));
         }
     }
     Ok(())
@@ -250,11 +288,19 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
         for (column, cell) in EVAL_COLUMNS.iter().zip(record.iter()) {
             let text = crate::output::literal_cell(cell);
             if text != as_cell(&row.fields[*column]) {
-                return Err(fail(format!("line {line} (id `{}`): `{column}` differs from eval.jsonl line {}", row.id, row.line)));
+                return Err(fail(format!(
+                    "line {line} (id `{}`): `{column}` differs from eval.jsonl line {}",
+                    row.id, row.line
+                )));
             }
         }
         if record.len() != EVAL_COLUMNS.len() {
-            return Err(fail(format!("line {line} (id `{}`): {} cells, not {}", row.id, record.len(), EVAL_COLUMNS.len())));
+            return Err(fail(format!(
+                "line {line} (id `{}`): {} cells, not {}",
+                row.id,
+                record.len(),
+                EVAL_COLUMNS.len()
+            )));
         }
         n += 1;
     }
@@ -270,16 +316,27 @@ fn check_in_eval(dir: &Path, eval: &[Record], benchmark: &[Record]) -> Result<()
     let by_id: HashMap<&str, &Record> = benchmark.iter().map(|r| (r.id.as_str(), r)).collect();
     for r in eval {
         let Some(b) = by_id.get(r.id.as_str()) else {
-            return Err(mismatch(dir, "eval.jsonl", format!("line {} (id `{}`): the row is not in benchmark.jsonl", r.line, r.id)));
+            return Err(mismatch(
+                dir,
+                "eval.jsonl",
+                format!("line {} (id `{}`): the row is not in benchmark.jsonl", r.line, r.id),
+            ));
         };
         if b.fields["in_eval"] != true {
-            return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is not true, but the row is in eval.jsonl", b.line, b.id)));
+            return Err(mismatch(
+                dir,
+                "benchmark.jsonl",
+                format!("line {} (id `{}`): in_eval is not true, but the row is in eval.jsonl", b.line, b.id),
+            ));
         }
         if let Some(column) = EVAL_COLUMNS.iter().find(|c| r.fields[**c] != b.fields[**c]) {
             return Err(mismatch(
                 dir,
                 "eval.jsonl",
-                format!("line {} (id `{}`): `{column}` is {}, but benchmark.jsonl line {} has {}", r.line, r.id, r.fields[*column], b.line, b.fields[*column]),
+                format!(
+                    "line {} (id `{}`): `{column}` is {}, but benchmark.jsonl line {} has {}",
+                    r.line, r.id, r.fields[*column], b.line, b.fields[*column]
+                ),
             ));
         }
     }
@@ -287,10 +344,20 @@ fn check_in_eval(dir: &Path, eval: &[Record], benchmark: &[Record]) -> Result<()
     for b in benchmark {
         match &b.fields["in_eval"] {
             Value::Bool(true) if !in_eval.contains(b.id.as_str()) => {
-                return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is true, but the row is not in eval.jsonl", b.line, b.id)));
+                return Err(mismatch(
+                    dir,
+                    "benchmark.jsonl",
+                    format!("line {} (id `{}`): in_eval is true, but the row is not in eval.jsonl", b.line, b.id),
+                ));
             }
             Value::Bool(_) => {}
-            other => return Err(mismatch(dir, "benchmark.jsonl", format!("line {} (id `{}`): in_eval is {other}, not true or false", b.line, b.id))),
+            other => {
+                return Err(mismatch(
+                    dir,
+                    "benchmark.jsonl",
+                    format!("line {} (id `{}`): in_eval is {other}, not true or false", b.line, b.id),
+                ))
+            }
         }
     }
     Ok(())
@@ -298,7 +365,14 @@ fn check_in_eval(dir: &Path, eval: &[Record], benchmark: &[Record]) -> Result<()
 
 /// The manifest's counts match the files: stage counts, per axis (with severities), per source,
 /// and the locality removals it lists.
-fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Record], removed: &[Record], rejected: usize) -> Result<()> {
+fn check_counts(
+    dir: &Path,
+    manifest: &Value,
+    eval: &[Record],
+    benchmark: &[Record],
+    removed: &[Record],
+    rejected: usize,
+) -> Result<()> {
     let counts = &manifest["counts"];
     for (file, key, n) in [
         ("eval.jsonl", "eval", eval.len()),
@@ -310,13 +384,23 @@ fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Reco
             return Err(mismatch(dir, file, format!("{n} rows, but the manifest counts {} ({key})", counts[key])));
         }
     }
-    let listed = |key: &str| -> Vec<&str> { manifest[key].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str()).collect() };
+    let listed = |key: &str| -> Vec<&str> {
+        manifest[key].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str()).collect()
+    };
     let capped = listed("capped");
     if counts["capped"].as_u64() != Some(capped.len() as u64) {
-        return Err(mismatch(dir, "manifest.json", format!("it lists {} capped rows, but counts {}", capped.len(), counts["capped"])));
+        return Err(mismatch(
+            dir,
+            "manifest.json",
+            format!("it lists {} capped rows, but counts {}", capped.len(), counts["capped"]),
+        ));
     }
     if !removed.iter().map(|r| r.id.as_str()).eq(listed("locality_removed")) {
-        return Err(mismatch(dir, "locality_removed.jsonl", "its ids differ from the manifest's `locality_removed` list".into()));
+        return Err(mismatch(
+            dir,
+            "locality_removed.jsonl",
+            "its ids differ from the manifest's `locality_removed` list".into(),
+        ));
     }
 
     // Per axis: [retained, eval, retained severity 1..3, eval severity 1..3]; per source:
@@ -351,11 +435,19 @@ fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Reco
         ];
         if let Some((what, stated, found)) = pairs.iter().find(|(_, s, f)| s != f) {
             let file = if what.starts_with("eval") { "eval.jsonl" } else { "benchmark.jsonl" };
-            return Err(mismatch(dir, file, format!("{found} rows on axis `{axis}` ({what}), but the manifest's per_axis counts {stated}")));
+            return Err(mismatch(
+                dir,
+                file,
+                format!("{found} rows on axis `{axis}` ({what}), but the manifest's per_axis counts {stated}"),
+            ));
         }
     }
     if let Some((axis, _)) = axes.iter().find(|(_, n)| n.iter().any(|x| *x > 0)) {
-        return Err(mismatch(dir, "benchmark.jsonl", format!("rows on axis `{axis}`, which the manifest's per_axis does not list")));
+        return Err(mismatch(
+            dir,
+            "benchmark.jsonl",
+            format!("rows on axis `{axis}`, which the manifest's per_axis does not list"),
+        ));
     }
     let stated_sources = manifest["by_source"].as_object().cloned().unwrap_or_default();
     for (source, [retained, in_eval]) in &sources {
@@ -374,8 +466,16 @@ fn check_counts(dir: &Path, manifest: &Value, eval: &[Record], benchmark: &[Reco
             ));
         }
     }
-    if let Some(source) = stated_sources.iter().find(|(s, t)| !sources.contains_key(*s) && (t["retained"] != 0 || t["eval"] != 0)).map(|(s, _)| s) {
-        return Err(mismatch(dir, "benchmark.jsonl", format!("no rows from source `{source}`, which the manifest's by_source counts")));
+    if let Some(source) = stated_sources
+        .iter()
+        .find(|(s, t)| !sources.contains_key(*s) && (t["retained"] != 0 || t["eval"] != 0))
+        .map(|(s, _)| s)
+    {
+        return Err(mismatch(
+            dir,
+            "benchmark.jsonl",
+            format!("no rows from source `{source}`, which the manifest's by_source counts"),
+        ));
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Adjudication, quality control, the locality audit and the funnel.
 
 use crate::common::*;
-use forcebench::adjudicate::{self, Category, Choice, Checklist, QueueFilter, Resolution, Source};
+use forcebench::adjudicate::{self, Category, Checklist, Choice, QueueFilter, Resolution, Source};
 use forcebench::annotate::Field;
 use forcebench::roster::{self, Role};
 use forcebench::{locality, qc, status, Project};
@@ -39,8 +39,12 @@ fn fixture() -> Fixture {
     roster::add(&project, "eve", Role::Adjudicator).unwrap();
     let rows: Vec<_> = forcebench::candidate::list(&project).unwrap().into_iter().take(6).collect();
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
-    let accept = |id: &str, extra: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":2{extra}}}\n");
-    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n");
+    let accept = |id: &str, extra: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":2{extra}}}\n")
+    };
+    let reject = |id: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n")
+    };
     let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
     let suggested = |i: usize| rows[i].axis;
     let axis1_b = other_axis(suggested(1), &[]);
@@ -50,7 +54,10 @@ fn fixture() -> Fixture {
         accept(&ids[1], ""),
         discuss(&ids[2]),
         // Severity 1 once: the line used to give `severity` twice and relied on the last one winning.
-        format!("{{\"id\":\"{}\",\"decision\":\"accept_force_gap\",\"axis\":\"{ana_axis_row3}\",\"severity\":1}}\n", ids[3]),
+        format!(
+            "{{\"id\":\"{}\",\"decision\":\"accept_force_gap\",\"axis\":\"{ana_axis_row3}\",\"severity\":1}}\n",
+            ids[3]
+        ),
         reject(&ids[4]),
     ]
     .concat();
@@ -58,7 +65,10 @@ fn fixture() -> Fixture {
         accept(&ids[0], ""),
         accept(&ids[1], &format!(",\"axis\":\"{axis1_b}\"")),
         discuss(&ids[2]),
-        format!("{{\"id\":\"{}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"severity\":3}}\n", ids[3]),
+        format!(
+            "{{\"id\":\"{}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"severity\":3}}\n",
+            ids[3]
+        ),
         reject(&ids[4]),
     ]
     .concat();
@@ -86,12 +96,18 @@ fn queue_orders_disagreements_first_and_counts_each_category() {
     assert_eq!(q.counts[&Category::FullAgreement].total, 2);
     assert_eq!(q.counts[&Category::DecisionDisagreement].open, 1);
     // Filters narrow the list, not the counts.
-    let by_source = adjudicate::queue(&f.project, &QueueFilter { source: Some(q.items[0].source_dataset.clone()), ..Default::default() }).unwrap();
+    let by_source = adjudicate::queue(
+        &f.project,
+        &QueueFilter { source: Some(q.items[0].source_dataset.clone()), ..Default::default() },
+    )
+    .unwrap();
     assert!(by_source.items.iter().all(|i| i.source_dataset == q.items[0].source_dataset));
     assert_eq!(by_source.counts, q.counts);
-    let pair = adjudicate::queue(&f.project, &QueueFilter { pair: Some("ben+ana".into()), ..Default::default() }).unwrap();
+    let pair =
+        adjudicate::queue(&f.project, &QueueFilter { pair: Some("ben+ana".into()), ..Default::default() }).unwrap();
     assert_eq!(pair.items.len(), 5);
-    let nobody = adjudicate::queue(&f.project, &QueueFilter { pair: Some("ana+eve".into()), ..Default::default() }).unwrap();
+    let nobody =
+        adjudicate::queue(&f.project, &QueueFilter { pair: Some("ana+eve".into()), ..Default::default() }).unwrap();
     assert!(nobody.items.is_empty());
 }
 
@@ -100,19 +116,36 @@ fn an_override_without_a_rationale_is_refused_and_nothing_written() {
     let mut f = fixture();
     let before = dump(&f.project);
     let id = f.ids[1].clone();
-    let res = Resolution { choices: vec![(Field::Axis, Choice::Value(Some("temporal".into())))], rationale: None, checklist: YES };
+    let res = Resolution {
+        choices: vec![(Field::Axis, Choice::Value(Some("temporal".into())))],
+        rationale: None,
+        checklist: YES,
+    };
     let a = forcebench::annotate::get(&f.project, &id, "ana").unwrap().axis.unwrap();
     let b = forcebench::annotate::get(&f.project, &id, "ben").unwrap().axis.unwrap();
-    let edited = ["relation", "modality", "scope", "temporal", "numeric"].into_iter().find(|x| *x != a.as_str() && *x != b.as_str()).unwrap();
+    let edited = ["relation", "modality", "scope", "temporal", "numeric"]
+        .into_iter()
+        .find(|x| *x != a.as_str() && *x != b.as_str())
+        .unwrap();
     let res = Resolution { choices: vec![(Field::Axis, Choice::Value(Some(edited.into())))], ..res };
     let err = adjudicate::resolve(&mut f.project, &id, "eve", &res).unwrap_err().to_string();
-    assert!(err.contains("field `axis`: the final value overrides both annotators, so a rationale is required"), "{err}");
+    assert!(
+        err.contains("field `axis`: the final value overrides both annotators, so a rationale is required"),
+        "{err}"
+    );
     assert_eq!(dump(&f.project), before);
     // An unresolved disagreement is named with both values.
     let err = adjudicate::resolve(&mut f.project, &id, "eve", &Resolution::default()).unwrap_err().to_string();
     assert!(err.contains(&format!("field `axis`: the annotators differ (A: \"{a}\", B: \"{b}\")")), "{err}");
     // Annotators cannot adjudicate.
-    let err = adjudicate::resolve(&mut f.project, &id, "ana", &Resolution { choices: vec![(Field::Axis, Choice::A)], ..Default::default() }).unwrap_err().to_string();
+    let err = adjudicate::resolve(
+        &mut f.project,
+        &id,
+        "ana",
+        &Resolution { choices: vec![(Field::Axis, Choice::A)], ..Default::default() },
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("`ana` is on the roster as annotator"), "{err}");
     assert_eq!(dump(&f.project), before);
     let ok = Resolution { rationale: Some("The passage is about a forecast, so temporal.".into()), ..res };
@@ -153,7 +186,11 @@ fn each_final_field_records_source_adjudicator_and_history() {
     let view = adjudicate::resolve(&mut f.project, &id, "eve", &again).unwrap();
     let j = view.adjudication.as_ref().unwrap();
     assert_eq!((j.value(Field::Severity), j.source(Field::Severity)), (Some("1"), Some(Source::A)));
-    assert_eq!(j.rationale.as_deref(), Some("Ana's reading holds; the raised claim needed rewording."), "kept on reopen");
+    assert_eq!(
+        j.rationale.as_deref(),
+        Some("Ana's reading holds; the raised claim needed rewording."),
+        "kept on reopen"
+    );
     let severity: Vec<(Option<&str>, Option<&str>, &str)> = view
         .history
         .iter()
@@ -198,7 +235,10 @@ fn qc_lists_failures_per_row_with_the_check_that_failed() {
     assert!(entities.detail.as_deref().unwrap().contains("`Norway`"), "{entities:?}");
     let row1 = report.rows.iter().find(|r| r.id == f.ids[1]).unwrap();
     assert!(row1.blocked);
-    assert_eq!(row1.failed.iter().filter(|r| r.severity == qc::Severity::Error).map(|r| r.check.as_str()).collect::<Vec<_>>(), ["checklist_span_decisive"]);
+    assert_eq!(
+        row1.failed.iter().filter(|r| r.severity == qc::Severity::Error).map(|r| r.check.as_str()).collect::<Vec<_>>(),
+        ["checklist_span_decisive"]
+    );
     let states = status::status(&f.project).unwrap().states;
     use forcebench::vocab::WorkflowState as S;
     assert_eq!((states[&S::Accepted], states[&S::Adjudicated], states[&S::Rejected]), (1, 1, 1));
@@ -242,11 +282,22 @@ fn importing_adjudications_for_rows_not_double_annotated_writes_nothing() {
     );
     let path = write(f.dir.path(), "adj.jsonl", text);
     let err = adjudicate::import_jsonl(&mut f.project, &path, "eve").unwrap_err().to_string();
-    assert!(err.contains(&format!("adj.jsonl:2: field `id`: row `{}` is not double-annotated (0 of 2 annotations finished)", f.ids[5])), "{err}");
+    assert!(
+        err.contains(&format!(
+            "adj.jsonl:2: field `id`: row `{}` is not double-annotated (0 of 2 annotations finished)",
+            f.ids[5]
+        )),
+        "{err}"
+    );
     assert_eq!(dump(&f.project), before);
     // Bad fields name line and field; the checklist must be true/false items.
-    let text = format!("{{\"id\":\"{}\",\"notes\":\"x\"}}\n{{\"id\":\"{}\",\"checklist\":{{\"tidy\":true}}}}\n", f.ids[0], f.ids[1]);
-    let err = adjudicate::import_jsonl(&mut f.project, &write(f.dir.path(), "bad.jsonl", text), "eve").unwrap_err().to_string();
+    let text = format!(
+        "{{\"id\":\"{}\",\"notes\":\"x\"}}\n{{\"id\":\"{}\",\"checklist\":{{\"tidy\":true}}}}\n",
+        f.ids[0], f.ids[1]
+    );
+    let err = adjudicate::import_jsonl(&mut f.project, &write(f.dir.path(), "bad.jsonl", text), "eve")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("bad.jsonl:1: field `notes`: not an adjudicated field"), "{err}");
     assert!(err.contains("bad.jsonl:2: field `checklist`: expected an object of the five items"), "{err}");
     assert_eq!(dump(&f.project), before);
@@ -287,7 +338,10 @@ fn funnel_counts_every_step_per_axis() {
 fn qc_heuristics_by_hand() {
     use std::collections::BTreeSet;
     let set = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
-    assert_eq!(qc::entities("Tea may lower stroke risk in Japan. Coffee was not studied by the WHO."), set(&["Japan", "WHO"]));
+    assert_eq!(
+        qc::entities("Tea may lower stroke risk in Japan. Coffee was not studied by the WHO."),
+        set(&["Japan", "WHO"])
+    );
     assert_eq!(qc::numbers("between 1,200 and 1,500 adults, 12.5% of them"), set(&["1200", "1500", "12.5"]));
     assert_eq!(qc::dates("As of May 2021 it may change"), set(&["2021", "may"]));
     assert!(qc::dates("it may change").is_empty());
@@ -298,8 +352,15 @@ fn qc_heuristics_by_hand() {
     let warnings = qc::locality("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.");
     let failed: Vec<&str> = warnings.iter().filter(|w| !w.passed).map(|w| w.check.as_str()).collect();
     // 9 words against 5, 6 edits (two substitutions, four insertions): 6/9 of the words changed.
-    assert_eq!(failed, ["locality_new_entities", "locality_new_numbers", "locality_changed_dates", "locality_large_rewrite"]);
-    assert!((qc::rewrite_share("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.") - 6.0 / 9.0).abs() < 1e-12);
+    assert_eq!(
+        failed,
+        ["locality_new_entities", "locality_new_numbers", "locality_changed_dates", "locality_large_rewrite"]
+    );
+    assert!(
+        (qc::rewrite_share("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.") - 6.0 / 9.0)
+            .abs()
+            < 1e-12
+    );
 }
 
 // Broke: a first adjudication logged a "checklist" event although nobody touched the checklist,
@@ -312,5 +373,9 @@ fn an_untouched_checklist_logs_no_checklist_event() {
     assert!(view.history.iter().all(|e| e.field != "checklist"), "{:?}", view.history);
     let answered = Resolution { choices: vec![], rationale: None, checklist: YES };
     let view = adjudicate::resolve(&mut f.project, &f.ids[0].clone(), "eve", &answered).unwrap();
-    assert_eq!(view.history.iter().filter(|e| e.field == "checklist").count(), 1, "an answered checklist is logged once");
+    assert_eq!(
+        view.history.iter().filter(|e| e.field == "checklist").count(),
+        1,
+        "an answered checklist is logged once"
+    );
 }

@@ -108,7 +108,14 @@ fn undefined_cases_are_said_not_printed_as_nan() {
     // One category only.
     let k = stats::kappa_from_table(&[vec![12]]);
     assert_eq!(k.cohen_kappa, None);
-    let rows: Vec<_> = (0..5).flat_map(|i| [(format!("i{i}"), "A".to_string(), "yes".to_string()), (format!("i{i}"), "B".to_string(), "yes".to_string())]).collect();
+    let rows: Vec<_> = (0..5)
+        .flat_map(|i| {
+            [
+                (format!("i{i}"), "A".to_string(), "yes".to_string()),
+                (format!("i{i}"), "B".to_string(), "yes".to_string()),
+            ]
+        })
+        .collect();
     let r = agreement::report_from_rows(&rows, Some((200, 1)));
     assert_eq!(r.pair.kappa.cohen_kappa, None);
     assert!(r.pair.notes.iter().any(|n| n.contains("every label is `yes`")), "{:?}", r.pair.notes);
@@ -154,7 +161,11 @@ fn token_f1_by_hand() {
 #[test]
 fn from_csv_reports_and_names_bad_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "labels.csv", "item,annotator,label\n1,A,yes\n1,B,yes\n2,A,no\n2,B,yes\n3,A,no\n3,B,no\n4,A,\n4,B,no\n");
+    let path = write(
+        dir.path(),
+        "labels.csv",
+        "item,annotator,label\n1,A,yes\n1,B,yes\n2,A,no\n2,B,yes\n3,A,no\n3,B,no\n4,A,\n4,B,no\n",
+    );
     let r = agreement::labels_report(&path, None).unwrap();
     assert_eq!(r.pair.kappa.n_items, 3, "item 4 has a missing label");
     close(r.pair.kappa.percent_agreement.unwrap(), 2.0 / 3.0, 1e-12);
@@ -182,7 +193,8 @@ fn project_agreement_uses_pre_adjudication_decisions() {
         }
     };
     let ana: String = ids.iter().enumerate().map(|(i, id)| line(id, i < 6)).collect();
-    let ben: String = ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
+    let ben: String =
+        ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
     forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
     forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
     let r = agreement::project_report(&project, None).unwrap();
@@ -204,12 +216,30 @@ fn project_agreement_uses_pre_adjudication_decisions() {
 fn agreement_json_has_the_documented_keys_once_each() {
     let dir = tempfile::tempdir().unwrap();
     let csv = write(dir.path(), "l.csv", "item,annotator,label\n1,A,yes\n1,B,yes\n2,A,no\n2,B,yes\n3,A,no\n3,B,no\n");
-    let out = assert_cmd::Command::cargo_bin("forcebench").unwrap()
-        .args(["agreement", "--bootstrap", "100", "--json", "--from-csv"]).arg(&csv)
-        .assert().success().get_output().stdout.clone();
+    let out = assert_cmd::Command::cargo_bin("forcebench")
+        .unwrap()
+        .args(["agreement", "--bootstrap", "100", "--json", "--from-csv"])
+        .arg(&csv)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    for key in ["n_items", "cohen_kappa", "kappa_se", "kappa_ci95", "percent_agreement", "krippendorff_alpha", "gwet_ac1", "pabak", "confusion", "bootstrap_ci95", "labels"] {
+    for key in [
+        "n_items",
+        "cohen_kappa",
+        "kappa_se",
+        "kappa_ci95",
+        "percent_agreement",
+        "krippendorff_alpha",
+        "gwet_ac1",
+        "pabak",
+        "confusion",
+        "bootstrap_ci95",
+        "labels",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}: {text}");
         assert_eq!(text.matches(&format!("\"{key}\":")).count(), 1, "{key} appears more than once");
     }
@@ -220,14 +250,22 @@ fn agreement_json_has_the_documented_keys_once_each() {
 fn project_field_agreement_on_spans_claims_and_breakdowns() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let rows: Vec<_> = forcebench::candidate::list(&project).unwrap().into_iter().take(4).collect();
-    let span0 = forcebench::candidate::get(&project, &rows[1].id).unwrap().candidate.evidence_span.expect("sample rows carry a span");
+    let span0 = forcebench::candidate::get(&project, &rows[1].id)
+        .unwrap()
+        .candidate
+        .evidence_span
+        .expect("sample rows carry a span");
     // A prefix ending at a space shares all its tokens with the whole span.
     let prefix = span0.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" ");
     let tokens = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).count() as f64;
     let (n, k) = (tokens(&span0), tokens(&prefix));
     assert!(k >= 1.0 && n > k, "{span0}");
-    let accept = |id: &str, extra: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"scope\",\"severity\":2{extra}}}\n");
-    let reject = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"evidence_span\":null}}\n");
+    let accept = |id: &str, extra: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"scope\",\"severity\":2{extra}}}\n")
+    };
+    let reject = |id: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\",\"evidence_span\":null}}\n")
+    };
     // Row 0: same span, Ben rewrites the raised claim. Row 1: Ben marks a two-word prefix of the
     // span and both rewrite the calibrated claim. Row 2: Ana rejects without a span. Row 3: same.
     let ana = [
@@ -239,7 +277,13 @@ fn project_field_agreement_on_spans_claims_and_breakdowns() {
     .concat();
     let ben = [
         accept(&rows[0].id, ",\"raised_claim\":\"Ben's raised claim.\""),
-        accept(&rows[1].id, &format!(",\"calibrated_claim\":\"Ben's calibrated claim.\",\"evidence_span\":{}", serde_json::json!(prefix))),
+        accept(
+            &rows[1].id,
+            &format!(
+                ",\"calibrated_claim\":\"Ben's calibrated claim.\",\"evidence_span\":{}",
+                serde_json::json!(prefix)
+            ),
+        ),
         accept(&rows[2].id, ""),
         accept(&rows[3].id, ""),
     ]
@@ -252,8 +296,18 @@ fn project_field_agreement_on_spans_claims_and_breakdowns() {
     assert_eq!(r.span.n_items, 3);
     close(r.span.exact_match_rate.unwrap(), 2.0 / 3.0, 1e-12);
     close(r.span.mean_token_f1.unwrap(), (2.0 + 2.0 * k / (n + k)) / 3.0, 1e-12);
-    assert_eq!((r.calibrated_claim_edits.both_kept, r.calibrated_claim_edits.one_changed, r.calibrated_claim_edits.both_changed), (3, 0, 1));
-    assert_eq!((r.raised_claim_edits.both_kept, r.raised_claim_edits.one_changed, r.raised_claim_edits.both_changed), (3, 1, 0));
+    assert_eq!(
+        (
+            r.calibrated_claim_edits.both_kept,
+            r.calibrated_claim_edits.one_changed,
+            r.calibrated_claim_edits.both_changed
+        ),
+        (3, 0, 1)
+    );
+    assert_eq!(
+        (r.raised_claim_edits.both_kept, r.raised_claim_edits.one_changed, r.raised_claim_edits.both_changed),
+        (3, 1, 0)
+    );
     // Three rows both accepted, every one on scope at severity 2.
     assert_eq!(r.axis_when_both_accept.kappa.n_items, 3);
     assert_eq!(r.severity_n_items, 3);
@@ -272,7 +326,9 @@ fn project_field_agreement_on_spans_claims_and_breakdowns() {
 fn confusion_cells_open_the_rows_behind_them() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(3).map(|r| r.id).collect();
-    let accept = |id: &str, axis: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\",\"severity\":1}}\n");
+    let accept = |id: &str, axis: &str| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\",\"severity\":1}}\n")
+    };
     let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
     let ana = [accept(&ids[0], "scope"), accept(&ids[1], "scope"), accept(&ids[2], "numeric")].concat();
     let ben = [accept(&ids[0], "scope"), discuss(&ids[1]), accept(&ids[2], "temporal")].concat();
@@ -305,7 +361,8 @@ fn ten_row_project() -> (tempfile::TempDir, forcebench::Project) {
         }
     };
     let ana: String = ids.iter().enumerate().map(|(i, id)| line(id, i < 6)).collect();
-    let ben: String = ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
+    let ben: String =
+        ids.iter().enumerate().map(|(i, id)| line(id, if i == 5 || i == 9 { i >= 6 } else { i < 6 })).collect();
     forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();
     forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ben.jsonl", ben), "ben").unwrap();
     (dir, project)
@@ -333,7 +390,9 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
     let text = export::to_csv(&report).unwrap();
     let rows = parse_export(&text);
     let get = |section: &str, statistic: &str, key: &str| {
-        rows.get(&(section.into(), statistic.into(), key.into())).unwrap_or_else(|| panic!("no {section}/{statistic}/{key} in\n{text}")).clone()
+        rows.get(&(section.into(), statistic.into(), key.into()))
+            .unwrap_or_else(|| panic!("no {section}/{statistic}/{key} in\n{text}"))
+            .clone()
     };
     let num = |section: &str, statistic: &str, key: &str| get(section, statistic, key).parse::<f64>().unwrap();
     assert_eq!(get("decision", "n_items", ""), "10");
@@ -359,8 +418,13 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
     close(num("by_pair", "cohen_kappa", "ana + ben"), (0.8 - 0.52) / 0.48, 1e-12);
     // Every annotation here was made in the default mode; the breakdown carries its interval.
     assert_eq!(get("by_suggestion_mode", "n_items", "prefilled"), "10");
-    close(num("by_suggestion_mode", "kappa_ci95_low", "prefilled"), report.decision.kappa.kappa_ci95.unwrap()[0], 1e-12);
-    let sources: u64 = report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
+    close(
+        num("by_suggestion_mode", "kappa_ci95_low", "prefilled"),
+        report.decision.kappa.kappa_ci95.unwrap()[0],
+        1e-12,
+    );
+    let sources: u64 =
+        report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
     assert_eq!(sources, 10);
     assert!(rows.keys().any(|k| k.0 == "by_suggested_axis"));
     // Nothing is undefined here, so there is no note and no empty kappa.
@@ -375,7 +439,8 @@ fn an_undefined_report_exports_empty_values_and_says_why() {
     let report = agreement::project_report(&project, Some((200, 3))).unwrap();
     let text = export::to_csv(&report).unwrap();
     let rows = parse_export(&text);
-    let get = |section: &str, statistic: &str| rows[&(section.to_string(), statistic.to_string(), String::new())].clone();
+    let get =
+        |section: &str, statistic: &str| rows[&(section.to_string(), statistic.to_string(), String::new())].clone();
     assert_eq!(get("decision", "n_items"), "0");
     assert_eq!(get("decision", "cohen_kappa"), "");
     assert_eq!(get("span", "mean_token_f1"), "");
@@ -402,7 +467,8 @@ fn agreement_report_files_are_written_whole_in_either_format() {
     std::fs::write(&csv_path, "old").unwrap();
     export::write_report(&report, &csv_path, ExportFormat::Csv).unwrap();
     assert!(std::fs::read_to_string(&csv_path).unwrap().starts_with("section,statistic,key,value\n"));
-    let mut names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(names, ["agreement.csv", "agreement.json"]);
 
@@ -468,7 +534,16 @@ fn agreement_is_broken_down_by_the_suggestion_mode_the_rows_were_annotated_in() 
     // Pre-filled, (ana, ben): (acc, acc) (acc, acc) (rej, rej) (acc, rej): p_o = 3/4,
     // p_e = 3/4 * 2/4 + 1/4 * 2/4 = 1/2, kappa = (3/4 - 1/2) / (1 - 1/2) = 0.5.
     // Hidden: (acc, acc) (rej, rej) (acc, rej) (rej, acc): p_o = 1/2, p_e = 1/2, kappa = 0.
-    let plan = [(true, true), (true, true), (false, false), (true, false), (true, true), (false, false), (true, false), (false, true)];
+    let plan = [
+        (true, true),
+        (true, true),
+        (false, false),
+        (true, false),
+        (true, true),
+        (false, false),
+        (true, false),
+        (false, true),
+    ];
     for (i, (a, b)) in plan.iter().enumerate() {
         if i == 4 {
             set_suggestion_mode(&mut project, SuggestionMode::Hidden).unwrap();

@@ -59,7 +59,8 @@ fn span_must_be_verbatim_and_offsets_must_point_at_it() {
     let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
     let id = row_of(&project, "ana");
     let passage = candidate::get(&project, &id).unwrap().candidate.passage;
-    let err = annotate::set_field(&mut project, &id, "ana", Field::EvidenceSpan, Some("words that are not there")).unwrap_err();
+    let err = annotate::set_field(&mut project, &id, "ana", Field::EvidenceSpan, Some("words that are not there"))
+        .unwrap_err();
     assert!(err.to_string().contains("not a verbatim substring of the passage"), "{err}");
     let text = &passage[0..12];
     let bad = format!("{{\"text\":{},\"start\":1,\"end\":13}}", serde_json::to_string(text).unwrap());
@@ -68,7 +69,10 @@ fn span_must_be_verbatim_and_offsets_must_point_at_it() {
     let good = format!("{{\"text\":{},\"start\":0,\"end\":12}}", serde_json::to_string(text).unwrap());
     let a = annotate::set_field(&mut project, &id, "ana", Field::EvidenceSpan, Some(&good)).unwrap();
     assert_eq!(a.evidence_span.unwrap().text, text);
-    assert_eq!(annotate::history(&project, &id, "ana").unwrap().len(), annotate::get(&project, &id, "ana").unwrap().events as usize);
+    assert_eq!(
+        annotate::history(&project, &id, "ana").unwrap().len(),
+        annotate::get(&project, &id, "ana").unwrap().events as usize
+    );
 }
 
 #[test]
@@ -120,7 +124,10 @@ fn the_cache_always_equals_the_fold_of_events() {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .unwrap();
-    assert_eq!((decision.as_str(), boundary.as_str(), notes, finished), ("reject_not_force_gap", "duplicate", None, true));
+    assert_eq!(
+        (decision.as_str(), boundary.as_str(), notes, finished),
+        ("reject_not_force_gap", "duplicate", None, true)
+    );
 }
 
 #[test]
@@ -139,7 +146,8 @@ fn a_label_acknowledged_as_saved_survives_kill_9() {
     use std::io::{BufRead, Write};
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    writeln!(stdin, "{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"saved before the crash\"}}").unwrap();
+    writeln!(stdin, "{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"saved before the crash\"}}")
+        .unwrap();
     stdin.flush().unwrap();
     let mut ack = String::new();
     stdout.read_line(&mut ack).unwrap();
@@ -167,7 +175,11 @@ fn import_sets_annotations_all_or_nothing() {
     assert!(err.to_string().contains(":3: row") && err.to_string().contains("an accept needs a repair"), "{err}");
     assert_eq!(dump(&project), before, "nothing written");
 
-    let path = write(dir.path(), "unknown.jsonl", "{\"id\":\"nope\",\"decision\":\"accept_force_gap\"}\n{\"id\":\"x\",\"axis\":\"sideways\"}\n");
+    let path = write(
+        dir.path(),
+        "unknown.jsonl",
+        "{\"id\":\"nope\",\"decision\":\"accept_force_gap\"}\n{\"id\":\"x\",\"axis\":\"sideways\"}\n",
+    );
     let err = annotate::import_jsonl(&mut project, &path, "ana").unwrap_err();
     assert!(err.to_string().contains("unknown.jsonl:1: field `id`: no candidate with id `nope`"), "{err}");
     assert_eq!(dump(&project), before);
@@ -228,15 +240,24 @@ fn confirming_records_one_confirm_event_per_suggested_field_and_then_the_accept_
     let shown = annotate::get(&project, &id, "ana").unwrap();
     let a = annotate::confirm(&mut project, &id, "ana").unwrap();
     assert!(a.suggested.is_empty());
-    assert_eq!((a.evidence_span.clone(), a.axis, a.severity, a.repair.clone()), (shown.evidence_span, shown.axis, shown.severity, shown.repair));
+    assert_eq!(
+        (a.evidence_span.clone(), a.axis, a.severity, a.repair.clone()),
+        (shown.evidence_span, shown.axis, shown.severity, shown.repair)
+    );
     let confirms: Vec<(String, Option<String>, Option<String>)> = annotate::history(&project, &id, "ana")
         .unwrap()
         .into_iter()
         .filter(|e| e.origin == "confirm")
         .map(|e| (e.field, e.old_value, e.new_value))
         .collect();
-    assert_eq!(confirms.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(), ["evidence_span", "axis", "severity", "repair"]);
-    assert!(confirms.iter().all(|(_, old, new)| old == new && new.is_some()), "a confirmation changes no value: {confirms:?}");
+    assert_eq!(
+        confirms.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+        ["evidence_span", "axis", "severity", "repair"]
+    );
+    assert!(
+        confirms.iter().all(|(_, old, new)| old == new && new.is_some()),
+        "a confirmation changes no value: {confirms:?}"
+    );
     let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
     assert!(a.finished, "{:?}", a.problems);
     let again = annotate::confirm(&mut project, &id, "ana").unwrap();

@@ -97,12 +97,21 @@ fn same_seed_same_assignment_other_seed_differs() {
 #[test]
 fn assignments_are_kept_and_only_new_rows_assigned() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben", "cleo"]);
-    let before: Vec<_> = forcebench::candidate::list(&project).unwrap().iter().map(|r| assign::annotators_of(&project, &r.id).unwrap()).collect();
+    let before: Vec<_> = forcebench::candidate::list(&project)
+        .unwrap()
+        .iter()
+        .map(|r| assign::annotators_of(&project, &r.id).unwrap())
+        .collect();
     let file = write(dir.path(), "more.csv", csv_file(&[csv_row("new-1"), csv_row("new-2")]));
     forcebench::import::import_file(&mut project, &file, &mut |_, _| {}).unwrap();
     let report = assign::assign(&mut project, 99).unwrap();
     assert_eq!((report.assigned, report.already_assigned), (2, before.len() as u64));
-    let after: Vec<_> = forcebench::candidate::list(&project).unwrap().iter().take(before.len()).map(|r| assign::annotators_of(&project, &r.id).unwrap()).collect();
+    let after: Vec<_> = forcebench::candidate::list(&project)
+        .unwrap()
+        .iter()
+        .take(before.len())
+        .map(|r| assign::annotators_of(&project, &r.id).unwrap())
+        .collect();
     assert_eq!(before, after);
 }
 
@@ -122,12 +131,20 @@ fn reassignment_is_recorded_with_who_when_why() {
     let id = forcebench::candidate::list(&project).unwrap()[0].id.clone();
     let (a, b) = assign::annotators_of(&project, &id).unwrap().unwrap();
     let other = ["ana", "ben", "cleo"].into_iter().find(|n| *n != a && *n != b).unwrap();
-    assert!(assign::reassign(&mut project, &id, &a, other, "lead", "  ").unwrap_err().to_string().contains("needs a reason"));
-    assert!(assign::reassign(&mut project, &id, &a, &b, "lead", "x").unwrap_err().to_string().contains("already annotates"));
+    assert!(assign::reassign(&mut project, &id, &a, other, "lead", "  ")
+        .unwrap_err()
+        .to_string()
+        .contains("needs a reason"));
+    assert!(assign::reassign(&mut project, &id, &a, &b, "lead", "x")
+        .unwrap_err()
+        .to_string()
+        .contains("already annotates"));
     assign::reassign(&mut project, &id, &a, other, "lead", "on leave").unwrap();
     assert_eq!(assign::annotators_of(&project, &id).unwrap().unwrap().0, other);
-    let (by, reason): (String, String) =
-        project.conn().query_row("SELECT decided_by, reason FROM reassignments", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let (by, reason): (String, String) = project
+        .conn()
+        .query_row("SELECT decided_by, reason FROM reassignments", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
     assert_eq!((by.as_str(), reason.as_str()), ("lead", "on leave"));
 }
 
@@ -138,7 +155,10 @@ fn assignment_cannot_be_changed_behind_the_protocols_back() {
     let id = forcebench::candidate::list(&project).unwrap()[0].id.clone();
     let err = project
         .conn()
-        .execute("INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 3, 1, 0, 't')", [&id])
+        .execute(
+            "INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 3, 1, 0, 't')",
+            [&id],
+        )
         .unwrap_err();
     assert!(err.to_string().contains("CHECK"), "{err}");
 }

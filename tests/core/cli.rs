@@ -22,12 +22,23 @@ fn init_import_status_list_show() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("p.forcebench");
     let p = p.to_str().unwrap();
-    forcebench(dir.path()).args(["--project", p, "init", "--name", "Trial"]).assert().success()
+    forcebench(dir.path())
+        .args(["--project", p, "init", "--name", "Trial"])
+        .assert()
+        .success()
         .stdout(predicate::str::contains("created project `Trial`"));
     let file = write(dir.path(), "c.csv", csv_file(&[csv_row("a"), csv_row("b")]));
-    forcebench(dir.path()).args(["--project", p, "import"]).arg(&file).assert().success()
+    forcebench(dir.path())
+        .args(["--project", p, "import"])
+        .arg(&file)
+        .assert()
+        .success()
         .stdout(predicate::str::contains("imported 2 new rows"));
-    forcebench(dir.path()).args(["--project", p, "import"]).arg(&file).assert().success()
+    forcebench(dir.path())
+        .args(["--project", p, "import"])
+        .arg(&file)
+        .assert()
+        .success()
         .stdout(predicate::str::contains("nothing changed"));
 
     let status = json(forcebench(dir.path()).args(["--project", p, "status", "--json"]));
@@ -37,7 +48,16 @@ fn init_import_status_list_show() {
     let states: Vec<&str> = status["states"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         states,
-        ["imported", "assigned", "annotating", "double_annotated", "adjudicated", "accepted", "rejected", "locality_removed"]
+        [
+            "imported",
+            "assigned",
+            "annotating",
+            "double_annotated",
+            "adjudicated",
+            "accepted",
+            "rejected",
+            "locality_removed"
+        ]
     );
     assert_eq!(status["states"]["imported"], 2);
     assert_eq!(status["by_source"]["ExpertQA"], 2);
@@ -57,8 +77,11 @@ fn init_import_status_list_show() {
     assert_eq!(show["content_sha256"].as_str().unwrap().len(), 64);
     assert_eq!(show["seq"], 2);
 
-    forcebench(dir.path()).args(["--project", p, "candidates", "list", "--state", "accepted", "--json"]).assert()
-        .success().stdout(predicate::str::diff("[]\n"));
+    forcebench(dir.path())
+        .args(["--project", p, "candidates", "list", "--state", "accepted", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::diff("[]\n"));
 }
 
 #[test]
@@ -66,19 +89,43 @@ fn errors_go_to_stderr_with_nonzero_exit() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("p.forcebench");
     let p = p.to_str().unwrap();
-    forcebench(dir.path()).args(["--project", p, "status"]).assert().failure()
-        .stdout("").stderr(predicate::str::contains("no project at").and(predicate::str::contains("init")));
+    forcebench(dir.path())
+        .args(["--project", p, "status"])
+        .assert()
+        .failure()
+        .stdout("")
+        .stderr(predicate::str::contains("no project at").and(predicate::str::contains("init")));
     forcebench(dir.path()).args(["--project", p, "init"]).assert().success();
-    forcebench(dir.path()).args(["--project", p, "init"]).assert().failure().stderr(predicate::str::contains("already exists"));
+    forcebench(dir.path())
+        .args(["--project", p, "init"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("already exists"));
     let bad = write(dir.path(), "bad.csv", csv_file(&[csv_row("a").replace(",modality,", ",vibes,")]));
-    forcebench(dir.path()).args(["--project", p, "import"]).arg(&bad).assert().failure().stdout("")
+    forcebench(dir.path())
+        .args(["--project", p, "import"])
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stdout("")
         .stderr(predicate::str::contains("bad.csv:2: field `axis`: unknown axis `vibes`"));
-    forcebench(dir.path()).args(["--project", p, "candidates", "show", "zzz"]).assert().failure()
+    forcebench(dir.path())
+        .args(["--project", p, "candidates", "show", "zzz"])
+        .assert()
+        .failure()
         .stderr(predicate::str::contains("no candidate with id `zzz`"));
-    forcebench(dir.path()).args(["--project", p, "candidates", "list", "--state", "done"]).assert().failure()
+    forcebench(dir.path())
+        .args(["--project", p, "candidates", "list", "--state", "done"])
+        .assert()
+        .failure()
         .stderr(predicate::str::contains("--state: `done` is not one of imported"));
     let text = write(dir.path(), "notes.txt", "hello there, not a db ".repeat(8));
-    forcebench(dir.path()).args(["--project"]).arg(&text).arg("status").assert().failure()
+    forcebench(dir.path())
+        .args(["--project"])
+        .arg(&text)
+        .arg("status")
+        .assert()
+        .failure()
         .stderr(predicate::str::contains("not a ForceBench project"));
 }
 
@@ -109,12 +156,21 @@ fn environment_variable_names_the_project() {
 fn sample_generate_and_load() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("syn.jsonl");
-    forcebench(dir.path()).args(["sample", "generate", "--rows", "50", "--seed", "9", "--out"]).arg(&out).assert()
-        .success().stdout(predicate::str::contains("wrote 50 synthetic rows"));
+    forcebench(dir.path())
+        .args(["sample", "generate", "--rows", "50", "--seed", "9", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wrote 50 synthetic rows"));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 50);
     let p = dir.path().join("p.forcebench");
     forcebench(dir.path()).arg("--project").arg(&p).arg("init").assert().success();
-    forcebench(dir.path()).arg("--project").arg(&p).args(["sample", "load"]).assert().success()
+    forcebench(dir.path())
+        .arg("--project")
+        .arg(&p)
+        .args(["sample", "load"])
+        .assert()
+        .success()
         .stdout(predicate::str::contains("imported"));
 }
 
@@ -135,7 +191,8 @@ fn adjudicate_qc_locality_and_the_funnel_from_the_command_line() {
         run(&["annotators", "add", name, "--role", role]).assert().success();
     }
     run(&["assign"]).assert().success();
-    let accept = |id: &str, axis: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\"}}\n");
+    let accept =
+        |id: &str, axis: &str| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\"}}\n");
     let ana = write(dir.path(), "ana.jsonl", [accept("a", "modality"), accept("b", "modality")].concat());
     let ben = write(dir.path(), "ben.jsonl", [accept("a", "modality"), accept("b", "numeric")].concat());
     run(&["annotate", "import", ana.to_str().unwrap(), "--annotator", "ana"]).assert().success();
@@ -149,40 +206,68 @@ fn adjudicate_qc_locality_and_the_funnel_from_the_command_line() {
     assert_eq!(queue["counts"]["full_agreement"]["open"], 1);
 
     // Row c is not double-annotated: the whole file is refused and nothing written.
-    let adj = write(dir.path(), "adj.jsonl", "{\"id\":\"b\",\"axis\":\"numeric\"}\n{\"id\":\"c\",\"decision\":\"accept_force_gap\"}\n");
-    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"]).assert().failure()
+    let adj = write(
+        dir.path(),
+        "adj.jsonl",
+        "{\"id\":\"b\",\"axis\":\"numeric\"}\n{\"id\":\"c\",\"decision\":\"accept_force_gap\"}\n",
+    );
+    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"])
+        .assert()
+        .failure()
         .stderr(predicate::str::contains("adj.jsonl:2: field `id`: row `c` is not double-annotated"));
     assert_eq!(json(&mut run(&["status", "--json"]))["funnel"]["adjudicated"], 0);
 
     let yes = r#""checklist":{"span_decisive":true,"calibrated_supported":true,"raised_underwarranted":true,"one_local_axis":true,"no_unrelated_addition":true}"#;
     let adj = write(dir.path(), "adj2.jsonl", format!("{{\"id\":\"b\",\"axis\":\"numeric\",{yes}}}\n"));
-    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"]).assert().success()
+    run(&["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "eve"])
+        .assert()
+        .success()
         .stdout(predicate::str::contains("adjudicated 1 rows"));
-    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve"]).assert().success()
+    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve"])
+        .assert()
+        .success()
         .stdout(predicate::str::contains("confirmed 1 full agreements"));
     let qc = json(&mut run(&["qc", "run", "--json"]));
-    assert_eq!((qc["rows_checked"].as_u64(), qc["passed"].as_u64(), qc["blocked"].as_u64()), (Some(2), Some(2), Some(0)));
-    let unanswered: Vec<&str> = qc["rows"].as_array().unwrap().iter()
+    assert_eq!(
+        (qc["rows_checked"].as_u64(), qc["passed"].as_u64(), qc["blocked"].as_u64()),
+        (Some(2), Some(2), Some(0))
+    );
+    let unanswered: Vec<&str> = qc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
         .filter(|r| r["failed"].as_array().unwrap().iter().any(|c| c["check"] == "checklist_span_decisive"))
-        .map(|r| r["id"].as_str().unwrap()).collect();
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     assert_eq!(unanswered, ["a"], "the bulk-confirmed row has an unanswered checklist");
 
-    run(&["locality", "mark", "b", "--reason", " "]).assert().failure()
+    run(&["locality", "mark", "b", "--reason", " "])
+        .assert()
+        .failure()
         .stderr(predicate::str::contains("marking row `b` nonlocal needs a reason"));
-    run(&["locality", "mark", "b", "--reason", "adds a population"]).assert().success()
+    run(&["locality", "mark", "b", "--reason", "adds a population"])
+        .assert()
+        .success()
         .stdout(predicate::str::contains("marked b nonlocal (eve)"));
 
     let status = json(&mut run(&["status", "--json"]));
     let f = &status["funnel"];
-    assert_eq!((f["candidates"].as_i64(), f["double_annotated"].as_i64(), f["adjudicated"].as_i64()), (Some(3), Some(2), Some(2)));
-    assert_eq!((f["accepted"].as_i64(), f["locality_removed"].as_i64(), f["rejected"].as_i64()), (Some(1), Some(1), Some(0)));
+    assert_eq!(
+        (f["candidates"].as_i64(), f["double_annotated"].as_i64(), f["adjudicated"].as_i64()),
+        (Some(3), Some(2), Some(2))
+    );
+    assert_eq!(
+        (f["accepted"].as_i64(), f["locality_removed"].as_i64(), f["rejected"].as_i64()),
+        (Some(1), Some(1), Some(0))
+    );
     assert_eq!(f["by_axis"]["numeric"]["locality_removed"], 1);
     assert_eq!(f["by_axis"]["modality"]["accepted"], 1);
     assert_eq!(f["retained"], Value::Null);
 
     let out = dir.path().join("final.jsonl");
     run(&["adjudicate", "export", "--out", out.to_str().unwrap()]).assert().success();
-    let lines: Vec<Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!((lines[1]["id"].as_str(), lines[1]["state"].as_str()), (Some("b"), Some("locality_removed")));
     assert_eq!(lines[1]["sources"]["axis"], "b");
@@ -236,21 +321,32 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
     // A pipe is never replaced by the rename (nor opened, which would wait forever).
     let fifo = dir.path().join("fifo.jsonl");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    run(&["adjudicate", "export", "--force", "--out", fifo.to_str().unwrap()]).timeout(std::time::Duration::from_secs(20)).assert().failure().stderr(format!(
-        "error: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
-        fifo.display()
-    ));
+    run(&["adjudicate", "export", "--force", "--out", fifo.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .failure()
+        .stderr(format!(
+            "error: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
+            fifo.display()
+        ));
     // The judge's templates: all checked before any is written.
     let templates = dir.path().join("templates");
     run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().success();
     let first = std::fs::read_dir(&templates).unwrap().count();
     std::fs::write(templates.join("generic.txt"), "edited").unwrap();
-    run(&["judge", "templates", "--out", templates.to_str().unwrap()]).assert().failure().stderr(predicate::str::contains("already exists; nothing was written"));
+    run(&["judge", "templates", "--out", templates.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("already exists; nothing was written"));
     assert_eq!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
     run(&["judge", "templates", "--out", templates.to_str().unwrap(), "--force"]).assert().success();
     assert_ne!(std::fs::read_to_string(templates.join("generic.txt")).unwrap(), "edited");
     assert_eq!(std::fs::read_dir(&templates).unwrap().count(), first);
-    let leftovers: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("forcebench-tmp")).collect();
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("forcebench-tmp"))
+        .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 

@@ -4,11 +4,12 @@ use crate::common::*;
 use forcebench::{db, Error, Project};
 
 fn schema_dump(conn: &rusqlite::Connection) -> String {
-    let mut stmt = conn
-        .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
-        .unwrap();
+    let mut stmt =
+        conn.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name").unwrap();
     let rows = stmt
-        .query_map([], |r| Ok(format!("-- {} {}\n{};\n", r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
+        .query_map([], |r| {
+            Ok(format!("-- {} {}\n{};\n", r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+        })
         .unwrap();
     rows.map(Result::unwrap).collect()
 }
@@ -60,10 +61,15 @@ fn version_5_keeps_split_rows_and_final_fields() {
     let all = |sql: &str| -> Vec<String> {
         let mut stmt = conn.prepare(sql).unwrap();
         let n = stmt.column_count();
-        stmt.query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect::<Vec<_>>().join("|")))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+        stmt.query_map([], |r| {
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
     };
     assert_eq!(
         all("SELECT * FROM split_rows"),
@@ -253,7 +259,9 @@ fn four_processes_saving_at_once_all_succeed() {
             let mut input = String::new();
             for i in 0..saves_each {
                 let id = &rows[i % rows.len()];
-                input.push_str(&format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"{name} save {i}\"}}\n"));
+                input.push_str(&format!(
+                    "{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"{name} save {i}\"}}\n"
+                ));
             }
             let mut stdin = child.stdin.take().unwrap();
             std::thread::spawn(move || {
@@ -270,6 +278,9 @@ fn four_processes_saving_at_once_all_succeed() {
         let refused: Vec<&str> = answers.lines().filter(|l| !l.starts_with("{\"ok\":true")).collect();
         assert!(refused.is_empty(), "{} of {saves_each} saves refused, e.g. {}", refused.len(), refused[0]);
     }
-    let events: i64 = project.conn().query_row("SELECT count(*) FROM annotation_events WHERE origin = 'app' AND field = 'notes'", [], |r| r.get(0)).unwrap();
+    let events: i64 = project
+        .conn()
+        .query_row("SELECT count(*) FROM annotation_events WHERE origin = 'app' AND field = 'notes'", [], |r| r.get(0))
+        .unwrap();
     assert!(events >= 4 * saves_each as i64, "every acknowledged save is stored ({events} events)");
 }

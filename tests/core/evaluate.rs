@@ -37,16 +37,24 @@ fn ids(list: &[&str]) -> BTreeSet<String> {
 #[test]
 fn each_label_map_and_a_custom_one() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "o.jsonl", concat!(
-        "{\"id\":\"a\",\"claim\":\"safe\",\"label\":\"fully_supported\"}\n",
-        "{\"id\":\"a\",\"claim\":\"raised\",\"label\":\"partially_supported\"}\n",
-        "{\"id\":\"b\",\"claim\":\"safe\",\"label\":\"force_calibrated\"}\n",
-        "{\"id\":\"b\",\"claim\":\"raised\",\"label\":\"force_gap\"}\n",
-        "{\"id\":\"c\",\"claim\":\"safe\",\"label\":\"not_supported\"}\n",
-        "{\"id\":\"c\",\"claim\":\"raised\",\"label\":\"refused\",\"raw\":\"I cannot help with that.\"}\n",
-    ));
+    let file = write(
+        dir.path(),
+        "o.jsonl",
+        concat!(
+            "{\"id\":\"a\",\"claim\":\"safe\",\"label\":\"fully_supported\"}\n",
+            "{\"id\":\"a\",\"claim\":\"raised\",\"label\":\"partially_supported\"}\n",
+            "{\"id\":\"b\",\"claim\":\"safe\",\"label\":\"force_calibrated\"}\n",
+            "{\"id\":\"b\",\"claim\":\"raised\",\"label\":\"force_gap\"}\n",
+            "{\"id\":\"c\",\"claim\":\"safe\",\"label\":\"not_supported\"}\n",
+            "{\"id\":\"c\",\"claim\":\"raised\",\"label\":\"refused\",\"raw\":\"I cannot help with that.\"}\n",
+        ),
+    );
     let scores = |map: &str| -> Vec<Option<f64>> {
-        evaluate::read_outputs(&file, &LabelMap::named(map).unwrap(), &ids(&["a", "b", "c"])).unwrap().iter().map(|o| o.score).collect()
+        evaluate::read_outputs(&file, &LabelMap::named(map).unwrap(), &ids(&["a", "b", "c"]))
+            .unwrap()
+            .iter()
+            .map(|o| o.score)
+            .collect()
     };
     assert_eq!(scores("generic"), [Some(1.0), Some(0.5), None, None, None, None]);
     assert_eq!(scores("force"), [None, None, Some(1.0), Some(0.0), None, None]);
@@ -61,15 +69,20 @@ fn each_label_map_and_a_custom_one() {
 #[test]
 fn the_parser_names_malformed_lines_and_keeps_refusals_as_unscored() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "o.jsonl", concat!(
-        "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n",
-        "not json\n",
-        "{\"id\":\"a\",\"claim\":\"middle\",\"score\":1}\n",
-        "{\"id\":\"zz\",\"claim\":\"safe\",\"score\":1}\n",
-        "{\"id\":\"a\",\"claim\":\"safe\",\"score\":1}\n",
-        "{\"id\":\"a\",\"claim\":\"raised\",\"score\":0.2,\"confidence\":1}\n",
-    ));
-    let err = evaluate::read_outputs(&file, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap_err().to_string();
+    let file = write(
+        dir.path(),
+        "o.jsonl",
+        concat!(
+            "{\"id\":\"a\",\"claim\":\"safe\",\"score\":\"0.7\"}\n",
+            "not json\n",
+            "{\"id\":\"a\",\"claim\":\"middle\",\"score\":1}\n",
+            "{\"id\":\"zz\",\"claim\":\"safe\",\"score\":1}\n",
+            "{\"id\":\"a\",\"claim\":\"safe\",\"score\":1}\n",
+            "{\"id\":\"a\",\"claim\":\"raised\",\"score\":0.2,\"confidence\":1}\n",
+        ),
+    );
+    let err =
+        evaluate::read_outputs(&file, &LabelMap::named("generic").unwrap(), &ids(&["a"])).unwrap_err().to_string();
     for needle in [
         "o.jsonl:1: field `score`: expected a number, found the string \"0.7\"; write numbers without quotes",
         "o.jsonl:2: not valid JSON",
@@ -103,7 +116,11 @@ fn each_baseline_shows_the_behaviour_it_documents() {
     close(baselines::rule_force(passage, "The drug may reduce pain."), 1.0);
     // axis_lexical: each dropped limit fires on its own, and the calibrated claim keeps them all.
     let calibrated = "In a 2019 trial of adults, the drug may reduce pain by between 12 and 18 percent.";
-    assert!(baselines::dropped_limits(passage, calibrated).is_empty(), "{:?}", baselines::dropped_limits(passage, calibrated));
+    assert!(
+        baselines::dropped_limits(passage, calibrated).is_empty(),
+        "{:?}",
+        baselines::dropped_limits(passage, calibrated)
+    );
     for (claim, check) in [
         ("In a 2019 trial of adults, the drug reduces pain by between 12 and 18 percent.", "hedge_removed"),
         ("In a 2019 trial of adults, the drug may reduce pain by 15 percent.", "range_to_point"),
@@ -113,7 +130,10 @@ fn each_baseline_shows_the_behaviour_it_documents() {
         assert_eq!(baselines::dropped_limits(passage, claim), [check], "{claim}");
     }
     let relation = "Poor sleep was associated with pain in adults in 2019; this may matter.";
-    assert_eq!(baselines::dropped_limits(relation, "In 2019, in adults, poor sleep may cause pain."), ["association_made_causal"]);
+    assert_eq!(
+        baselines::dropped_limits(relation, "In 2019, in adults, poor sleep may cause pain."),
+        ["association_made_causal"]
+    );
     close(baselines::axis_lexical(passage, "The drug reduces pain by 15 percent."), 0.0);
 }
 
@@ -121,7 +141,8 @@ fn each_baseline_shows_the_behaviour_it_documents() {
 fn evaluate_and_baselines_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = crate::split::project_from(dir.path(), "e.forcebench", &[("scope", 6), ("numeric", 4)], 1, 1);
-    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1))).unwrap();
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+        .unwrap();
     let path = dir.path().join("e.forcebench");
     let run = |args: &[&str]| {
         let mut cmd = assert_cmd::Command::cargo_bin("forcebench").unwrap();
@@ -129,7 +150,9 @@ fn evaluate_and_baselines_from_the_command_line() {
         cmd
     };
     let scores = write(dir.path(), "s.jsonl", "");
-    run(&["evaluate", "--scores", scores.to_str().unwrap()]).assert().failure()
+    run(&["evaluate", "--scores", scores.to_str().unwrap()])
+        .assert()
+        .failure()
         .stderr(predicates::str::contains("split v1 is a draft; evaluators are scored on a locked split"));
     forcebench::split::lock(&mut p).unwrap();
     let eval = forcebench::split::show(&p).unwrap().unwrap().eval_ids;
@@ -142,9 +165,26 @@ fn evaluate_and_baselines_from_the_command_line() {
         eval[0], eval[1], eval[2]
     );
     let scores = write(dir.path(), "s.jsonl", lines);
-    let out = run(&["evaluate", "--scores", scores.to_str().unwrap(), "--name", "judge", "--json"]).assert().success().get_output().stdout.clone();
+    let out = run(&["evaluate", "--scores", scores.to_str().unwrap(), "--name", "judge", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    for key in ["n_pairs", "mvr", "fs", "violations", "missing", "per_axis", "per_severity", "per_source", "mvr_ci95", "fs_ci95", "missing_pairs"] {
+    for key in [
+        "n_pairs",
+        "mvr",
+        "fs",
+        "violations",
+        "missing",
+        "per_axis",
+        "per_severity",
+        "per_source",
+        "mvr_ci95",
+        "fs_ci95",
+        "missing_pairs",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!((v["n_pairs"].as_u64(), v["violations"].as_u64(), v["missing"].as_u64()), (Some(6), Some(5), Some(4)));
@@ -152,7 +192,11 @@ fn evaluate_and_baselines_from_the_command_line() {
     let scope = &v["per_axis"]["scope"];
     assert!(scope["mvr_ci95"].is_array() && scope["n_pairs"].as_u64().unwrap() > 0, "per-axis intervals: {scope}");
     close(v["fs"].as_f64().unwrap(), 1.0 / 6.0);
-    assert!(v["missing_pairs"].as_array().unwrap().iter().any(|m| m["id"] == eval[2].as_str() && m["problem"] == "no raised output"));
+    assert!(v["missing_pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["id"] == eval[2].as_str() && m["problem"] == "no raised output"));
     let out = run(&["baselines", "run", "--json"]).assert().success().get_output().stdout.clone();
     let b: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(b.as_array().unwrap().len(), 5);
@@ -170,7 +214,12 @@ fn the_judge_response_parser_on_malformed_responses() {
     let generic = LabelMap::named("generic").unwrap();
     let cases: Vec<(&str, &LabelMap, Option<f64>, Parsed)> = vec![
         ("```json\n{\"label\": \"force_gap\", \"reason\": \"drops may\"}\n```", &force, Some(0.0), Parsed::Json),
-        ("Sure. {\"label\":\"force_calibrated\",\"reason\":\"keeps {the} hedge\"} Hope this helps", &force, Some(1.0), Parsed::Json),
+        (
+            "Sure. {\"label\":\"force_calibrated\",\"reason\":\"keeps {the} hedge\"} Hope this helps",
+            &force,
+            Some(1.0),
+            Parsed::Json,
+        ),
         ("{label: force_gap} but really {\"verdict\": \"FORCE_GAP\"}", &force, Some(0.0), Parsed::Json),
         ("{\"score\": \"0.4\"}", &force, Some(0.4), Parsed::Json),
         ("I think this is a force_gap, since the passage hedges.", &force, Some(0.0), Parsed::LabelInText),
@@ -192,16 +241,22 @@ fn the_judge_response_parser_on_malformed_responses() {
 fn judge_requests_are_stateless_shuffled_and_scored_back() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = crate::split::project_from(dir.path(), "j.forcebench", &[("scope", 5), ("numeric", 5)], 0, 1);
-    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(2), Some(1))).unwrap();
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(2), Some(1)))
+        .unwrap();
     forcebench::split::lock(&mut p).unwrap();
     let out = dir.path().join("req.jsonl");
     assert_eq!(evaluate::judge_export(&p, "dummy_axis", &out, 1).unwrap(), 8);
-    let requests: Vec<serde_json::Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let requests: Vec<serde_json::Value> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let (_, pairs) = evaluate::eval_pairs(&p).unwrap();
     for r in &requests {
         let pair = pairs.iter().find(|x| x.id == r["id"]).unwrap();
         let prompt = r["prompt"].as_str().unwrap();
-        let (mine, other) = if r["claim"] == "safe" { (&pair.calibrated_claim, &pair.raised_claim) } else { (&pair.raised_claim, &pair.calibrated_claim) };
+        let (mine, other) = if r["claim"] == "safe" {
+            (&pair.calibrated_claim, &pair.raised_claim)
+        } else {
+            (&pair.raised_claim, &pair.calibrated_claim)
+        };
         assert!(prompt.contains(mine.as_str()) && !prompt.contains(other.as_str()), "one claim per request");
         assert!(prompt.contains(&pair.passage) && !prompt.contains("{{"), "every placeholder filled");
         assert!(!prompt.contains(&format!("watch here is: {}.", pair.axis)), "the dummy axis is not the pair's axis");
@@ -215,21 +270,30 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
     let mut text = String::new();
     for (i, r) in requests.iter().enumerate() {
         let label = if r["claim"] == "safe" { "force_calibrated" } else { "force_gap" };
-        let response = if i == 0 { "<<timeout>>".to_string() } else { format!("```json\\n{{\\\"label\\\": \\\"{label}\\\"}}\\n```") };
+        let response = if i == 0 {
+            "<<timeout>>".to_string()
+        } else {
+            format!("```json\\n{{\\\"label\\\": \\\"{label}\\\"}}\\n```")
+        };
         text.push_str(&format!("{{\"request_id\":{},\"response\":\"{}\"}}\n", r["request_id"], response));
     }
     let responses = write(dir.path(), "resp.jsonl", text);
-    let (report, stats) = evaluate::judge_import(&mut p, &responses, "judge-a", &LabelMap::named("force").unwrap(), None).unwrap();
+    let (report, stats) =
+        evaluate::judge_import(&mut p, &responses, "judge-a", &LabelMap::named("force").unwrap(), None).unwrap();
     assert_eq!((stats.responses, stats.json, stats.unparsable.len()), (8, 7, 1));
     assert_eq!(stats.unparsable[0], requests[0]["request_id"].as_str().unwrap());
     assert_eq!((report.overall.missing, report.overall.violations), (1, 1));
     close(report.overall.mvr.unwrap(), 0.25);
     close(report.overall.fs.unwrap(), 3.0 / 4.0);
     let bad = write(dir.path(), "bad.jsonl", "{\"request_id\":\"nope\",\"response\":\"x\"}\n");
-    let err = evaluate::judge_import(&mut p, &bad, "judge-b", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
+    let err = evaluate::judge_import(&mut p, &bad, "judge-b", &LabelMap::named("force").unwrap(), None)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("bad.jsonl:1: field `request_id`: `nope` is not `<id>:safe` or `<id>:raised`"), "{err}");
     // A judge needs a name, as an imported evaluator does; nothing is stored without one.
-    let err = evaluate::judge_import(&mut p, &responses, "  ", &LabelMap::named("force").unwrap(), None).unwrap_err().to_string();
+    let err = evaluate::judge_import(&mut p, &responses, "  ", &LabelMap::named("force").unwrap(), None)
+        .unwrap_err()
+        .to_string();
     assert_eq!(err, "an evaluator needs a name");
     let names: Vec<String> = evaluate::compare(&p, None).unwrap().into_iter().map(|r| r.name).collect();
     assert_eq!(names, vec!["judge-a".to_string()]);
@@ -239,7 +303,8 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
 fn plots_name_every_evaluator_and_render_to_png() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = crate::split::project_from(dir.path(), "p.forcebench", &[("scope", 5), ("temporal", 5)], 0, 1);
-    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1))).unwrap();
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+        .unwrap();
     forcebench::split::lock(&mut p).unwrap();
     let reports = evaluate::run_baselines(&mut p, None).unwrap();
     let scatter = evaluate::plots::scatter_svg(&reports);

@@ -25,7 +25,8 @@ fn template() -> &'static Path {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut p = crate::split::project_from(&dir, "h.forcebench", &[("scope", 6), ("numeric", 4)], 1, 1);
-        forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1))).unwrap();
+        forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+            .unwrap();
         forcebench::split::lock(&mut p).unwrap();
         drop(p);
         dir.join("h.forcebench")
@@ -179,7 +180,10 @@ fn a_repeated_key_in_a_candidate_line_is_refused() {
     // Before: the last `severity` won silently.
     let c = Case::new();
     let f = c.corpus("candidates-duplicate-key.jsonl");
-    c.refused(&["import", f], &problems(f, &[":1: field `severity`: this key appears twice in one object; give each key once"]));
+    c.refused(
+        &["import", f],
+        &problems(f, &[":1: field `severity`: this key appears twice in one object; give each key once"]),
+    );
 }
 
 #[test]
@@ -187,7 +191,13 @@ fn a_severity_written_as_a_string_is_refused_in_candidates() {
     // Before: "2" was read as 2.
     let c = Case::new();
     let f = c.corpus("candidates-severity-string.jsonl");
-    c.refused(&["import", f], &problems(f, &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"]));
+    c.refused(
+        &["import", f],
+        &problems(
+            f,
+            &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"],
+        ),
+    );
 }
 
 #[test]
@@ -197,7 +207,10 @@ fn a_severity_written_as_a_string_is_refused_in_annotations() {
     let f = c.corpus("annotations-severity-string.jsonl");
     c.refused(
         &["annotate", "import", f, "--annotator", "ana"],
-        &problems(f, &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"]),
+        &problems(
+            f,
+            &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"],
+        ),
     );
 }
 
@@ -228,7 +241,10 @@ fn a_number_for_a_text_field_is_refused_in_annotations() {
     // Before: the note was stored as the text "3".
     let c = Case::new();
     let f = c.corpus("annotations-notes-number.jsonl");
-    c.refused(&["annotate", "import", f, "--annotator", "ana"], &problems(f, &[":1: field `notes`: expected a string, found a number"]));
+    c.refused(
+        &["annotate", "import", f, "--annotator", "ana"],
+        &problems(f, &[":1: field `notes`: expected a string, found a number"]),
+    );
 }
 
 #[test]
@@ -238,7 +254,10 @@ fn a_severity_written_as_a_string_is_refused_in_adjudications() {
     let f = c.corpus("adjudications-severity-string.jsonl");
     c.refused(
         &["adjudicate", "import", f, "--adjudicator", "eve"],
-        &problems(f, &[":1: field `severity`: expected a number, found the string \"3\"; write numbers without quotes"]),
+        &problems(
+            f,
+            &[":1: field `severity`: expected a number, found the string \"3\"; write numbers without quotes"],
+        ),
     );
 }
 
@@ -390,7 +409,10 @@ fn a_fifo_is_refused_at_once_instead_of_hanging_import() {
     let fifo = c.dir.path().join("pipe.csv");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
-    c.refused(&["import", "pipe.csv"], "pipe.csv is a named pipe (FIFO), not a regular file; ForceBench reads input only from regular files");
+    c.refused(
+        &["import", "pipe.csv"],
+        "pipe.csv is a named pipe (FIFO), not a regular file; ForceBench reads input only from regular files",
+    );
     c.refused(
         &["annotate", "import", "pipe.csv", "--annotator", "ana"],
         "pipe.csv is a named pipe (FIFO), not a regular file; ForceBench reads input only from regular files",
@@ -449,7 +471,13 @@ fn a_csv_field_over_1_mib_is_refused_even_when_each_of_its_lines_is_shorter() {
     let passage = format!("may reduce pain {}", format!("{}\n", "x".repeat(512 * 1024)).repeat(3));
     let row = format!("new-1,g,S,,ctx,\"{passage}\",may reduce pain,calibrated,raised,,,,");
     std::fs::write(c.dir.path().join("wide.csv"), format!("{}\n{row}\n", crate::common::HEADER)).unwrap();
-    c.refused(&["import", "wide.csv"], &problems("wide.csv", &[":2: field `passage`: this field is 1.5 MiB, more than 1.0 MiB (the limit for one field)"]));
+    c.refused(
+        &["import", "wide.csv"],
+        &problems(
+            "wide.csv",
+            &[":2: field `passage`: this field is 1.5 MiB, more than 1.0 MiB (the limit for one field)"],
+        ),
+    );
 }
 
 // ---- Classic cases, already handled: the corpus keeps them so ----
@@ -467,10 +495,13 @@ fn an_unknown_candidate_column_is_named_with_the_known_ones() {
     let f = c.corpus("candidates-unknown-column.csv");
     c.refused(
         &["import", f],
-        &problems(f, &[
-            &format!(":1: field `groupid`: unknown column; the columns are {FIELDS}"),
-            ":1: field `group_id`: required column is missing from the header",
-        ]),
+        &problems(
+            f,
+            &[
+                &format!(":1: field `groupid`: unknown column; the columns are {FIELDS}"),
+                ":1: field `group_id`: required column is missing from the header",
+            ],
+        ),
     );
 }
 
@@ -480,7 +511,10 @@ fn an_unknown_axis_is_named_with_the_five_axes() {
     let f = c.corpus("candidates-bad-axis.csv");
     c.refused(
         &["import", f],
-        &problems(f, &[":2: field `axis`: unknown axis `vibes`; expected relation, modality, scope, temporal or numeric"]),
+        &problems(
+            f,
+            &[":2: field `axis`: unknown axis `vibes`; expected relation, modality, scope, temporal or numeric"],
+        ),
     );
 }
 
@@ -549,10 +583,17 @@ fn a_session_answers_every_bad_line_and_goes_on() {
     input.extend_from_slice(b"{\"op\":\"get\",\"id\":\"caf\xE9\"}\n");
     input.extend_from_slice(b"this is not json\n");
     input.extend_from_slice(format!("{{\"op\":\"delete\",\"id\":\"{id}\"}}\n").as_bytes());
-    input.extend_from_slice(format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"colour\",\"value\":\"red\"}}\n").as_bytes());
-    input.extend_from_slice(format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"severity\",\"value\":3}}\n").as_bytes());
+    input.extend_from_slice(
+        format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"colour\",\"value\":\"red\"}}\n").as_bytes(),
+    );
+    input.extend_from_slice(
+        format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"severity\",\"value\":3}}\n").as_bytes(),
+    );
     input.extend_from_slice(format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":3}}\n").as_bytes());
-    input.extend_from_slice(format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"{}\"}}\n", "x".repeat(1 << 20)).as_bytes());
+    input.extend_from_slice(
+        format!("{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"notes\",\"value\":\"{}\"}}\n", "x".repeat(1 << 20))
+            .as_bytes(),
+    );
     input.extend_from_slice(format!("{{\"op\":\"get\",\"id\":\"{id}\"}}\n").as_bytes());
     // Written from a thread: the answers must be read meanwhile, or both pipes could fill.
     let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
@@ -563,13 +604,21 @@ fn a_session_answers_every_bad_line_and_goes_on() {
     writer.join().unwrap();
     assert!(child.wait().unwrap().success());
     assert_eq!(answers.len(), 8, "one answer per request: {answers:?}");
-    let refused = |i: usize| (answers[i]["ok"].clone(), answers[i]["code"].clone(), answers[i]["message"].as_str().unwrap().to_string());
-    assert_eq!(refused(0), (false.into(), "invalid_argument".into(), "byte 22 of this request is not valid UTF-8".into()));
+    let refused = |i: usize| {
+        (answers[i]["ok"].clone(), answers[i]["code"].clone(), answers[i]["message"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        refused(0),
+        (false.into(), "invalid_argument".into(), "byte 22 of this request is not valid UTF-8".into())
+    );
     assert_eq!(
         refused(1),
         (false.into(), "invalid_argument".into(), "not a request (expected ident at line 1 column 2); send {\"op\":\"set\"|\"confirm\"|\"undo\"|\"get\",\"id\":…}".into())
     );
-    assert_eq!(refused(2), (false.into(), "invalid_argument".into(), "unknown op `delete` (set, confirm, undo, get)".into()));
+    assert_eq!(
+        refused(2),
+        (false.into(), "invalid_argument".into(), "unknown op `delete` (set, confirm, undo, get)".into())
+    );
     assert_eq!(
         refused(3),
         (
@@ -580,7 +629,13 @@ fn a_session_answers_every_bad_line_and_goes_on() {
     );
     assert_eq!(answers[4]["ok"], true, "a numeric severity is accepted: {}", answers[4]);
     assert_eq!(answers[4]["annotation"]["severity"], 3);
-    assert_eq!(refused(5), (false.into(), "invalid_argument".into(), "field `notes`: expected a string, found a number".into()));
-    assert_eq!(refused(6), (false.into(), "invalid_argument".into(), "this request is longer than 1 MiB, the limit for one line".into()));
+    assert_eq!(
+        refused(5),
+        (false.into(), "invalid_argument".into(), "field `notes`: expected a string, found a number".into())
+    );
+    assert_eq!(
+        refused(6),
+        (false.into(), "invalid_argument".into(), "this request is longer than 1 MiB, the limit for one line".into())
+    );
     assert_eq!((answers[7]["ok"].clone(), answers[7]["annotation"]["severity"].clone()), (true.into(), 3.into()));
 }

@@ -115,7 +115,9 @@ fn unknown_column_is_named() {
 fn unknown_axis() {
     let m = rejected("c.csv", csv_file(&[csv_row("a").replace(",modality,", ",certainty,")]));
     assert!(
-        m.contains("c.csv:2: field `axis`: unknown axis `certainty`; expected relation, modality, scope, temporal or numeric"),
+        m.contains(
+            "c.csv:2: field `axis`: unknown axis `certainty`; expected relation, modality, scope, temporal or numeric"
+        ),
         "{m}"
     );
 }
@@ -133,7 +135,10 @@ fn severity_outside_range() {
 #[test]
 fn span_not_verbatim_in_passage() {
     let m = rejected("c.csv", csv_file(&[csv_row("a").replace(",may reduce pain,", ",might reduce pain,")]));
-    assert!(m.contains("c.csv:2: field `evidence_span`: suggested span is not a verbatim substring of the passage"), "{m}");
+    assert!(
+        m.contains("c.csv:2: field `evidence_span`: suggested span is not a verbatim substring of the passage"),
+        "{m}"
+    );
     // A near miss (case only) gets a hint.
     let m = rejected("c.csv", csv_file(&[csv_row("a").replace(",may reduce pain,", ",May Reduce pain,")]));
     assert!(m.contains("matches only if case and spacing are ignored"), "{m}");
@@ -199,10 +204,7 @@ fn malformed_jsonl_lines() {
 
 #[test]
 fn every_problem_is_reported_not_just_the_first() {
-    let rows = [
-        csv_row("a").replace(",modality,", ",vibes,"),
-        csv_row("b").replace(",modality,2", ",modality,9"),
-    ];
+    let rows = [csv_row("a").replace(",modality,", ",vibes,"), csv_row("b").replace(",modality,2", ",modality,9")];
     let m = rejected("c.csv", csv_file(&rows));
     assert!(m.contains("2 problems found"), "{m}");
     assert!(m.contains("c.csv:2: field `axis`") && m.contains("c.csv:3: field `severity`"), "{m}");
@@ -251,7 +253,8 @@ fn stored_hash_is_the_hash_of_the_stored_fields() {
 #[test]
 fn text_is_stored_verbatim_and_identifiers_trimmed() {
     let (dir, _, mut project) = temp_project();
-    let row = csv_row("a").replacen("a,g-a,ExpertQA", " a , g-a ,ExpertQA", 1).replace(",modality,2", ", modality , 2 ");
+    let row =
+        csv_row("a").replacen("a,g-a,ExpertQA", " a , g-a ,ExpertQA", 1).replace(",modality,2", ", modality , 2 ");
     let path = write(dir.path(), "c.csv", csv_file(&[row]));
     import_file(&mut project, &path, &mut no_progress()).unwrap();
     let c = candidate::get(&project, "a").unwrap().candidate;
@@ -316,7 +319,11 @@ fn utf16_and_utf32_are_recognised_in_either_byte_order_with_or_without_a_mark() 
             let code = c as u32;
             let bytes: Vec<u8> = if width == 2 {
                 let u = code as u16;
-                if big_endian { u.to_be_bytes().to_vec() } else { u.to_le_bytes().to_vec() }
+                if big_endian {
+                    u.to_be_bytes().to_vec()
+                } else {
+                    u.to_le_bytes().to_vec()
+                }
             } else if big_endian {
                 code.to_be_bytes().to_vec()
             } else {
@@ -331,7 +338,11 @@ fn utf16_and_utf32_are_recognised_in_either_byte_order_with_or_without_a_mark() 
             for bom in [false, true] {
                 let err = decode("t.csv", &wide(width, big_endian, bom)).unwrap_err().to_string();
                 let name = if width == 2 { "UTF-16" } else { "UTF-32" };
-                assert_eq!(err, format!("t.csv is {name}; save it as UTF-8 and import again"), "width {width}, big-endian {big_endian}, mark {bom}");
+                assert_eq!(
+                    err,
+                    format!("t.csv is {name}; save it as UTF-8 and import again"),
+                    "width {width}, big-endian {big_endian}, mark {bom}"
+                );
             }
         }
     }
@@ -356,5 +367,9 @@ fn a_line_is_read_from_a_stream_up_to_the_limit_and_a_longer_one_is_skipped_whol
     assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::End);
     let exact = vec![b'y'; MAX_LINE_BYTES];
     let mut reader = std::io::BufReader::new(&exact[..]);
-    assert_eq!(read_line_bounded(&mut reader).unwrap(), BoundedLine::Line(exact.clone()), "a last line of exactly the limit is kept");
+    assert_eq!(
+        read_line_bounded(&mut reader).unwrap(),
+        BoundedLine::Line(exact.clone()),
+        "a last line of exactly the limit is kept"
+    );
 }

@@ -23,7 +23,11 @@ fn packet_for(list: &[(String, PathBuf)], who: &str) -> PathBuf {
 /// Opens ana's packet as a workspace, annotates its first `n` rows, returns the packet file.
 fn annotate_and_return(dir: &Path, packet: &Path, n: usize, tag: &str) -> PathBuf {
     let ws_path = dir.join(format!("ws-{tag}.forcebench"));
-    let mut ws = if ws_path.exists() { Project::open(&ws_path).unwrap() } else { workspace::open_packet(packet, &ws_path).unwrap() };
+    let mut ws = if ws_path.exists() {
+        Project::open(&ws_path).unwrap()
+    } else {
+        workspace::open_packet(packet, &ws_path).unwrap()
+    };
     let who = workspace::packet_of(&ws).unwrap().unwrap().annotator;
     for q in annotate::queue(&ws, &who).unwrap().into_iter().take(n) {
         annotate::set_field(&mut ws, &q.id, &who, Field::Decision, Some("reject_not_force_gap")).unwrap();
@@ -53,7 +57,17 @@ fn a_packet_holds_no_other_annotators_labels_at_either_blinding() {
         assert!(bytes.contains("\"annotator\": \"ana\""));
         let sample = candidate::get(&project, &candidate::list(&project).unwrap()[0].id).unwrap().candidate;
         if blinding == Blinding::Strict {
-            for hidden in ["ExpertQA", "AttributedQA", "GaRAGe", "LFQA", "\"axis\"", "\"severity\"", "\"group_id\"", "\"source_id\"", "\"rationale\""] {
+            for hidden in [
+                "ExpertQA",
+                "AttributedQA",
+                "GaRAGe",
+                "LFQA",
+                "\"axis\"",
+                "\"severity\"",
+                "\"group_id\"",
+                "\"source_id\"",
+                "\"rationale\"",
+            ] {
                 assert!(!bytes.contains(hidden), "strict packet contains {hidden}");
             }
         } else {
@@ -92,7 +106,8 @@ fn returned_packet_merges_and_a_second_merge_is_a_no_op() {
     let reports = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
     assert!(reports[0].merged);
     assert_eq!(reports[0].finished_rows, 3);
-    let ids: Vec<String> = annotate::queue(&project, "ana").unwrap().into_iter().filter(|q| q.finished).map(|q| q.id).collect();
+    let ids: Vec<String> =
+        annotate::queue(&project, "ana").unwrap().into_iter().filter(|q| q.finished).map(|q| q.id).collect();
     assert_eq!(ids.len(), 3);
     let a = annotate::get(&project, &ids[0], "ana").unwrap();
     assert_eq!(a.notes.as_deref(), Some("a note"));
@@ -109,7 +124,8 @@ fn a_later_return_supersedes_and_keeps_every_event() {
     let list = issue(&mut project, dir.path(), Blinding::Standard);
     let first = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "x");
     packets::merge(&mut project, &[first]).unwrap();
-    let events_after_first: i64 = project.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap();
+    let events_after_first: i64 =
+        project.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap();
     // Same workspace, more work, returned again.
     let second = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 4, "x");
     let report = packets::merge(&mut project, &[second]).unwrap();
@@ -164,7 +180,11 @@ fn tampered_checksum_is_refused_with_nothing_merged() {
     let bad = tamper(&ret, &dir.path().join("edited.json"), false, |v| {
         v["rows"][0]["events"].as_array_mut().unwrap().last_mut().unwrap()["new_value"] = "edited by hand".into();
     });
-    refused(&mut project, &bad, "authentication check failed: the returned packet was changed after the annotator's app wrote it");
+    refused(
+        &mut project,
+        &bad,
+        "authentication check failed: the returned packet was changed after the annotator's app wrote it",
+    );
 }
 
 #[test]
@@ -185,7 +205,11 @@ fn changed_row_is_refused_naming_the_row() {
         v["rows"][1]["content_sha256"] = "0".repeat(64).into();
     });
     let row = packets::read(&bad).unwrap().rows[1].id.clone();
-    refused(&mut project, &bad, &format!("field `row {row}`: content hash check failed: the row changed since the packet was issued"));
+    refused(
+        &mut project,
+        &bad,
+        &format!("field `row {row}`: content hash check failed: the row changed since the packet was issued"),
+    );
 }
 
 #[test]
@@ -212,7 +236,9 @@ fn unknown_packet_and_unreturned_packet_are_refused() {
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let list = issue(&mut project, dir.path(), Blinding::Standard);
     let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "k");
-    let bad = tamper(&ret, &dir.path().join("id.json"), true, |v| v["packet_id"] = "00000000-0000-4000-8000-000000000000".into());
+    let bad = tamper(&ret, &dir.path().join("id.json"), true, |v| {
+        v["packet_id"] = "00000000-0000-4000-8000-000000000000".into()
+    });
     refused(&mut project, &bad, "packet check failed");
     refused(&mut project, &packet_for(&list, "ben"), "issued but never returned");
 }
@@ -306,7 +332,16 @@ fn label(p: &Project, row: &str, who: &str) -> String {
     let a = annotate::get(p, row, who).unwrap();
     format!(
         "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
-        a.decision, a.evidence_span, a.calibrated_claim, a.raised_claim, a.axis, a.severity, a.boundary_type, a.repair, a.notes, a.finished
+        a.decision,
+        a.evidence_span,
+        a.calibrated_claim,
+        a.raised_claim,
+        a.axis,
+        a.severity,
+        a.boundary_type,
+        a.repair,
+        a.notes,
+        a.finished
     )
 }
 
@@ -338,7 +373,11 @@ fn a_return_with_changed_blinding_is_refused() {
     let list = issue(&mut project, dir.path(), Blinding::Strict);
     let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "b");
     let bad = tamper(&ret, &dir.path().join("blinding.json"), true, |v| v["blinding"] = "standard".into());
-    refused(&mut project, &bad, "blinding check failed: the packet says `standard` blinding but was issued with `strict` blinding");
+    refused(
+        &mut project,
+        &bad,
+        "blinding check failed: the packet says `standard` blinding but was issued with `strict` blinding",
+    );
     // Even signed with the packet's own key, the blinding must be the one recorded at issue.
     let signed = forge_with_key(&ret, &packet_for(&list, "ana"), &dir.path().join("blinding-signed.json"), |v| {
         v["blinding"] = "standard".into()
@@ -587,9 +626,16 @@ fn a_csv_or_other_json_offered_as_a_packet_is_named_as_not_a_packet_in_one_line(
     let other = write(dir.path(), "status.json", "{\"candidates\": 3}");
     let err = packets::read(&other).unwrap_err();
     assert_eq!(err.code(), "not_a_packet");
-    assert!(err.to_string().ends_with("is not a ForceBench packet: it has no \"format\": \"forcebench-packet\"; nothing was imported"), "{err}");
+    assert!(
+        err.to_string()
+            .ends_with("is not a ForceBench packet: it has no \"format\": \"forcebench-packet\"; nothing was imported"),
+        "{err}"
+    );
     let broken = write(dir.path(), "cut.json", "{\"format\": \"forcebench-pa");
-    assert!(packets::read(&broken).unwrap_err().to_string().contains("is not a ForceBench packet: its JSON does not parse"));
+    assert!(packets::read(&broken)
+        .unwrap_err()
+        .to_string()
+        .contains("is not a ForceBench packet: its JSON does not parse"));
     let before = dump(&project);
     let err = packets::merge(&mut project, &[csv.clone()]).unwrap_err();
     assert_eq!((err.code(), err.to_string().lines().count()), ("not_a_packet", 1));
@@ -606,7 +652,10 @@ fn a_returned_packet_never_carries_the_packet_key() {
     let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 1, "s");
     let text = std::fs::read_to_string(&ret).unwrap();
     assert!(!text.contains(&secret) && !text.contains("\"secret\""));
-    let stored: String = project.conn().query_row("SELECT secret FROM packets WHERE id = ?1", [&issued.packet_id], |r| r.get(0)).unwrap();
+    let stored: String = project
+        .conn()
+        .query_row("SELECT secret FROM packets WHERE id = ?1", [&issued.packet_id], |r| r.get(0))
+        .unwrap();
     assert_eq!(stored, secret, "the lead's project holds the key");
 }
 
@@ -626,8 +675,13 @@ fn migrating_an_older_project_gives_every_event_its_own_uid() {
     )
     .unwrap();
     forcebench::db::migrations().to_latest(&mut conn).unwrap();
-    let uids: Vec<String> =
-        conn.prepare("SELECT uid FROM annotation_events").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let uids: Vec<String> = conn
+        .prepare("SELECT uid FROM annotation_events")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     assert_eq!(uids.len(), 2);
     assert_ne!(uids[0], uids[1]);
     for uid in &uids {
@@ -682,11 +736,15 @@ fn a_packet_carries_the_suggestion_mode_to_its_workspace_and_its_events_bring_it
     reject(&mut ws, &row, "ana", "hidden mode");
     let returned = return_to(&ws, dir.path(), "ret.json");
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&returned).unwrap()).unwrap();
-    let events = r["rows"].as_array().unwrap().iter().find(|x| x["id"] == row.as_str()).unwrap()["events"].as_array().unwrap().clone();
+    let events = r["rows"].as_array().unwrap().iter().find(|x| x["id"] == row.as_str()).unwrap()["events"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert!(!events.is_empty() && events.iter().all(|e| e["suggestion_mode"] == "hidden"), "{events:?}");
     packets::merge(&mut project, &[returned]).unwrap();
     let modes: Vec<Option<String>> = {
-        let mut stmt = project.conn().prepare("SELECT suggestion_mode FROM annotation_events WHERE candidate_id = ?1").unwrap();
+        let mut stmt =
+            project.conn().prepare("SELECT suggestion_mode FROM annotation_events WHERE candidate_id = ?1").unwrap();
         stmt.query_map([&row], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     };
     assert!(!modes.is_empty() && modes.iter().all(|m| m.as_deref() == Some("hidden")), "{modes:?}");
@@ -714,14 +772,20 @@ fn a_packet_and_a_return_written_before_suggestion_modes_still_open_and_merge_as
             e.as_object_mut().unwrap().shift_remove("suggestion_mode");
         }
     }
-    let secret: String = project.conn().query_row("SELECT secret FROM packets WHERE id = ?1", [v["packet_id"].as_str().unwrap()], |x| x.get(0)).unwrap();
+    let secret: String = project
+        .conn()
+        .query_row("SELECT secret FROM packets WHERE id = ?1", [v["packet_id"].as_str().unwrap()], |x| x.get(0))
+        .unwrap();
     r["mac"] = packets::mac_of(&r, &hex::decode(secret).unwrap()).into();
     let older = write(dir.path(), "old-ret.json", serde_json::to_vec_pretty(&r).unwrap());
     packets::merge(&mut project, &[older]).unwrap();
     let a = annotate::get(&project, &row, "ana").unwrap();
     assert!(a.finished, "{:?}", a.problems);
     let modes: Vec<Option<String>> = {
-        let mut stmt = project.conn().prepare("SELECT DISTINCT suggestion_mode FROM annotation_events WHERE candidate_id = ?1").unwrap();
+        let mut stmt = project
+            .conn()
+            .prepare("SELECT DISTINCT suggestion_mode FROM annotation_events WHERE candidate_id = ?1")
+            .unwrap();
         stmt.query_map([&row], |x| x.get(0)).unwrap().map(Result::unwrap).collect()
     };
     assert_eq!(modes, [Some("prefilled".to_string())]);

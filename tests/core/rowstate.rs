@@ -62,7 +62,10 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
     let (p, first) = locked_demo(dir.path());
     let before = files(&first);
     let eval = query(&p, "SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id");
-    let rejected = query(&p, "SELECT candidate_id FROM adjudications WHERE decision = 'reject_not_force_gap' ORDER BY candidate_id");
+    let rejected = query(
+        &p,
+        "SELECT candidate_id FROM adjudications WHERE decision = 'reject_not_force_gap' ORDER BY candidate_id",
+    );
     assert!(!eval.is_empty() && !rejected.is_empty());
     let annotator_of = |id: &str| {
         query(&p, &format!("SELECT a.name FROM assignments s JOIN annotators a ON a.id = s.annotator_id WHERE s.candidate_id = '{id}' AND s.slot = 1"))
@@ -89,18 +92,25 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
         .arg("--project")
         .arg(&p)
         .args(["annotate", "session", "--annotator", &who])
-        .write_stdin(format!("{{\"op\":\"set\",\"id\":\"{row}\",\"field\":\"decision\",\"value\":\"reject_not_force_gap\"}}\n"))
+        .write_stdin(format!(
+            "{{\"op\":\"set\",\"id\":\"{row}\",\"field\":\"decision\",\"value\":\"reject_not_force_gap\"}}\n"
+        ))
         .assert()
         .success();
     let answer = String::from_utf8(session.get_output().stdout.clone()).unwrap();
     assert!(answer.contains("split_locked") && answer.contains(&locked(&row)), "session answered {answer}");
-    fb(&p, &["sample", "annotate"]).failure().stderr(predicates::str::contains("is in locked split v1, which freezes it"));
+    fb(&p, &["sample", "annotate"])
+        .failure()
+        .stderr(predicates::str::contains("is in locked split v1, which freezes it"));
 
     // A packet issued and annotated after the lock: its return merges nothing.
     let packets = dir.path().join("packets");
     let issued: serde_json::Value =
         serde_json::from_str(&stdout(&p, &["packets", "issue", "--out", packets.to_str().unwrap(), "--json"])).unwrap();
-    let file = issued.as_array().unwrap().iter().find(|i| i["annotator"] == who.as_str()).unwrap()["file"].as_str().unwrap().to_string();
+    let file = issued.as_array().unwrap().iter().find(|i| i["annotator"] == who.as_str()).unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let ws = dir.path().join("ws.forcebench");
     fb(&ws, &["packets", "open", &file, "--workspace", ws.to_str().unwrap()]).success();
     fb(&ws, &["annotate", "set", &row, "notes", "annotated offline after the lock", "--annotator", &who]).success();
@@ -110,7 +120,11 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
 
     // Adjudication: re-adjudicating a rejected row to accept, and a split row to reject.
     let adjudication = dir.path().join("adj.jsonl");
-    std::fs::write(&adjudication, format!("{{\"id\": \"{rej}\", \"decision\": \"accept_force_gap\", \"rationale\": \"second look\"}}\n")).unwrap();
+    std::fs::write(
+        &adjudication,
+        format!("{{\"id\": \"{rej}\", \"decision\": \"accept_force_gap\", \"rationale\": \"second look\"}}\n"),
+    )
+    .unwrap();
     fb(&p, &["adjudicate", "import", adjudication.to_str().unwrap(), "--adjudicator", "Eve"])
         .failure()
         .stderr(predicates::str::contains(locked(&rej)));
@@ -154,7 +168,8 @@ fn the_storage_itself_refuses_changes_to_frozen_rows() {
     let (p, _) = locked_demo(dir.path());
     let project = forcebench::Project::open(&p).unwrap();
     let conn = project.conn();
-    let row = query(&p, "SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id LIMIT 1").remove(0);
+    let row =
+        query(&p, "SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id LIMIT 1").remove(0);
     for sql in [
         format!("UPDATE annotations SET notes = 'x' WHERE candidate_id = '{row}'"),
         format!("UPDATE adjudications SET rationale = 'x' WHERE candidate_id = '{row}'"),
@@ -185,9 +200,12 @@ fn the_storage_itself_refuses_changes_to_frozen_rows() {
 fn time_on_a_frozen_row_is_not_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let (p, _) = locked_demo(dir.path());
-    let row = query(&p, "SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id LIMIT 1").remove(0);
+    let row =
+        query(&p, "SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id LIMIT 1").remove(0);
     let who = query(&p, &format!("SELECT a.name FROM assignments s JOIN annotators a ON a.id = s.annotator_id WHERE s.candidate_id = '{row}' LIMIT 1")).remove(0);
-    let seconds = |p: &Path| query(p, &format!("SELECT CAST(sum(seconds_spent) AS TEXT) FROM annotations WHERE candidate_id = '{row}'"));
+    let seconds = |p: &Path| {
+        query(p, &format!("SELECT CAST(sum(seconds_spent) AS TEXT) FROM annotations WHERE candidate_id = '{row}'"))
+    };
     let before = seconds(&p);
     let mut project = forcebench::Project::open(&p).unwrap();
     forcebench::annotate::add_time(&mut project, &row, &who, 12.5).unwrap();

@@ -60,8 +60,14 @@ fn the_demo_project_has_the_same_simulated_annotations_everywhere() {
             .query_map([], |r| {
                 Ok(format!(
                     "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
-                    r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<i64>>(4)?, r.get::<_, Option<String>>(5)?, r.get::<_, Option<String>>(6)?, r.get::<_, bool>(7)?
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, bool>(7)?
                 ))
             })
             .unwrap()
@@ -77,7 +83,9 @@ fn the_demo_project_has_the_same_simulated_annotations_everywhere() {
     // Most answer-key rows are rejected with their boundary type.
     let key_rejects = forcebench::sample::SAMPLE_ANSWER_KEY
         .iter()
-        .filter(|(id, b)| first.iter().any(|r| r.starts_with(&format!("{id}|")) && r.contains(&format!("Some(\"{}\")", b.as_str()))))
+        .filter(|(id, b)| {
+            first.iter().any(|r| r.starts_with(&format!("{id}|")) && r.contains(&format!("Some(\"{}\")", b.as_str())))
+        })
         .count();
     assert!(key_rejects >= 10, "{key_rejects}");
     assert_eq!(labels().0, first, "the same labels in a second project");

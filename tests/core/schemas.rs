@@ -21,7 +21,8 @@ fn assert_valid(v: &jsonschema::Validator, instance: &Value, what: &str) {
 #[test]
 fn sample_candidates_match_the_candidate_schema() {
     let v = validator("candidate.schema.json");
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/candidates.jsonl")).unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/candidates.jsonl")).unwrap();
     for (i, line) in text.lines().enumerate() {
         assert_valid(&v, &serde_json::from_str(line).unwrap(), &format!("sample line {}", i + 1));
     }

@@ -55,7 +55,11 @@ fn beside_and_hidden_start_with_the_claims_alone_and_only_beside_shows_the_sugge
         let id = first_row(&project, "ana");
         let c = candidate::get(&project, &id).unwrap().candidate;
         let a = annotate::get(&project, &id, "ana").unwrap();
-        assert_eq!((a.evidence_span.clone(), a.axis, a.severity, a.repair.clone()), (None, None, None, None), "{mode:?}");
+        assert_eq!(
+            (a.evidence_span.clone(), a.axis, a.severity, a.repair.clone()),
+            (None, None, None, None),
+            "{mode:?}"
+        );
         assert!(a.suggested.is_empty());
         assert_eq!(a.raised_claim.as_deref(), Some(c.raised_claim.as_str()), "the claims are the row under test");
         let view = annotate::row_view(&project, &id, "ana").unwrap();
@@ -64,13 +68,21 @@ fn beside_and_hidden_start_with_the_claims_alone_and_only_beside_shows_the_sugge
         if mode == SuggestionMode::Beside {
             assert_eq!((view.suggested_axis, view.suggested_span.clone()), (c.axis, c.evidence_span.clone()));
         } else {
-            assert_eq!((view.suggested_axis, view.suggested_severity, view.suggested_span, view.suggested_repair), (None, None, None, None));
+            assert_eq!(
+                (view.suggested_axis, view.suggested_severity, view.suggested_span, view.suggested_repair),
+                (None, None, None, None)
+            );
         }
         // An accept then needs the annotator's own span, axis, severity and repair, nothing to confirm.
         let a = annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
         assert_eq!(
             a.problems,
-            ["an accept needs an evidence span", "an accept needs a primary axis", "an accept needs a severity", "an accept needs a repair"]
+            [
+                "an accept needs an evidence span",
+                "an accept needs a primary axis",
+                "an accept needs a severity",
+                "an accept needs a repair"
+            ]
         );
     }
 }

@@ -6,7 +6,11 @@ use serde_json::Value;
 
 /// The commit this test binary's build was made from, independently of build.rs: git itself.
 fn head_commit() -> Option<String> {
-    let out = std::process::Command::new("git").args(["rev-parse", "HEAD"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().ok()?;
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -17,7 +21,10 @@ fn version_names_the_version_the_commit_it_was_built_from_and_the_schema_it_writ
     let line = String::from_utf8(out).unwrap();
     let schema = forcebench::db::latest_version();
     let commit = forcebench::software::COMMIT;
-    assert_eq!(line.trim(), format!("forcebench {} (commit {commit}, project schema {schema})", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        line.trim(),
+        format!("forcebench {} (commit {commit}, project schema {schema})", env!("CARGO_PKG_VERSION"))
+    );
     // The schema is the number of migrations there are, not a number written down somewhere.
     let migrations = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/schema"))
         .unwrap()
@@ -48,5 +55,9 @@ fn status_json_carries_the_software_and_the_files_own_schema() {
     assert_eq!(software["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(software["commit"], forcebench::software::COMMIT);
     assert_eq!(software["schema_version"], forcebench::db::latest_version());
-    assert_eq!(status["project"]["schema_version"], forcebench::db::latest_version(), "a new file is at the newest schema");
+    assert_eq!(
+        status["project"]["schema_version"],
+        forcebench::db::latest_version(),
+        "a new file is at the newest schema"
+    );
 }

@@ -3,8 +3,8 @@
 
 use crate::common::*;
 use assert_cmd::Command;
-use forcebench::vocab::Axis;
 use forcebench::split as fs;
+use forcebench::vocab::Axis;
 use forcebench::Project;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -22,7 +22,12 @@ fn row(id: &str, group: &str, axis: &str, i: usize) -> String {
 
 /// Writes the candidates and both annotators' labels: `accepted[axis]` rows accepted on each
 /// axis, then `rejected` rows rejected. Groups: `group_size` consecutive rows of one axis.
-fn files(dir: &std::path::Path, accepted: &[(&str, usize)], rejected: usize, group_size: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+fn files(
+    dir: &std::path::Path,
+    accepted: &[(&str, usize)],
+    rejected: usize,
+    group_size: usize,
+) -> (std::path::PathBuf, std::path::PathBuf) {
     let mut rows = Vec::new();
     let mut labels = String::new();
     let mut i = 0;
@@ -37,18 +42,30 @@ fn files(dir: &std::path::Path, accepted: &[(&str, usize)], rejected: usize, gro
     for _ in 0..rejected {
         let id = format!("r{i:04}");
         rows.push(row(&id, &format!("g-x-{i}"), "scope", i));
-        labels.push_str(&format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n"));
+        labels.push_str(&format!(
+            "{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n"
+        ));
         i += 1;
     }
     (write(dir, "c.csv", csv_file(&rows)), write(dir, "labels.jsonl", labels))
 }
 
 /// A project where Ana and Ben agree on every label and Eve confirms them all.
-pub fn project_from(dir: &std::path::Path, name: &str, accepted: &[(&str, usize)], rejected: usize, group_size: usize) -> Project {
+pub fn project_from(
+    dir: &std::path::Path,
+    name: &str,
+    accepted: &[(&str, usize)],
+    rejected: usize,
+    group_size: usize,
+) -> Project {
     let (csv, labels) = files(dir, accepted, rejected, group_size);
     let mut p = Project::create(&dir.join(name), "split test").unwrap();
     forcebench::import::import_file(&mut p, &csv, &mut |_, _| {}).unwrap();
-    for (n, role) in [("ana", forcebench::roster::Role::Annotator), ("ben", forcebench::roster::Role::Annotator), ("eve", forcebench::roster::Role::Adjudicator)] {
+    for (n, role) in [
+        ("ana", forcebench::roster::Role::Annotator),
+        ("ben", forcebench::roster::Role::Annotator),
+        ("eve", forcebench::roster::Role::Adjudicator),
+    ] {
         forcebench::roster::add(&p, n, role).unwrap();
     }
     forcebench::assign::assign(&mut p, 1).unwrap();
@@ -60,7 +77,8 @@ pub fn project_from(dir: &std::path::Path, name: &str, accepted: &[(&str, usize)
 
 /// The paper's accepted counts: relation 100 (capped to 48), modality 49, scope 51, temporal 40,
 /// numeric 43: 283 accepted of 433.
-const PAPER: [(&str, usize); 5] = [("relation", 100), ("modality", 49), ("scope", 51), ("temporal", 40), ("numeric", 43)];
+const PAPER: [(&str, usize); 5] =
+    [("relation", 100), ("modality", 49), ("scope", 51), ("temporal", 40), ("numeric", 43)];
 
 fn cli(dir: &std::path::Path, project: &std::path::Path) -> impl Fn(&[&str]) -> Command {
     let (dir, project) = (dir.to_path_buf(), project.to_path_buf());
@@ -100,13 +118,15 @@ fn the_papers_accounting_through_the_command_line() {
     let status = json_of(&mut run(&["status", "--json"]));
     assert_eq!((status["candidates"].as_u64(), status["funnel"]["accepted"].as_u64()), (Some(433), Some(283)));
 
-    let draft = json_of(&mut run(&["split", "draft", "--cap", "relation=48", "--per-axis", "40", "--seed", "7", "--json"]));
+    let draft =
+        json_of(&mut run(&["split", "draft", "--cap", "relation=48", "--per-axis", "40", "--seed", "7", "--json"]));
     assert_eq!(draft["status"], "draft");
     assert_eq!(draft["capped"].as_array().unwrap().len(), 52);
     assert_eq!(counts(&draft["retained"]), [48, 49, 51, 40, 43]);
     assert_eq!(counts(&draft["eval"]), [40, 40, 40, 40, 40]);
     // Capping is stratified by source: relation's 100 rows are 20 per source, so 48 keeps 10/10/10/9/9.
-    let retained: Vec<String> = draft["retained_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let retained: Vec<String> =
+        draft["retained_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     let mut per_source = BTreeMap::new();
     for id in retained.iter().filter(|id| id[1..].parse::<usize>().unwrap() < 100) {
         *per_source.entry(id[1..].parse::<usize>().unwrap() % 5).or_insert(0) += 1;
@@ -116,24 +136,42 @@ fn the_papers_accounting_through_the_command_line() {
     assert_eq!(kept, [9, 9, 10, 10, 10]);
 
     // The locality audit removes one selected modality row and one selected temporal row.
-    let eval: Vec<String> = draft["eval_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    let on = |lo: usize, hi: usize| eval.iter().find(|id| (lo..hi).contains(&id[1..].parse::<usize>().unwrap())).unwrap().clone();
+    let eval: Vec<String> =
+        draft["eval_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let on = |lo: usize, hi: usize| {
+        eval.iter().find(|id| (lo..hi).contains(&id[1..].parse::<usize>().unwrap())).unwrap().clone()
+    };
     let (modality, temporal) = (on(100, 149), on(200, 240));
     run(&["locality", "mark", &modality, "--reason", "the raised claim adds a second drug"]).assert().success();
-    run(&["locality", "mark", &temporal, "--reason", "the raised claim moves the date and the place"]).assert().success();
+    run(&["locality", "mark", &temporal, "--reason", "the raised claim moves the date and the place"])
+        .assert()
+        .success();
 
     let shown = json_of(&mut run(&["split", "show", "--json"]));
     assert_eq!(counts(&shown["retained"]), [48, 48, 51, 39, 43], "229 retained");
     assert_eq!(counts(&shown["eval"]), [40, 39, 40, 39, 40], "198 for evaluation, nothing back-filled");
     assert_eq!(shown["retained_ids"].as_array().unwrap().len(), 229);
     assert_eq!(shown["eval_ids"].as_array().unwrap().len(), 198);
-    let removed: Vec<(&str, &str)> = shown["locality_removed"].as_array().unwrap().iter()
-        .map(|r| (r["id"].as_str().unwrap(), r["reason"].as_str().unwrap())).collect();
+    let removed: Vec<(&str, &str)> = shown["locality_removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
     assert_eq!(removed.len(), 2);
     assert!(removed.contains(&(modality.as_str(), "the raised claim adds a second drug")));
     let c = &shown["counts"];
     assert_eq!(
-        [&c["candidates"], &c["accepted"], &c["capped"], &c["selected"], &c["locality_removed"], &c["retained"], &c["eval"]].map(|v| v.as_u64().unwrap()),
+        [
+            &c["candidates"],
+            &c["accepted"],
+            &c["capped"],
+            &c["selected"],
+            &c["locality_removed"],
+            &c["retained"],
+            &c["eval"]
+        ]
+        .map(|v| v.as_u64().unwrap()),
         [433, 283, 52, 200, 2, 229, 198]
     );
     assert_eq!(shown["params"]["caps"]["relation"], 48);
@@ -143,11 +181,17 @@ fn the_papers_accounting_through_the_command_line() {
     assert_eq!(locked["status"], "locked");
     assert_eq!(locked["eval_ids"], shown["eval_ids"]);
     let status = json_of(&mut run(&["status", "--json"]));
-    assert_eq!((status["funnel"]["retained"].as_u64(), status["funnel"]["evaluation"].as_u64()), (Some(229), Some(198)));
+    assert_eq!(
+        (status["funnel"]["retained"].as_u64(), status["funnel"]["evaluation"].as_u64()),
+        (Some(229), Some(198))
+    );
 
     // An edit to a locked row's final fields is refused, naming the split.
-    let fix = write(dir.path(), "fix.jsonl", format!("{{\"id\":\"{}\",\"severity\":3,\"rationale\":\"x\"}}\n", eval[0]));
-    run(&["adjudicate", "import", fix.to_str().unwrap(), "--adjudicator", "eve"]).assert().failure()
+    let fix =
+        write(dir.path(), "fix.jsonl", format!("{{\"id\":\"{}\",\"severity\":3,\"rationale\":\"x\"}}\n", eval[0]));
+    run(&["adjudicate", "import", fix.to_str().unwrap(), "--adjudicator", "eve"])
+        .assert()
+        .failure()
         .stderr(predicates::str::contains(format!("row `{}` is in locked split v1", eval[0])));
     run(&["locality", "unmark", &modality]).assert().failure().stderr(predicates::str::contains("locked split v1"));
 
@@ -161,12 +205,31 @@ fn the_papers_accounting_through_the_command_line() {
     assert_eq!(manifest["per_axis"][0]["capped"], 52);
     assert_eq!(manifest["agreement_at_lock"]["cohen_kappa"], 1.0);
     assert_eq!(manifest["locality_removed"].as_array().unwrap().len(), 2);
-    let first: Value = serde_json::from_str(std::fs::read_to_string(out.join("eval.jsonl")).unwrap().lines().next().unwrap()).unwrap();
+    let first: Value =
+        serde_json::from_str(std::fs::read_to_string(out.join("eval.jsonl")).unwrap().lines().next().unwrap()).unwrap();
     let keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["id", "axis", "severity", "source_dataset", "group_id", "context", "passage", "evidence_span", "calibrated_claim", "raised_claim", "repair"]);
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "axis",
+            "severity",
+            "source_dataset",
+            "group_id",
+            "context",
+            "passage",
+            "evidence_span",
+            "calibrated_claim",
+            "raised_claim",
+            "repair"
+        ]
+    );
     assert!(first["severity"].is_i64());
     let datasheet = std::fs::read_to_string(out.join("DATASHEET.md")).unwrap();
-    assert!(datasheet.contains("| evaluation | 198 |") && datasheet.contains("| relation | 100 | 52 | 0 | 48 | 40 |"), "{datasheet}");
+    assert!(
+        datasheet.contains("| evaluation | 198 |") && datasheet.contains("| relation | 100 | 52 | 0 | 48 | 40 |"),
+        "{datasheet}"
+    );
 }
 
 #[test]
@@ -190,7 +253,8 @@ fn verify_catches_a_one_byte_change_in_any_file() {
             let mut changed = original.clone();
             changed[at] = if changed[at] == b'x' { b'y' } else { b'x' };
             std::fs::write(&path, &changed).unwrap();
-            let err = fs::verify(&out).expect_err(&format!("a change at byte {at} of {name} went unnoticed")).to_string();
+            let err =
+                fs::verify(&out).expect_err(&format!("a change at byte {at} of {name} went unnoticed")).to_string();
             assert!(err.contains(name), "{name}: {err}");
         }
         std::fs::write(&path, &original).unwrap();
@@ -207,14 +271,19 @@ fn same_inputs_give_byte_identical_splits_and_seeds_differ() {
         let params = fs::SplitParams::new([(Axis::Relation, 15)].into_iter().collect(), Some(8), Some(seed));
         let first = fs::draft(&mut p, &params).unwrap();
         let again = fs::draft(&mut p, &params).unwrap();
-        assert_eq!((first.eval_ids.clone(), first.capped.clone()), (again.eval_ids.clone(), again.capped.clone()), "redrafting is stable");
+        assert_eq!(
+            (first.eval_ids.clone(), first.capped.clone()),
+            (again.eval_ids.clone(), again.capped.clone()),
+            "redrafting is stable"
+        );
         fs::lock(&mut p).unwrap();
         let out = dir.path().join("out");
         let report = fs::export(&p, &out, &mut |_, _| {}).unwrap();
-        let files: Vec<Vec<u8>> = ["eval.jsonl", "eval.csv", "benchmark.jsonl", "locality_removed.jsonl", "rejected.jsonl"]
-            .iter()
-            .map(|f| std::fs::read(out.join(f)).unwrap())
-            .collect();
+        let files: Vec<Vec<u8>> =
+            ["eval.jsonl", "eval.csv", "benchmark.jsonl", "locality_removed.jsonl", "rejected.jsonl"]
+                .iter()
+                .map(|f| std::fs::read(out.join(f)).unwrap())
+                .collect();
         (files, report.content_sha256, first.eval_ids, dir)
     };
     let (a, hash_a, ids_a, _keep_a) = export(3, "a.forcebench");
@@ -258,8 +327,14 @@ fn lock_refuses_a_stale_draft_and_export_a_draft() {
     // Eve changes her mind about a drafted row: it is rejected now.
     let res = forcebench::adjudicate::Resolution {
         choices: vec![
-            (forcebench::annotate::Field::Decision, forcebench::adjudicate::Choice::Value(Some("reject_not_force_gap".into()))),
-            (forcebench::annotate::Field::BoundaryType, forcebench::adjudicate::Choice::Value(Some("duplicate".into()))),
+            (
+                forcebench::annotate::Field::Decision,
+                forcebench::adjudicate::Choice::Value(Some("reject_not_force_gap".into())),
+            ),
+            (
+                forcebench::annotate::Field::BoundaryType,
+                forcebench::adjudicate::Choice::Value(Some("duplicate".into())),
+            ),
         ],
         rationale: Some("duplicate of another row".into()),
         checklist: Default::default(),
@@ -285,10 +360,14 @@ fn the_exported_manifest_matches_its_schema() {
     fs::lock(&mut p).unwrap();
     let out = dir.path().join("out");
     fs::export(&p, &out, &mut |_, _| {}).unwrap();
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/manifest.schema.json")).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/manifest.schema.json")).unwrap(),
+    )
+    .unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&manifest).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> =
+        validator.iter_errors(&manifest).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(manifest["locality_removed"][0]["was_eval"], true);
     assert_eq!(manifest["capped"].as_array().unwrap().len(), 3);
@@ -354,7 +433,10 @@ fn the_split_sees_the_states_the_rule_derives() {
     forcebench::import::import_file(&mut p, &write(dir.path(), "more.csv", csv_file(&extra)), &mut |_, _| {}).unwrap();
     // One accepted row held back by QC (a checklist item answered no), one marked nonlocal.
     let res = forcebench::adjudicate::Resolution {
-        choices: vec![(forcebench::annotate::Field::Decision, forcebench::adjudicate::Choice::Value(Some("accept_force_gap".into())))],
+        choices: vec![(
+            forcebench::annotate::Field::Decision,
+            forcebench::adjudicate::Choice::Value(Some("accept_force_gap".into())),
+        )],
         rationale: None,
         checklist: forcebench::adjudicate::Checklist { one_local_axis: Some(false), ..Default::default() },
     };
@@ -364,16 +446,25 @@ fn the_split_sees_the_states_the_rule_derives() {
     assert_states_match_the_oracle(&p);
     let status = forcebench::status::status(&p).unwrap();
     for (state, n) in &status.states {
-        let want: i64 = p.conn().query_row("SELECT count(*) FROM candidate_states WHERE state = ?1", [state.as_str()], |r| r.get(0)).unwrap();
+        let want: i64 = p
+            .conn()
+            .query_row("SELECT count(*) FROM candidate_states WHERE state = ?1", [state.as_str()], |r| r.get(0))
+            .unwrap();
         assert_eq!(*n, want, "status count of {}", state.as_str());
     }
 
     let by_state = |state: &str| -> Vec<String> {
-        let mut stmt = p.conn().prepare("SELECT candidate_id FROM candidate_states WHERE state = ?1 ORDER BY candidate_id").unwrap();
+        let mut stmt = p
+            .conn()
+            .prepare("SELECT candidate_id FROM candidate_states WHERE state = ?1 ORDER BY candidate_id")
+            .unwrap();
         stmt.query_map([state], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
     };
     let (accepted, adjudicated, imported) = (by_state("accepted"), by_state("adjudicated"), by_state("assigned"));
-    assert_eq!((accepted.len(), adjudicated, by_state("locality_removed"), by_state("rejected").len()), (12, vec!["r0001".to_string()], vec!["r0002".to_string()], 4));
+    assert_eq!(
+        (accepted.len(), adjudicated, by_state("locality_removed"), by_state("rejected").len()),
+        (12, vec!["r0001".to_string()], vec!["r0002".to_string()], 4)
+    );
     assert!(imported.is_empty() && by_state("imported").len() == 3, "the extra rows are imported, not assigned");
 
     let s = fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(100), Some(1))).unwrap();
@@ -391,7 +482,11 @@ fn the_split_sees_the_states_the_rule_derives() {
     );
     assert_eq!((s.counts.candidates, s.counts.double_annotated, s.counts.adjudicated), (21, 18, 18));
     // `adjudicate export` applies the same rule to every adjudicated row.
-    let mut exported: Vec<(String, String)> = forcebench::adjudicate::export_rows(&p).unwrap().into_iter().map(|r| (r.id, r.state.as_str().to_string())).collect();
+    let mut exported: Vec<(String, String)> = forcebench::adjudicate::export_rows(&p)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id, r.state.as_str().to_string()))
+        .collect();
     let mut viewed: Vec<(String, String)> = p
         .conn()
         .prepare("SELECT s.candidate_id, s.state FROM candidate_states s JOIN adjudications j USING (candidate_id)")
@@ -433,7 +528,11 @@ fn a_failed_export_leaves_the_earlier_one_in_place() {
     std::fs::remove_dir(out.join(".adjudications.jsonl.tmp")).unwrap();
     let after: Vec<Vec<u8>> = fs::EXPORT_FILES.iter().map(|f| std::fs::read(out.join(f)).unwrap()).collect();
     assert!(before == after, "the earlier export changed");
-    let left: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".tmp")).collect();
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
     fs::verify(&out).unwrap();
 }
@@ -451,8 +550,14 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
     let queue = adj::queue(&p, &adj::QueueFilter { open_only: true, ..Default::default() }).unwrap();
     let mut resolved = 0;
     for (k, item) in queue.items.iter().enumerate() {
-        let choices = item.differing.iter().enumerate().map(|(i, f)| (*f, if (i + k) % 2 == 0 { Choice::A } else { Choice::B })).collect();
-        let checklist = adj::Checklist { span_decisive: Some(true), one_local_axis: Some(k % 5 != 0), ..Default::default() };
+        let choices = item
+            .differing
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (*f, if (i + k) % 2 == 0 { Choice::A } else { Choice::B }))
+            .collect();
+        let checklist =
+            adj::Checklist { span_decisive: Some(true), one_local_axis: Some(k % 5 != 0), ..Default::default() };
         let res = adj::Resolution { choices, rationale: None, checklist };
         resolved += usize::from(adj::resolve(&mut p, &item.id, "Eve", &res).is_ok());
     }
@@ -465,8 +570,11 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
 
     let mut expected = adj::export_rows(&p).unwrap();
     expected.sort_by(|a, b| a.id.cmp(&b.id));
-    let lines: Vec<Value> =
-        std::fs::read_to_string(out.join("adjudications.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = std::fs::read_to_string(out.join("adjudications.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), expected.len());
     let states: std::collections::BTreeSet<&str> = lines.iter().map(|l| l["state"].as_str().unwrap()).collect();
     assert!(states.len() >= 3, "states seen: {states:?}");
@@ -474,7 +582,22 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
     assert!(sources.contains("a") && sources.contains("b") && sources.contains("both"), "sources seen: {sources:?}");
     for (line, row) in lines.iter().zip(&expected) {
         let want = serde_json::to_value(row).unwrap();
-        for key in ["id", "state", "decision", "evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair", "boundary_type", "rationale", "adjudicator", "decided_at", "bulk_confirmed"] {
+        for key in [
+            "id",
+            "state",
+            "decision",
+            "evidence_span",
+            "calibrated_claim",
+            "raised_claim",
+            "axis",
+            "severity",
+            "repair",
+            "boundary_type",
+            "rationale",
+            "adjudicator",
+            "decided_at",
+            "bulk_confirmed",
+        ] {
             assert_eq!(line[key], want[key], "{}: {key}", row.id);
         }
         for f in adj::FIELDS {
@@ -499,8 +622,17 @@ fn a_cap_of_zero_is_refused() {
     assert!(err.contains("the numeric cap must be at least 1 row"), "{err}");
     assert!(fs::show(&p).unwrap().is_none(), "nothing drafted");
     drop(p);
-    let out = cli(dir.path(), &path)(&["split", "draft", "--cap", "numeric=0"]).assert().failure().get_output().stderr.clone();
-    assert!(String::from_utf8_lossy(&out).contains("the numeric cap must be at least 1 row"), "{}", String::from_utf8_lossy(&out));
+    let out = cli(dir.path(), &path)(&["split", "draft", "--cap", "numeric=0"])
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&out).contains("the numeric cap must be at least 1 row"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
 }
 
 // ---- Atomic export folders, a verify that checks content, inert CSV (issue 14, items 6, 7, 9) ----
@@ -550,7 +682,9 @@ fn write_eval_csv(out: &std::path::Path) {
 fn reseal(out: &std::path::Path) {
     let zero = "0".repeat(64);
     let mut m: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-    let ids = |rows: Vec<serde_json::Map<String, Value>>| -> Vec<Value> { rows.into_iter().map(|r| r["id"].clone()).collect() };
+    let ids = |rows: Vec<serde_json::Map<String, Value>>| -> Vec<Value> {
+        rows.into_iter().map(|r| r["id"].clone()).collect()
+    };
     let content = serde_json::json!({
         "params": m["params"],
         "benchmark_sha256": sha(&std::fs::read(out.join("benchmark.jsonl")).unwrap()),
@@ -568,7 +702,8 @@ fn reseal(out: &std::path::Path) {
     m["manifest_sha256"] = zero.clone().into();
     let text = serde_json::to_string_pretty(&m).unwrap() + "\n";
     let own = sha(text.as_bytes());
-    let text = text.replacen(&format!("\"manifest_sha256\": \"{zero}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    let text =
+        text.replacen(&format!("\"manifest_sha256\": \"{zero}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
     std::fs::write(out.join("manifest.json"), text).unwrap();
 }
 
@@ -600,7 +735,11 @@ fn verify_refuses_a_consistent_forgery_of_the_evaluation_rows() {
     assert_eq!(err.code(), "verify_failed");
     assert_eq!(
         err.to_string(),
-        format!("{}: line 1 (id `{id}`): `severity` is {}, but benchmark.jsonl line {line} has {severity}", out.join("eval.jsonl").display(), severity % 3 + 1)
+        format!(
+            "{}: line 1 (id `{id}`): `severity` is {}, but benchmark.jsonl line {line} has {severity}",
+            out.join("eval.jsonl").display(),
+            severity % 3 + 1
+        )
     );
 }
 
@@ -626,15 +765,20 @@ fn verify_refuses_a_file_the_manifest_does_not_list() {
 fn verify_cross_checks_every_file_against_the_others_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let out = exported(dir.path());
-    let eval_ids: Vec<String> = jsonl_of(&out.join("eval.jsonl")).iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+    let eval_ids: Vec<String> =
+        jsonl_of(&out.join("eval.jsonl")).iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
     let benchmark = jsonl_of(&out.join("benchmark.jsonl"));
     let at = |id: &str| benchmark.iter().position(|r| r["id"] == id).unwrap();
     let outside = benchmark.iter().position(|r| r["in_eval"] == false).unwrap();
     let outside_id = benchmark[outside]["id"].as_str().unwrap().to_string();
     let counts: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-    let (n_eval, n_rejected) = (counts["counts"]["eval"].as_u64().unwrap(), counts["counts"]["rejected"].as_u64().unwrap());
+    let (n_eval, n_rejected) =
+        (counts["counts"]["eval"].as_u64().unwrap(), counts["counts"]["rejected"].as_u64().unwrap());
     let axis_at = counts["per_axis"].as_array().unwrap().iter().position(|t| t["eval"].as_u64() > Some(0)).unwrap();
-    let (axis, axis_eval) = (counts["per_axis"][axis_at]["axis"].as_str().unwrap().to_string(), counts["per_axis"][axis_at]["eval"].as_u64().unwrap());
+    let (axis, axis_eval) = (
+        counts["per_axis"][axis_at]["axis"].as_str().unwrap().to_string(),
+        counts["per_axis"][axis_at]["eval"].as_u64().unwrap(),
+    );
     type Edit = Box<dyn Fn(&std::path::Path)>;
     let cases: Vec<(&str, Edit, String)> = vec![
         (
@@ -739,7 +883,11 @@ fn hostile_project(dir: &std::path::Path) -> Project {
     std::fs::write(&csv, text).unwrap();
     let mut p = Project::create(&dir.join("h.forcebench"), "hostile").unwrap();
     forcebench::import::import_file(&mut p, &csv, &mut |_, _| {}).unwrap();
-    for (n, role) in [("ana", forcebench::roster::Role::Annotator), ("ben", forcebench::roster::Role::Annotator), ("eve", forcebench::roster::Role::Adjudicator)] {
+    for (n, role) in [
+        ("ana", forcebench::roster::Role::Annotator),
+        ("ben", forcebench::roster::Role::Annotator),
+        ("eve", forcebench::roster::Role::Adjudicator),
+    ] {
         forcebench::roster::add(&p, n, role).unwrap();
     }
     forcebench::assign::assign(&mut p, 1).unwrap();
@@ -761,15 +909,22 @@ fn spreadsheet_csv_cells_never_start_a_formula_and_jsonl_keeps_the_exact_text() 
     fs::export(&p, &out, &mut |_, _| {}).unwrap();
     fs::verify(&out).unwrap();
     let eval = jsonl_of(&out.join("eval.jsonl"));
-    assert!(eval.iter().any(|r| r["context"].as_str().unwrap().starts_with("=cmd|' /C calc'!A")), "eval.jsonl keeps the text");
-    assert!(eval.iter().any(|r| r["source_dataset"] == "+ExpertQA") && eval.iter().any(|r| r["source_dataset"] == "'quoted"));
+    assert!(
+        eval.iter().any(|r| r["context"].as_str().unwrap().starts_with("=cmd|' /C calc'!A")),
+        "eval.jsonl keeps the text"
+    );
+    assert!(
+        eval.iter().any(|r| r["source_dataset"] == "+ExpertQA")
+            && eval.iter().any(|r| r["source_dataset"] == "'quoted")
+    );
     let mut reader = csv::Reader::from_path(out.join("eval.csv")).unwrap();
     let mut starts = std::collections::BTreeSet::new();
     for (record, row) in reader.records().zip(&eval) {
         for (cell, (key, value)) in record.unwrap().iter().zip(row) {
             assert!(!cell.starts_with(['=', '+', '-', '@', '\t', '\r']), "{key}: {cell:?}");
             let text = value.as_str().map_or(value.to_string(), String::from);
-            let expected = if text.starts_with(['=', '+', '-', '@', '\t', '\r', '\'']) { format!("'{text}") } else { text };
+            let expected =
+                if text.starts_with(['=', '+', '-', '@', '\t', '\r', '\'']) { format!("'{text}") } else { text };
             assert_eq!(cell, expected, "{key}");
             starts.insert(cell.chars().take(2).collect::<String>());
         }
@@ -782,7 +937,10 @@ fn spreadsheet_csv_cells_never_start_a_formula_and_jsonl_keeps_the_exact_text() 
 
     let report = forcebench::agreement::project_report(&p, None).unwrap();
     let agreement = forcebench::agreement::export::to_csv(&report).unwrap();
-    assert!(agreement.contains("\nby_source,n_items,'+ExpertQA,") && agreement.contains("\nby_source,n_items,''quoted,"), "{agreement}");
+    assert!(
+        agreement.contains("\nby_source,n_items,'+ExpertQA,") && agreement.contains("\nby_source,n_items,''quoted,"),
+        "{agreement}"
+    );
 }
 
 /// Every file of a folder, by name (symlinks as their target's path).
@@ -801,7 +959,8 @@ fn folder(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn names_in(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     names
 }
@@ -848,7 +1007,11 @@ fn a_kill_at_any_step_of_an_export_leaves_the_earlier_or_the_new_export_whole() 
             std::fs::write(out.join(name), bytes).unwrap();
         }
         crash(point);
-        assert!(folder(&out) == if placed { new.clone() } else { old.clone() }, "{point}: not the {} export whole", if placed { "new" } else { "earlier" });
+        assert!(
+            folder(&out) == if placed { new.clone() } else { old.clone() },
+            "{point}: not the {} export whole",
+            if placed { "new" } else { "earlier" }
+        );
         fs::verify(&out).unwrap_or_else(|e| panic!("{point}: {e}"));
         let left = leftovers();
         assert!(left.len() <= 1 && left.iter().all(|n| n.ends_with(".forcebench-export")), "{point}: {left:?}");
@@ -905,7 +1068,13 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
     std::fs::create_dir(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, parent.join("linked")).unwrap();
     let err = fs::export(&p, &parent.join("linked"), &mut |_, _| {}).unwrap_err();
-    assert_eq!(err.to_string(), format!("{}: is a symbolic link; export into a real folder; nothing was written", parent.join("linked").display()));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: is a symbolic link; export into a real folder; nothing was written",
+            parent.join("linked").display()
+        )
+    );
     assert!(names_in(&elsewhere).is_empty());
 
     // A folder of a person's own files, and a folder whose manifest is not ours.
@@ -914,7 +1083,13 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
     std::fs::write(mine.join("notes.txt"), "mine").unwrap();
     let err = fs::export(&p, &mine, &mut |_, _| {}).unwrap_err();
     assert_eq!(err.code(), "invalid_argument");
-    assert!(err.to_string().starts_with(&format!("{}: holds files that are not part of a ForceBench export (`notes.txt`)", mine.display())), "{err}");
+    assert!(
+        err.to_string().starts_with(&format!(
+            "{}: holds files that are not part of a ForceBench export (`notes.txt`)",
+            mine.display()
+        )),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "mine");
     let theirs = parent.join("theirs");
     std::fs::create_dir(&theirs).unwrap();
@@ -940,11 +1115,7 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
 fn verify_reads_regular_files_only() {
     let dir = tempfile::tempdir().unwrap();
     let out = exported(dir.path());
-    for (name, make) in [
-        ("annotations.jsonl", "fifo"),
-        ("benchmark.jsonl", "zero"),
-        ("manifest.json", "fifo"),
-    ] {
+    for (name, make) in [("annotations.jsonl", "fifo"), ("benchmark.jsonl", "zero"), ("manifest.json", "fifo")] {
         let copy = copy_of(&out, &dir.path().join(format!("{name}-{make}")));
         std::fs::remove_file(copy.join(name)).unwrap();
         if make == "fifo" {
@@ -955,7 +1126,10 @@ fn verify_reads_regular_files_only() {
         let err = fs::verify(&copy).unwrap_err();
         assert_eq!(
             err.to_string(),
-            format!("{}: not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only", copy.join(name).display())
+            format!(
+                "{}: not a regular file (a symlink, a folder, a device or a pipe); an export holds regular files only",
+                copy.join(name).display()
+            )
         );
     }
 }

@@ -108,7 +108,11 @@ fn every_earlier_schema_is_kept_as_a_copy_then_upgraded_with_every_row_intact() 
         std::fs::copy(&fixture, &path).unwrap();
         let original = std::fs::read(&path).unwrap();
 
-        let out = Command::cargo_bin("forcebench").unwrap().args(["--project", path.to_str().unwrap(), "status"]).assert().success();
+        let out = Command::cargo_bin("forcebench")
+            .unwrap()
+            .args(["--project", path.to_str().unwrap(), "status"])
+            .assert()
+            .success();
         let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
         let latest = forcebench::db::latest_version();
         let backup = dir.path().join(format!("study.forcebench.schema{n}.bak"));
@@ -136,16 +140,26 @@ fn every_earlier_schema_is_kept_as_a_copy_then_upgraded_with_every_row_intact() 
         let (was, is) = (contents(&old, &now), contents(&new, &all_old));
         assert!(was["candidates"].0 >= 100, "schema {n}: the sample's rows are in the fixture");
         if n >= 2 {
-            assert!(was["annotation_events"].0 > 0 && was["assignments"].0 > 0, "schema {n}: labels and assignments to keep");
+            assert!(
+                was["annotation_events"].0 > 0 && was["assignments"].0 > 0,
+                "schema {n}: labels and assignments to keep"
+            );
         }
         for (table, before) in &was {
             assert_eq!(is.get(table), Some(before), "schema {n}: table `{table}` changed in the upgrade");
         }
         drop(new);
         // A second opening upgrades nothing and copies nothing.
-        let again = Command::cargo_bin("forcebench").unwrap().args(["--project", path.to_str().unwrap(), "status"]).assert().success();
+        let again = Command::cargo_bin("forcebench")
+            .unwrap()
+            .args(["--project", path.to_str().unwrap(), "status"])
+            .assert()
+            .success();
         assert!(again.get_output().stderr.is_empty(), "schema {n}");
-        let baks = std::fs::read_dir(dir.path()).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "bak")).count();
+        let baks = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "bak"))
+            .count();
         assert_eq!(baks, 1, "schema {n}");
         assert_ne!(std::fs::read(&path).unwrap(), original);
     }
@@ -185,7 +199,10 @@ fn a_file_from_a_newer_schema_is_refused_naming_both_versions_and_nothing_is_cop
     let err = forcebench::Project::open(&path).err().expect("refused");
     assert_eq!(err.code(), "newer_version");
     let words = err.to_string();
-    assert!(words.contains(&format!("schema version {}", latest + 1)) && words.contains(&format!("up to {latest}")), "{words}");
+    assert!(
+        words.contains(&format!("schema version {}", latest + 1)) && words.contains(&format!("up to {latest}")),
+        "{words}"
+    );
     assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains(".bak")));
 }
 
@@ -213,7 +230,11 @@ fn a_locked_split_exports_from_the_upgraded_file_as_its_own_era_exported_it() {
         let path = dir.path().join("study.forcebench");
         std::fs::copy(&fixture, &path).unwrap();
         let out = dir.path().join("export");
-        Command::cargo_bin("forcebench").unwrap().args(["--project", path.to_str().unwrap(), "export", out.to_str().unwrap()]).assert().success();
+        Command::cargo_bin("forcebench")
+            .unwrap()
+            .args(["--project", path.to_str().unwrap(), "export", out.to_str().unwrap()])
+            .assert()
+            .success();
         let mut same = 0;
         for (file, hash) in &recorded {
             let now = format!("{:x}", Sha256::digest(std::fs::read(out.join(file)).unwrap()));

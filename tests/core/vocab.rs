@@ -42,7 +42,8 @@ fn candidate_json_schema_matches_the_importer() {
     assert_eq!(keys, candidate::FIELDS, "properties, in canonical order");
     let required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(required, candidate::REQUIRED);
-    let axes: Vec<String> = props["axis"]["enum"].as_array().unwrap().iter().filter_map(|v| v.as_str().map(String::from)).collect();
+    let axes: Vec<String> =
+        props["axis"]["enum"].as_array().unwrap().iter().filter_map(|v| v.as_str().map(String::from)).collect();
     assert_eq!(axes, names(Axis::ALL, Axis::as_str));
     assert_eq!(props["severity"]["minimum"], 1);
     assert_eq!(props["severity"]["maximum"], 3);

@@ -113,12 +113,16 @@ where
 /// The `forcebench` command line built beside the app (`FORCEBENCH_BIN` overrides), or a message
 /// saying how to build it.
 pub fn cli_binary() -> Result<PathBuf, String> {
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target"));
-    let bin = std::env::var_os("FORCEBENCH_BIN").map(PathBuf::from).unwrap_or_else(|| target.join("debug").join("forcebench"));
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target"));
+    let bin = std::env::var_os("FORCEBENCH_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target.join("debug").join("forcebench"));
     if bin.is_file() {
         Ok(bin)
     } else {
-        Err(format!("the command line {} is missing: build it with `cargo build -p forcebench --bin forcebench`", bin.display()))
+        Err(format!(
+            "the command line {} is missing: build it with `cargo build -p forcebench --bin forcebench`",
+            bin.display()
+        ))
     }
 }

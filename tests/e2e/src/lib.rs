@@ -52,8 +52,7 @@ pub fn find_tools() -> Result<Tools, String> {
         .into_iter()
         .collect::<Vec<_>>();
 
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target"));
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target"));
     let app = std::env::var_os("FORCEBENCH_STUDIO_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| target.join("debug").join("forcebench-studio"));
@@ -134,9 +133,7 @@ impl Display {
             let _ = tx.send(line);
         });
         match rx.recv_timeout(Duration::from_secs(15)) {
-            Ok(line) if !line.trim().is_empty() => {
-                Ok(Display { name: format!(":{}", line.trim()), xvfb: Some(child) })
-            }
+            Ok(line) if !line.trim().is_empty() => Ok(Display { name: format!(":{}", line.trim()), xvfb: Some(child) }),
             _ => {
                 terminate(&mut child, Duration::from_secs(2));
                 Err("Xvfb did not report a display number within 15 s".into())

@@ -56,12 +56,19 @@ fn make_project(path: &Path, dir: &Path) -> Setup {
     sample::load_sample_project(&mut project).expect("load the sample project");
     let id = candidate::list(&project).unwrap().remove(0).id;
     let (a, b) = pair_of(&project, &id);
-    import(&mut project, dir, &a, &[json!({ "id": id, "decision": "accept_force_gap", "axis": "modality", "severity": 2 })]);
+    import(
+        &mut project,
+        dir,
+        &a,
+        &[json!({ "id": id, "decision": "accept_force_gap", "axis": "modality", "severity": 2 })],
+    );
     import(
         &mut project,
         dir,
         &b,
-        &[json!({ "id": id, "decision": "reject_not_force_gap", "boundary_type": "nonlocal_rewrite", "axis": "scope", "severity": 3 })],
+        &[
+            json!({ "id": id, "decision": "reject_not_force_gap", "boundary_type": "nonlocal_rewrite", "axis": "scope", "severity": 3 }),
+        ],
     );
     Setup { id, a, b }
 }
@@ -70,7 +77,12 @@ async fn adjudicate_in_window(client: Client, id: String) -> Res {
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-adjudicate]")).await?;
     keys(&client, &format!("{}5", k(Key::Alt))).await?; // Alt+5: the Adjudicate view
     wait_js(&client, ROW_ID, json!(id)).await?;
-    wait_js(&client, "document.querySelector('[data-testid=row-category]').textContent", json!("Decision disagreements")).await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=row-category]').textContent",
+        json!("Decision disagreements"),
+    )
+    .await?;
     let differing = js(
         &client,
         "return [...document.querySelectorAll('[data-testid=field-row][data-differs=true]')].map(e => e.dataset.field)",
@@ -112,19 +124,33 @@ async fn adjudicate_in_window(client: Client, id: String) -> Res {
     )
     .await?;
     if js(&client, &format!("return {ROW_ID}")).await? != json!(id) {
-        js(&client, &format!("document.querySelector('[data-testid=adj-item][data-id=\"{id}\"]').click(); return true")).await?;
+        js(
+            &client,
+            &format!("document.querySelector('[data-testid=adj-item][data-id=\"{id}\"]').click(); return true"),
+        )
+        .await?;
         wait_js(&client, ROW_ID, json!(id)).await?;
     }
 
     // What the core recorded, as the window shows it.
-    for (field, src) in [("decision", "a"), ("axis", "a"), ("severity", "b"), ("raised_claim", "edited"), ("calibrated_claim", "both")] {
+    for (field, src) in
+        [("decision", "a"), ("axis", "a"), ("severity", "b"), ("raised_claim", "edited"), ("calibrated_claim", "both")]
+    {
         wait_js(&client, &source_of(field), json!(src)).await?;
     }
-    wait_js(&client, "document.querySelector('[data-testid=qc-summary]')?.textContent.trim().startsWith('Accepted') ?? null", json!(true))
-        .await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=qc-summary]')?.textContent.trim().startsWith('Accepted') ?? null",
+        json!(true),
+    )
+    .await?;
     wait_js(&client, "document.querySelectorAll('[data-testid=history-event]').length > 0", json!(true)).await?;
-    wait_js(&client, &format!("document.querySelector('[data-testid=adj-item][data-id=\"{id}\"]')?.dataset.adjudicated ?? null"), json!("true"))
-        .await?;
+    wait_js(
+        &client,
+        &format!("document.querySelector('[data-testid=adj-item][data-id=\"{id}\"]')?.dataset.adjudicated ?? null"),
+        json!("true"),
+    )
+    .await?;
     shot(&client, "window-adjudicate-saved.png").await?;
     Ok(())
 }
@@ -211,7 +237,13 @@ async fn look_at_adjudication_and_the_funnel() {
         // Two accepted rows leave by the locality audit, so the funnel shows that step too.
         let audit = locality::audit_rows(&project).unwrap();
         for r in audit.iter().take(2) {
-            locality::mark(&mut project, &r.id, "the raised claim changes more than force (a demonstration mark)", "Eve").unwrap();
+            locality::mark(
+                &mut project,
+                &r.id,
+                "the raised claim changes more than force (a demonstration mark)",
+                "Eve",
+            )
+            .unwrap();
         }
         let queue = adjudicate::queue(&project, &adjudicate::QueueFilter::default()).unwrap();
         queue

@@ -46,7 +46,8 @@ async fn check_row_in_window(client: &Client, a: &Annotation) -> Res {
         wait_js(client, "document.querySelector('[data-testid=boundary]').value", json!(b.as_str())).await?;
     }
     if let Some(span) = &a.evidence_span {
-        wait_js(client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", json!(span.text)).await?;
+        wait_js(client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", json!(span.text))
+            .await?;
     }
     wait_js(
         client,
@@ -106,8 +107,12 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     keys(&client, &k(Key::Escape)).await?;
     wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("annotate-view")).await?;
     wait_js(&client, "document.querySelector('[data-testid=save-state]').textContent.trim()", json!("Saved")).await?;
-    wait_js(&client, "document.querySelector('[data-testid=progress]').textContent", json!(format!("3 / {}", ids.len())))
-        .await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=progress]').textContent",
+        json!(format!("3 / {}", ids.len())),
+    )
+    .await?;
     // Leave the row so its time is sent too.
     keys(&client, "p").await?;
     wait_js(&client, ROW_ID, json!(ids[1])).await?;
@@ -118,8 +123,12 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
 async fn second_session(client: Client, ids: Vec<String>, saved: Vec<Annotation>) -> Res {
     // The view opens on the first unfinished row: the fourth.
     enter_annotate(&client, &ids[3]).await?;
-    wait_js(&client, "document.querySelector('[data-testid=progress]').textContent", json!(format!("3 / {}", ids.len())))
-        .await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=progress]').textContent",
+        json!(format!("3 / {}", ids.len())),
+    )
+    .await?;
     keys(&client, "ppp").await?;
     for (i, a) in saved.iter().enumerate() {
         if i > 0 {
@@ -186,14 +195,18 @@ async fn confirm_then_finish(client: Client, id: String) -> Res {
     enter_annotate(&client, &id).await?;
     let finished = "document.querySelector('[data-testid=finished]') !== null";
     // Broke: one `a` finished a row whose suggested span, axis, severity and repair were unseen.
-    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(true)).await?;
+    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(true))
+        .await?;
     keys(&client, "a").await?;
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
     wait_js(&client, &pressed("decision-accept_force_gap"), json!("true")).await?;
     wait_js(&client, "document.querySelector('[data-testid=unfinished]') !== null", json!(true)).await?;
     wait_js(&client, finished, json!(false)).await?;
     let bar = js(&client, "return document.querySelector('[data-testid=suggested-bar]').textContent").await?;
-    assert!(bar.as_str().unwrap_or("").contains("confirm or change the suggested span, axis, severity and repair"), "{bar}");
+    assert!(
+        bar.as_str().unwrap_or("").contains("confirm or change the suggested span, axis, severity and repair"),
+        "{bar}"
+    );
     shot(&client, "window-annotate-suggested.png").await?;
     keys(&client, "y").await?;
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
@@ -204,7 +217,8 @@ async fn confirm_then_finish(client: Client, id: String) -> Res {
     )
     .await?;
     wait_js(&client, finished, json!(true)).await?;
-    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(false)).await?;
+    wait_js(&client, "document.querySelector('[data-testid=axis-fieldset] .opt.suggested') !== null", json!(false))
+        .await?;
     Ok(())
 }
 

@@ -24,7 +24,11 @@ async fn wait_js(client: &Client, expr: &str, want: serde_json::Value) -> Res {
 async fn enter_evaluate(client: &Client) -> Res {
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-evaluate]")).await?;
     keys(client, &format!("{}8", k(Key::Alt))).await?;
-    client.wait().at_most(Duration::from_secs(20)).for_element(css("[data-testid=comparison], [data-testid=evaluate-empty]")).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(css("[data-testid=comparison], [data-testid=evaluate-empty]"))
+        .await?;
     Ok(())
 }
 
@@ -66,7 +70,13 @@ fn answer(requests: &Path, responses: &Path) -> String {
     lines[0]["request_id"].as_str().unwrap().to_string()
 }
 
-async fn exercise(client: Client, expected: Vec<(String, String)>, out: String, judge: std::path::PathBuf, n_pairs: u64) -> Res {
+async fn exercise(
+    client: Client,
+    expected: Vec<(String, String)>,
+    out: String,
+    judge: std::path::PathBuf,
+    n_pairs: u64,
+) -> Res {
     enter_evaluate(&client).await?;
     wait_js(&client, "!!document.querySelector('[data-testid=comparison-none]')", json!(true)).await?;
     click(&client, "run-baselines").await?;
@@ -75,8 +85,14 @@ async fn exercise(client: Client, expected: Vec<(String, String)>, out: String, 
         wait_js(&client, &row_text(name), json!(row)).await?;
     }
     // The core's SVG, inline: its text is in the page (the CSP let it in).
-    wait_js(&client, "document.querySelectorAll('[data-testid=plot-scatter] svg text').length > 5", json!(true)).await?;
-    wait_js(&client, "document.querySelector('[data-testid=plot-heatmap] svg text')?.textContent ?? null", json!("MVR per axis (lower is better)")).await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=plot-scatter] svg text').length > 5", json!(true))
+        .await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=plot-heatmap] svg text')?.textContent ?? null",
+        json!("MVR per axis (lower is better)"),
+    )
+    .await?;
     let body: String = serde_json::from_value(js(&client, "return document.body.innerText;").await?)?;
     for raw in ["NaN", "null", "undefined", "Infinity"] {
         assert!(!body.split_whitespace().any(|w| w == raw), "{raw} on screen:\n{body}");
@@ -138,7 +154,8 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
         let copy = dir.path().join("scratch.forcebench");
         std::fs::copy(&path, &copy).unwrap();
         let mut scratch = Project::open(&copy).unwrap();
-        let reports = evaluate::run_baselines(&mut scratch, Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED))).unwrap();
+        let reports =
+            evaluate::run_baselines(&mut scratch, Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED))).unwrap();
         reports
             .iter()
             .map(|r| {
@@ -187,7 +204,8 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "screenshot for review"]
 async fn look_at_the_evaluate_view() {
-    let source = std::env::var("FORCEBENCH_LOOK_EVALUATE").expect("FORCEBENCH_LOOK_EVALUATE names a project with a locked split");
+    let source = std::env::var("FORCEBENCH_LOOK_EVALUATE")
+        .expect("FORCEBENCH_LOOK_EVALUATE names a project with a locked split");
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
     let dir = tempfile::tempdir().unwrap();
     let name = Path::new(&source).file_name().expect("a file name");

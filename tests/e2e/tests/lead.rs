@@ -15,7 +15,9 @@ use std::time::Duration;
 use fantoccini::key::Key;
 use fantoccini::Client;
 use forcebench::{candidate, sample, Project};
-use forcebench_e2e::client::{cli_binary, click, css, js, k, keys, run, session, shot, text_of, wait_js, wait_js_within, Res, ROW_ID, SAVE_STATE};
+use forcebench_e2e::client::{
+    cli_binary, click, css, js, k, keys, run, session, shot, text_of, wait_js, wait_js_within, Res, ROW_ID, SAVE_STATE,
+};
 use forcebench_e2e::{find_tools, start_for};
 use serde_json::{json, Value};
 
@@ -45,14 +47,24 @@ async fn packets_round_trip(client: Client, dir: std::path::PathBuf, ana_packet:
     std::fs::write(&csv, "id,passage\nfb-1,text\n")?;
     type_into(&client, "open-path", csv.to_str().unwrap()).await?;
     click(&client, "open-packet").await?;
-    wait_js(&client, &format!("({})?.includes('is not a ForceBench packet') ?? null", text_of("open-error")), json!(true)).await?;
+    wait_js(
+        &client,
+        &format!("({})?.includes('is not a ForceBench packet') ?? null", text_of("open-error")),
+        json!(true),
+    )
+    .await?;
     let said = js(&client, &format!("return {}", text_of("open-error"))).await?;
     assert!(!said.as_str().unwrap().contains("problem found"), "{said}");
 
     // Ana's packet opens as her workspace, on the Annotate view.
     type_into(&client, "open-path", &ana_packet).await?;
     click(&client, "open-packet").await?;
-    wait_js(&client, &format!("({})?.startsWith('Packet workspace of Ana') ?? null", text_of("session-where")), json!(true)).await?;
+    wait_js(
+        &client,
+        &format!("({})?.startsWith('Packet workspace of Ana') ?? null", text_of("session-where")),
+        json!(true),
+    )
+    .await?;
     wait_js(&client, &format!("({ROW_ID}) !== null"), json!(true)).await?;
     let first = js(&client, &format!("return {ROW_ID}")).await?;
     // y confirms the shown suggestions, a accepts: the row is finished and saved.
@@ -61,7 +73,9 @@ async fn packets_round_trip(client: Client, dir: std::path::PathBuf, ana_packet:
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
     wait_js(
         &client,
-        &format!("document.querySelector('[data-testid=queue-row][data-id=\"' + {first} + '\"]')?.dataset.finished ?? null"),
+        &format!(
+            "document.querySelector('[data-testid=queue-row][data-id=\"' + {first} + '\"]')?.dataset.finished ?? null"
+        ),
         json!("true"),
     )
     .await?;
@@ -87,8 +101,10 @@ async fn a_packet_opens_in_the_window_is_annotated_and_returned_and_the_lead_mer
         sample::load_sample_project(&mut project).unwrap();
     }
     let out = dir.path().join("packets");
-    let issued: Value = serde_json::from_str(&cli(&lead, &["packets", "issue", "--out", out.to_str().unwrap(), "--json"])).unwrap();
-    let ana = issued.as_array().expect("a list of packets").iter().find(|p| p["annotator"] == "Ana").expect("Ana's packet");
+    let issued: Value =
+        serde_json::from_str(&cli(&lead, &["packets", "issue", "--out", out.to_str().unwrap(), "--json"])).unwrap();
+    let ana =
+        issued.as_array().expect("a list of packets").iter().find(|p| p["annotator"] == "Ana").expect("Ana's packet");
     let ana_packet = ana["file"].as_str().unwrap().to_string();
 
     let (display, driver) = start_for(&tools, &lead, dir.path());
@@ -99,7 +115,8 @@ async fn a_packet_opens_in_the_window_is_annotated_and_returned_and_the_lead_mer
 
     // The lead merges the return written by the window: one finished row of Ana's.
     let ret = dir.path().join("ana.returned.json");
-    let merged: Value = serde_json::from_str(&cli(&lead, &["packets", "merge", ret.to_str().unwrap(), "--json"])).unwrap();
+    let merged: Value =
+        serde_json::from_str(&cli(&lead, &["packets", "merge", ret.to_str().unwrap(), "--json"])).unwrap();
     let report = &merged.as_array().map(|a| a[0].clone()).unwrap_or(merged.clone());
     assert_eq!(report["annotator"], "Ana", "{merged}");
     assert_eq!(report["finished_rows"], 1, "{merged}");
@@ -161,7 +178,10 @@ async fn list_follows_the_cli(client: Client, path: std::path::PathBuf, id: Stri
     // The command line finishes one annotation of the row while the window is open.
     let (a, _) = forcebench::assign::annotators_of(&Project::open(&path)?, &id)?.expect("assigned");
     let file = path.with_file_name("one.jsonl");
-    std::fs::write(&file, format!("{}\n", json!({ "id": id, "decision": "reject_not_force_gap", "boundary_type": "duplicate" })))?;
+    std::fs::write(
+        &file,
+        format!("{}\n", json!({ "id": id, "decision": "reject_not_force_gap", "boundary_type": "duplicate" })),
+    )?;
     cli(&path, &["annotate", "import", file.to_str().unwrap(), "--annotator", &a]);
     // Broke: the list and its counts loaded once, so they kept saying "assigned" and 0.
     wait_js_within(&client, &badge, json!("annotating"), Duration::from_secs(10)).await?;

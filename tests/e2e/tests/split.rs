@@ -58,9 +58,19 @@ async fn exercise(client: Client, draft: SplitShow, out: String) -> Res {
     );
     wait_js(&client, &text_of("stage-chain"), json!(chain)).await?;
     let total = format!("Total {} {} {} {} {}", c.accepted, c.capped, c.locality_removed, c.retained, c.eval);
-    wait_js(&client, "document.querySelector('[data-testid=table-axis] tr[data-axis=total]').innerText.replace(/\\s+/g, ' ').trim()", json!(total)).await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=table-axis] tr[data-axis=total]').innerText.replace(/\\s+/g, ' ').trim()",
+        json!(total),
+    )
+    .await?;
     wait_js(&client, "document.querySelectorAll('[data-testid=capped-row]').length", json!(draft.capped.len())).await?;
-    wait_js(&client, "document.querySelector('[data-testid=locality-removed-row]')?.dataset.id ?? null", json!(draft.locality_removed[0].id)).await?;
+    wait_js(
+        &client,
+        "document.querySelector('[data-testid=locality-removed-row]')?.dataset.id ?? null",
+        json!(draft.locality_removed[0].id),
+    )
+    .await?;
     shot(&client, "window-split.png").await?;
 
     // Lock, through the confirmation.
@@ -81,7 +91,12 @@ async fn exercise(client: Client, draft: SplitShow, out: String) -> Res {
     input.send_keys(&out).await?;
     click(&client, "export").await?;
     client.wait().at_most(Duration::from_secs(20)).for_element(css("[data-testid=export-files]")).await?;
-    wait_js(&client, "document.querySelectorAll('[data-testid=export-files] tbody tr').length", json!(split::EXPORT_FILES.len())).await?;
+    wait_js(
+        &client,
+        "document.querySelectorAll('[data-testid=export-files] tbody tr').length",
+        json!(split::EXPORT_FILES.len()),
+    )
+    .await?;
     let seen = js(&client, "return window.__progress;").await?;
     let seen: Vec<String> = serde_json::from_value(seen)?;
     assert!(
@@ -93,7 +108,10 @@ async fn exercise(client: Client, draft: SplitShow, out: String) -> Res {
     wait_js(
         &client,
         &text_of("verify-result"),
-        json!(format!("Verified: 9 files match their sha256; {} evaluation and {} retained rows agree with the manifest.", c.eval, c.retained)),
+        json!(format!(
+            "Verified: 9 files match their sha256; {} evaluation and {} retained rows agree with the manifest.",
+            c.eval, c.retained
+        )),
     )
     .await?;
     shot(&client, "window-split-exported.png").await?;

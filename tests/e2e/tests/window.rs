@@ -46,7 +46,13 @@ async fn wait_for_text(client: &Client, selector: &str, want: &str) -> Res {
     }
 }
 
-async fn exercise(client: Client, path: std::path::PathBuf, first: CandidateSummary, hostile: CandidateDetail, count: usize) -> Res {
+async fn exercise(
+    client: Client,
+    path: std::path::PathBuf,
+    first: CandidateSummary,
+    hostile: CandidateDetail,
+    count: usize,
+) -> Res {
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=candidate-row]")).await?;
     let title = client.title().await?;
     assert_eq!(title, "ForceBench Studio");
@@ -82,7 +88,9 @@ async fn exercise(client: Client, path: std::path::PathBuf, first: CandidateSumm
 
     // Broke: the list and the header's counts loaded once at start. Another connection (as the
     // command line would) adds a roster and assigns every row; the open window follows.
-    let state_of = |id: &str| format!("document.querySelector('[data-testid=candidate-row][data-id=\"{id}\"] [data-testid=state-badge]')?.dataset.state ?? null");
+    let state_of = |id: &str| {
+        format!("document.querySelector('[data-testid=candidate-row][data-id=\"{id}\"] [data-testid=state-badge]')?.dataset.state ?? null")
+    };
     assert_eq!(js(&client, &format!("return {}", state_of(&first.id))).await?, json!("imported"));
     {
         let mut other = Project::open(&path).expect("a second connection");

@@ -131,7 +131,9 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
         }
         AdjudicateCommand::ConfirmAgreements { adjudicator } => {
             let n = adjudicate::confirm_agreements(&mut p, &adjudicator)?;
-            println!("confirmed {n} full agreements as {adjudicator} (logged as bulk-confirmed; checklists unanswered)");
+            println!(
+                "confirmed {n} full agreements as {adjudicator} (logged as bulk-confirmed; checklists unanswered)"
+            );
             Ok(())
         }
         AdjudicateCommand::Show { id, hide_names, json } => {
@@ -145,7 +147,9 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
                 // Spans are stored as {text,start,end}; people read the text.
                 let show = |v: &Option<String>| {
                     let text = v.as_deref().map(|v| match f.field {
-                        forcebench::annotate::Field::EvidenceSpan => format!("\"{}\"", forcebench::annotate::Span::text_of(v)),
+                        forcebench::annotate::Field::EvidenceSpan => {
+                            format!("\"{}\"", forcebench::annotate::Span::text_of(v))
+                        }
                         _ => v.to_string(),
                     });
                     shorten(text.as_deref().unwrap_or("—"), 40)
@@ -156,11 +160,19 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
                     f.field.as_str(),
                     show(&f.a),
                     show(&f.b),
-                    f.final_value.as_ref().map(|x| format!(" final ({}): {}", x.source.as_str(), show(&x.value))).unwrap_or_default()
+                    f.final_value
+                        .as_ref()
+                        .map(|x| format!(" final ({}): {}", x.source.as_str(), show(&x.value)))
+                        .unwrap_or_default()
                 );
             }
             if let Some(j) = &view.adjudication {
-                println!("decided by {} at {}{}", j.adjudicator, j.decided_at, if j.bulk_confirmed { " (bulk-confirmed)" } else { "" });
+                println!(
+                    "decided by {} at {}{}",
+                    j.adjudicator,
+                    j.decided_at,
+                    if j.bulk_confirmed { " (bulk-confirmed)" } else { "" }
+                );
                 if let Some(r) = &j.rationale {
                     println!("rationale: {r}");
                 }
@@ -200,7 +212,12 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
             for row in &report.rows {
                 println!("{} {}", if row.blocked { "FAIL" } else { "warn" }, row.id);
                 for r in &row.failed {
-                    println!("  {:<7} {:<32} {}", format!("{:?}", r.severity).to_lowercase(), r.check, r.detail.as_deref().unwrap_or(""));
+                    println!(
+                        "  {:<7} {:<32} {}",
+                        format!("{:?}", r.severity).to_lowercase(),
+                        r.check,
+                        r.detail.as_deref().unwrap_or("")
+                    );
                 }
             }
             Ok(())
@@ -248,4 +265,3 @@ pub(super) fn locality_cmd(project: Option<&Path>, cmd: LocalityCommand) -> Resu
         }
     }
 }
-

@@ -184,7 +184,10 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
             }
             for r in reports {
                 if r.merged {
-                    println!("{}: merged {} new events from {} ({} of {} rows finished)", r.file, r.new_events, r.annotator, r.finished_rows, r.rows);
+                    println!(
+                        "{}: merged {} new events from {} ({} of {} rows finished)",
+                        r.file, r.new_events, r.annotator, r.finished_rows, r.rows
+                    );
                 } else {
                     println!("{}: already merged; nothing changed", r.file);
                 }
@@ -228,7 +231,15 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
                 return print_json(&events);
             }
             for e in events {
-                println!("{}  {:<16} {:?} -> {:?}  ({}{})", e.at, e.field, e.old_value, e.new_value, e.origin, e.undoes.map(|u| format!(", undoes {u}")).unwrap_or_default());
+                println!(
+                    "{}  {:<16} {:?} -> {:?}  ({}{})",
+                    e.at,
+                    e.field,
+                    e.old_value,
+                    e.new_value,
+                    e.origin,
+                    e.undoes.map(|u| format!(", undoes {u}")).unwrap_or_default()
+                );
             }
         }
         AnnotateCommand::Queue { annotator, json } => {
@@ -239,7 +250,18 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
             let done = q.iter().filter(|r| r.finished).count();
             println!("{annotator}: {done} of {} rows finished", q.len());
             for r in q {
-                println!("{:>4}  {:<14} {}", r.position, r.id, if r.finished { r.decision.map_or("", |d| d.as_str()) } else if r.started { "in progress" } else { "" });
+                println!(
+                    "{:>4}  {:<14} {}",
+                    r.position,
+                    r.id,
+                    if r.finished {
+                        r.decision.map_or("", |d| d.as_str())
+                    } else if r.started {
+                        "in progress"
+                    } else {
+                        ""
+                    }
+                );
             }
         }
         AnnotateCommand::Session { annotator } => session(&mut p, &annotator)?,
@@ -254,16 +276,26 @@ fn show(a: &annotate::Annotation, json: bool) -> Result<()> {
     let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
     println!("row        {} ({})", a.candidate_id, a.annotator);
     println!("decision   {}", a.decision.map_or("-", |d| d.as_str()));
-    println!("span       {}", a.evidence_span.as_ref().map_or("-".into(), |s| format!("{:?} [{}..{}]", s.text, s.start, s.end)));
+    println!(
+        "span       {}",
+        a.evidence_span.as_ref().map_or("-".into(), |s| format!("{:?} [{}..{}]", s.text, s.start, s.end))
+    );
     println!("calibrated {}", opt(&a.calibrated_claim));
     println!("raised     {}", opt(&a.raised_claim));
-    println!("axis       {}   severity {}", a.axis.map_or("-", |x| x.as_str()), a.severity.map_or("-".into(), |s| s.to_string()));
+    println!(
+        "axis       {}   severity {}",
+        a.axis.map_or("-", |x| x.as_str()),
+        a.severity.map_or("-".into(), |s| s.to_string())
+    );
     println!("boundary   {}", a.boundary_type.map_or("-", |b| b.as_str()));
     println!("repair     {}", opt(&a.repair));
     println!("notes      {}", opt(&a.notes));
     if !a.suggested.is_empty() {
         let names: Vec<&str> = a.suggested.iter().map(|f| f.label()).collect();
-        println!("suggested  {} (not yet confirmed; `forcebench annotate confirm` confirms them)", annotate::join_and(&names));
+        println!(
+            "suggested  {} (not yet confirmed; `forcebench annotate confirm` confirms them)",
+            annotate::join_and(&names)
+        );
     }
     println!("status     {}", if a.finished { "finished".to_string() } else { a.problems.join("; ") });
     Ok(())
@@ -294,12 +326,18 @@ fn session(p: &mut Project, annotator: &str) -> Result<()> {
     loop {
         let answer = match read_line_bounded(&mut input).map_err(|e| Error::io("<stdin>", e))? {
             BoundedLine::End => break,
-            BoundedLine::TooLong => refuse(format!("this request is longer than {} MiB, the limit for one line", MAX_LINE_BYTES >> 20)),
+            BoundedLine::TooLong => {
+                refuse(format!("this request is longer than {} MiB, the limit for one line", MAX_LINE_BYTES >> 20))
+            }
             BoundedLine::Line(bytes) => match String::from_utf8(bytes) {
-                Err(e) => refuse(format!("byte {} of this request is not valid UTF-8", e.utf8_error().valid_up_to() + 1)),
+                Err(e) => {
+                    refuse(format!("byte {} of this request is not valid UTF-8", e.utf8_error().valid_up_to() + 1))
+                }
                 Ok(line) if line.trim().is_empty() => continue,
                 Ok(line) => match serde_json::from_str::<SessionRequest>(&line) {
-                    Err(e) => refuse(format!("not a request ({e}); send {{\"op\":\"set\"|\"confirm\"|\"undo\"|\"get\",\"id\":…}}")),
+                    Err(e) => refuse(format!(
+                        "not a request ({e}); send {{\"op\":\"set\"|\"confirm\"|\"undo\"|\"get\",\"id\":…}}"
+                    )),
                     Ok(req) => match answer_request(p, annotator, req) {
                         Ok(a) => serde_json::json!({"ok": true, "annotation": a}),
                         Err(e) => serde_json::json!({"ok": false, "code": e.code(), "message": e.to_string()}),

@@ -46,7 +46,9 @@ pub(super) fn evaluate_cmd(project: Option<&Path>, args: EvaluateArgs) -> Result
     match args.scores {
         Some(file) => {
             let map = LabelMap::named(&args.map)?;
-            let name = args.name.unwrap_or_else(|| file.file_stem().map_or("evaluator".into(), |s| s.to_string_lossy().into_owned()));
+            let name = args
+                .name
+                .unwrap_or_else(|| file.file_stem().map_or("evaluator".into(), |s| s.to_string_lossy().into_owned()));
             let report = evaluate::import_and_score(&mut p, &file, &name, &map, bootstrap)?;
             if args.json {
                 return print_json(&report);
@@ -97,12 +99,21 @@ fn ci(v: Option<[f64; 2]>) -> String {
 }
 
 fn print_table(reports: &[EvaluatorReport]) {
-    println!("{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}", "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing");
+    println!(
+        "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
+        "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing"
+    );
     for r in reports {
         let m = &r.overall;
         println!(
             "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
-            r.name, m.n_pairs, f(m.mvr), ci(m.mvr_ci95), f(m.fs), ci(m.fs_ci95), m.missing
+            r.name,
+            m.n_pairs,
+            f(m.mvr),
+            ci(m.mvr_ci95),
+            f(m.fs),
+            ci(m.fs_ci95),
+            m.missing
         );
     }
 }
@@ -183,13 +194,22 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
         JudgeCommand::Import { file, name, map, json } => {
             let mut p = open(project)?;
             let map = LabelMap::named(&map)?;
-            let (report, stats) = evaluate::judge_import(&mut p, &file, &name, &map, Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED)))?;
+            let (report, stats) = evaluate::judge_import(
+                &mut p,
+                &file,
+                &name,
+                &map,
+                Some((evaluate::BOOTSTRAP_REPS, evaluate::BOOTSTRAP_SEED)),
+            )?;
             if json {
                 return print_json(&serde_json::json!({ "report": report, "parsing": stats }));
             }
             println!(
                 "{} responses: {} as JSON, {} by a label in the text, {} unparsable",
-                stats.responses, stats.json, stats.label_in_text, stats.unparsable.len()
+                stats.responses,
+                stats.json,
+                stats.label_in_text,
+                stats.unparsable.len()
             );
             for id in &stats.unparsable {
                 println!("  unparsable: {id}");

@@ -237,14 +237,30 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("funnel");
             println!(
                 "  {:<10} {:>10} {:>9} {:>11} {:>8} {:>10} {:>8} {:>8} {:>8} {:>5}",
-                "axis", "candidates", "double", "adjudicated", "accepted", "qc-blocked", "rejected", "nonlocal", "retained", "eval"
+                "axis",
+                "candidates",
+                "double",
+                "adjudicated",
+                "accepted",
+                "qc-blocked",
+                "rejected",
+                "nonlocal",
+                "retained",
+                "eval"
             );
             let opt = |v: Option<i64>| v.map_or("—".to_string(), |n| n.to_string());
             for (axis, c) in f.by_axis.iter().map(|(a, c)| (a.as_str(), c)).chain([("all", &f.total)]) {
                 println!(
                     "  {axis:<10} {:>10} {:>9} {:>11} {:>8} {:>10} {:>8} {:>8} {:>8} {:>5}",
-                    c.candidates, c.double_annotated, c.adjudicated, c.accepted, c.qc_blocked, c.rejected, c.locality_removed,
-                    opt(c.retained), opt(c.evaluation)
+                    c.candidates,
+                    c.double_annotated,
+                    c.adjudicated,
+                    c.accepted,
+                    c.qc_blocked,
+                    c.rejected,
+                    c.locality_removed,
+                    opt(c.retained),
+                    opt(c.evaluation)
                 );
             }
             if f.total.rejected > 0 {
@@ -303,7 +319,11 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("state            {}", row.state);
             println!("group            {}", c.group_id);
             println!("source           {} {}", c.source_dataset, c.source_id);
-            println!("axis / severity  {} / {}", c.axis.map_or("-", |a| a.as_str()), c.severity.map_or("-".into(), |s| s.to_string()));
+            println!(
+                "axis / severity  {} / {}",
+                c.axis.map_or("-", |a| a.as_str()),
+                c.severity.map_or("-".into(), |s| s.to_string())
+            );
             println!("context          {}", c.context);
             println!("passage          {}", c.passage);
             println!("span             {}", opt(&c.evidence_span));
@@ -329,12 +349,22 @@ pub fn run(cli: Cli) -> Result<()> {
                     if json {
                         return print_json(&r);
                     }
-                    println!("{} annotators, {} items with two or more labels", r.annotators.len(), r.pair.kappa.n_items);
+                    println!(
+                        "{} annotators, {} items with two or more labels",
+                        r.annotators.len(),
+                        r.pair.kappa.n_items
+                    );
                     print_pair(&r.pair);
                     println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
                     println!("fleiss kappa        {}", num(r.fleiss_kappa));
                     for p in &r.pairs {
-                        println!("  {} + {}: n {}, kappa {}", p.annotator_a, p.annotator_b, p.report.kappa.n_items, num(p.report.kappa.cohen_kappa));
+                        println!(
+                            "  {} + {}: n {}, kappa {}",
+                            p.annotator_a,
+                            p.annotator_b,
+                            p.report.kappa.n_items,
+                            num(p.report.kappa.cohen_kappa)
+                        );
                     }
                 }
                 None => {
@@ -343,17 +373,44 @@ pub fn run(cli: Cli) -> Result<()> {
                     if json {
                         return print_json(&r);
                     }
-                    println!("{} rows with two finished annotations (pre-adjudication decisions)", r.decision.kappa.n_items);
+                    println!(
+                        "{} rows with two finished annotations (pre-adjudication decisions)",
+                        r.decision.kappa.n_items
+                    );
                     print_pair(&r.decision);
                     println!("accept vs not       kappa {}", num(r.accept_vs_not.kappa.cohen_kappa));
                     println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
-                    println!("axis (both accept)  kappa {} on {} rows", num(r.axis_when_both_accept.kappa.cohen_kappa), r.axis_when_both_accept.kappa.n_items);
-                    println!("severity            quadratic weighted kappa {} on {} rows", num(r.severity_weighted_kappa), r.severity_n_items);
-                    println!("span                exact {} token F1 {} on {} rows", num(r.span.exact_match_rate), num(r.span.mean_token_f1), r.span.n_items);
-                    for (title, rows) in [("by source", &r.by_source), ("by suggested axis", &r.by_suggested_axis), ("by pair", &r.by_pair), ("by suggestion mode", &r.by_suggestion_mode)] {
+                    println!(
+                        "axis (both accept)  kappa {} on {} rows",
+                        num(r.axis_when_both_accept.kappa.cohen_kappa),
+                        r.axis_when_both_accept.kappa.n_items
+                    );
+                    println!(
+                        "severity            quadratic weighted kappa {} on {} rows",
+                        num(r.severity_weighted_kappa),
+                        r.severity_n_items
+                    );
+                    println!(
+                        "span                exact {} token F1 {} on {} rows",
+                        num(r.span.exact_match_rate),
+                        num(r.span.mean_token_f1),
+                        r.span.n_items
+                    );
+                    for (title, rows) in [
+                        ("by source", &r.by_source),
+                        ("by suggested axis", &r.by_suggested_axis),
+                        ("by pair", &r.by_pair),
+                        ("by suggestion mode", &r.by_suggestion_mode),
+                    ] {
                         println!("{title}");
                         for b in rows.iter() {
-                            println!("  {:<24} n {:>5}  agreement {}  kappa {}", b.key, b.n_items, num(b.percent_agreement), num(b.cohen_kappa));
+                            println!(
+                                "  {:<24} n {:>5}  agreement {}  kappa {}",
+                                b.key,
+                                b.n_items,
+                                num(b.percent_agreement),
+                                num(b.cohen_kappa)
+                            );
                         }
                     }
                 }
@@ -372,7 +429,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Qc(cmd) => adjudication::qc_cmd(cli.project.as_deref(), cmd),
         Command::Locality(cmd) => adjudication::locality_cmd(cli.project.as_deref(), cmd),
         Command::Split(cmd) => split::split_cmd(cli.project.as_deref(), cmd),
-        Command::Export { dir, split_version, json } => split::export_cmd(cli.project.as_deref(), dir, split_version, json),
+        Command::Export { dir, split_version, json } => {
+            split::export_cmd(cli.project.as_deref(), dir, split_version, json)
+        }
         Command::Verify { dir, json } => split::verify_cmd(dir, json),
         Command::Settings(SettingsCommand::Suggestions { mode, json }) => {
             let mut project = open(cli.project.as_deref())?;

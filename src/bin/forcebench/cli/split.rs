@@ -64,7 +64,9 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
                 return print_json(&s);
             }
             print_show(&s);
-            println!("\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`");
+            println!(
+                "\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`"
+            );
             Ok(())
         }
     }
@@ -109,11 +111,22 @@ fn print_show(s: &SplitShow) {
         "candidates {} → accepted {} → capped {} → selected {} → locality-removed {} → retained {}, evaluation {}",
         c.candidates, c.accepted, c.capped, c.selected, c.locality_removed, c.retained, c.eval
     );
-    println!("{:<10} {:>8} {:>7} {:>9} {:>9} {:>5}  eval severity 1/2/3", "axis", "accepted", "capped", "nonlocal", "retained", "eval");
+    println!(
+        "{:<10} {:>8} {:>7} {:>9} {:>9} {:>5}  eval severity 1/2/3",
+        "axis", "accepted", "capped", "nonlocal", "retained", "eval"
+    );
     for t in &s.per_axis {
         println!(
             "{:<10} {:>8} {:>7} {:>9} {:>9} {:>5}  {}/{}/{}",
-            t.axis, t.accepted, t.capped, t.locality_removed, t.retained, t.eval, t.eval_severity[0], t.eval_severity[1], t.eval_severity[2]
+            t.axis,
+            t.accepted,
+            t.capped,
+            t.locality_removed,
+            t.retained,
+            t.eval,
+            t.eval_severity[0],
+            t.eval_severity[1],
+            t.eval_severity[2]
         );
     }
     for r in &s.locality_removed {
