@@ -43,6 +43,14 @@ fi
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo >/dev/null ||
   die "cargo not found: install Rust with rustup (https://rustup.rs), then re-run this script"
+# The test command checks the layout and the lints of every crate.
+for tool in fmt clippy; do
+  if ! cargo "$tool" --version >/dev/null 2>&1; then
+    say "rustup component add ${tool/fmt/rustfmt}"
+    rustup component add "${tool/fmt/rustfmt}" ||
+      die "cargo $tool is missing and rustup could not add it: run \`rustup component add ${tool/fmt/rustfmt}\`"
+  fi
+done
 command -v node >/dev/null && command -v npm >/dev/null ||
   die "node/npm not found: install Node.js 20.19 or newer (Vite 8 needs it), then re-run this script"
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||

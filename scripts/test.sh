@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 
+echo "== layout and lints: cargo fmt, clippy on every crate and target =="
+cargo fmt --all --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+
 echo "== core: library, storage, import, CLI =="
 cargo test --locked
 

@@ -637,7 +637,7 @@ fn a_csv_or_other_json_offered_as_a_packet_is_named_as_not_a_packet_in_one_line(
         .to_string()
         .contains("is not a ForceBench packet: its JSON does not parse"));
     let before = dump(&project);
-    let err = packets::merge(&mut project, &[csv.clone()]).unwrap_err();
+    let err = packets::merge(&mut project, std::slice::from_ref(&csv)).unwrap_err();
     assert_eq!((err.code(), err.to_string().lines().count()), ("not_a_packet", 1));
     assert_eq!(dump(&project), before);
 }

@@ -162,11 +162,12 @@ async fn the_agreement_view_shows_the_kappa_the_command_line_prints_and_the_rows
         }
     }
     assert!(best.2 > 0, "the demo project has disagreements: {}", report["confusion"]);
-    // Left running, the display and driver would outlive the window; they end with the test.
 
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     run(client.clone(), agreement_matches_the_cli(client, shown, best)).await;
+    drop(driver);
+    drop(display);
 }
 
 async fn list_follows_the_cli(client: Client, path: std::path::PathBuf, id: String) -> Res {
@@ -203,4 +204,6 @@ async fn a_change_made_with_the_command_line_reaches_the_open_window_within_seco
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     run(client.clone(), list_follows_the_cli(client, path.clone(), id)).await;
+    drop(driver);
+    drop(display);
 }
