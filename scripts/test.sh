@@ -9,6 +9,8 @@ scripts/setup.sh
 
 echo "== layout and lints: cargo fmt, clippy on every crate and target =="
 cargo fmt --all --check
+# The app embeds ui/dist at compile time, so the UI is built before the shell is linted.
+(cd ui && npm run --silent build)
 cargo clippy --locked --workspace --all-targets -- -D warnings
 
 echo "== core: library, storage, import, CLI =="
