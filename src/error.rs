@@ -64,6 +64,11 @@ pub enum Error {
     #[error("{0}")]
     InvalidArgument(String),
 
+    /// A step that needs a locked split (export, evaluation) on a project that has none: no
+    /// split, or only a draft. The app shows its "lock a split first" state on this code.
+    #[error("{0}")]
+    NoLockedSplit(String),
+
     /// A change to a row that a locked split freezes (see `rowstate`).
     #[error(
         "row `{id}` is in locked split v{version}, which freezes it: its annotations, final labels, QC \
@@ -101,6 +106,7 @@ impl Error {
             Error::NotAPacket { .. } => "not_a_packet",
             Error::CandidateNotFound(_) => "not_found",
             Error::InvalidArgument(_) => "invalid_argument",
+            Error::NoLockedSplit(_) => "no_locked_split",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",

@@ -290,9 +290,9 @@ pub struct Pair {
 /// The locked split's evaluation pairs (its version, and the pairs in id order).
 pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
     let s = crate::split::show(project)?
-        .ok_or_else(|| Error::InvalidArgument("there is no split; draft and lock one first".into()))?;
+        .ok_or_else(|| Error::NoLockedSplit("there is no split; draft and lock one first".into()))?;
     if s.status != "locked" {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NoLockedSplit(format!(
             "split v{} is a draft; evaluators are scored on a locked split (`forcebench split lock`)",
             s.version
         )));

@@ -371,7 +371,7 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
                 .optional()?;
             match found {
                 None => Err(Error::InvalidArgument(format!("there is no split v{v}"))),
-                Some((_, status)) if status != "locked" => Err(Error::InvalidArgument(format!(
+                Some((_, status)) if status != "locked" => Err(Error::NoLockedSplit(format!(
                     "split v{v} is a draft; lock it before exporting (`forcebench split lock`)"
                 ))),
                 Some((id, _)) => Ok((id, v)),
@@ -386,10 +386,10 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
                 )
                 .optional()?;
             found.ok_or_else(|| match latest(conn) {
-                Ok(Some((_, v, ..))) => Error::InvalidArgument(format!(
+                Ok(Some((_, v, ..))) => Error::NoLockedSplit(format!(
                     "split v{v} is a draft; lock it before exporting (`forcebench split lock`)"
                 )),
-                _ => Error::InvalidArgument("there is no split to export; draft and lock one first".into()),
+                _ => Error::NoLockedSplit("there is no split to export; draft and lock one first".into()),
             })
         }
     }

@@ -12,6 +12,7 @@ mod error;
 mod evaluate;
 mod hostile;
 mod import;
+mod package;
 mod packets;
 mod rowstate;
 mod sample;

@@ -98,5 +98,5 @@ export const defaultJudgeRequests = (projectPath: string) => besideProject(proje
 
 /** True for the core's "no locked split" refusals, which the view shows as its empty state. */
 export function needsLockedSplit(error: IpcError): boolean {
-  return /locked split|lock one first|split lock/.test(error.message);
+  return error.code === "no_locked_split";
 }

@@ -66,9 +66,9 @@ export function plotsFor(list) {
   return { scatter: svg("MVR vs FS", names), heatmap: svg("MVR per axis (lower is better)", names) };
 }
 
-export const noLockedSplit = { code: "invalid_argument", message: "there is no split; draft and lock one first" };
+export const noLockedSplit = { code: "no_locked_split", message: "there is no split; draft and lock one first" };
 export const draftOnly = {
-  code: "invalid_argument",
+  code: "no_locked_split",
   message: "split v1 is a draft; evaluators are scored on a locked split (`forcebench split lock`)",
 };
 
