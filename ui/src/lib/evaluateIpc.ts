@@ -2,19 +2,10 @@
 // judge's requests and responses), typed,
 // failing with the same `IpcError` as every other command in ./ipc; and the small pure helpers
 // the view formats with.
-import { invoke } from "@tauri-apps/api/core";
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
 import type { Metrics } from "../bindings/Metrics";
 import type { ResponseStats } from "../bindings/ResponseStats";
-import { IpcError } from "./ipc";
-
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  try {
-    return await invoke<T>(command, args);
-  } catch (cause) {
-    throw IpcError.from(cause);
-  }
-}
+import { IpcError, call } from "./ipc";
 
 /** The two plots exactly as the core draws (and exports) them. */
 export interface PlotsSvg {

@@ -33,7 +33,8 @@ function isPayload(value: unknown): value is ErrorPayload {
   return typeof v.code === "string" && typeof v.message === "string";
 }
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+/** Calls a command; a failure comes out as an `IpcError`. The one wrapper every view's commands use. */
+export async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
   try {
     return await invoke<T>(command, args);
   } catch (cause) {

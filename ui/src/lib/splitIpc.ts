@@ -1,19 +1,11 @@
 // The split view's commands (draft, show, lock, export with progress, verify), typed, failing
 // with the same `IpcError` as every other command in ./ipc.
-import { Channel, invoke } from "@tauri-apps/api/core";
+import { Channel } from "@tauri-apps/api/core";
 import type { Axis } from "../bindings/Axis";
 import type { ExportReport } from "../bindings/ExportReport";
 import type { SplitShow } from "../bindings/SplitShow";
 import type { VerifyReport } from "../bindings/VerifyReport";
-import { IpcError } from "./ipc";
-
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  try {
-    return await invoke<T>(command, args);
-  } catch (cause) {
-    throw IpcError.from(cause);
-  }
-}
+import { call } from "./ipc";
 
 /** What the window chooses for a draft; the core adds the strata (the source dataset). */
 export interface DraftParams {
