@@ -16,6 +16,7 @@ use forcebench::status::{self, StatusReport};
 use forcebench::{workspace, ErrorPayload, Project};
 use serde::Serialize;
 use tauri::State;
+use ts_rs::TS;
 
 use crate::{default_return_path, packet_path_of_workspace, Studio};
 
@@ -45,14 +46,14 @@ pub fn get_candidate(studio: State<'_, Studio>, id: String) -> Result<CandidateD
 
 /// What the window needs to know about the open project: a lead's project, or an annotator's
 /// workspace (then the annotator is fixed and "Return packet" applies).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SessionInfo {
     pub project_name: String,
     pub project_path: String,
     pub workspace: Option<WorkspaceInfo>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct WorkspaceInfo {
     pub annotator: String,
     pub blinding: String,
@@ -151,12 +152,14 @@ pub async fn merge_packets(studio: State<'_, Studio>, paths: Vec<String>) -> Res
     studio.with_mut(|p| packets::merge(p, &files))
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct ReturnedPacket {
     pub path: String,
     pub packet_id: String,
     pub annotator: String,
+    #[ts(type = "number")]
     pub rows: usize,
+    #[ts(type = "number")]
     pub events: usize,
 }
 

@@ -14,6 +14,7 @@ use forcebench::{ErrorPayload, Project};
 use tauri::{Builder, Runtime};
 
 pub mod adjudication;
+pub mod bindings;
 pub mod commands;
 pub mod evaluation;
 pub mod setup;

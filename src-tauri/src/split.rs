@@ -14,6 +14,7 @@ use forcebench::ErrorPayload;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::State;
+use ts_rs::TS;
 
 use crate::Studio;
 
@@ -24,12 +25,13 @@ pub async fn split_show(studio: State<'_, Studio>) -> Result<Option<SplitShow>, 
 }
 
 /// What the window chooses for a draft: [`SplitParams`] without the strata, which the core fixes.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
 pub struct DraftParams {
     /// Axis -> the most rows it keeps; axes left out are not capped.
     #[serde(default)]
     pub caps: BTreeMap<Axis, u32>,
     pub per_axis: u32,
+    #[ts(type = "number")]
     pub seed: u64,
 }
 
@@ -48,9 +50,11 @@ pub async fn split_lock(studio: State<'_, Studio>) -> Result<SplitShow, ErrorPay
 }
 
 /// One step of an export: `done` of `total` files written, the last being `file`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ExportProgress {
+    #[ts(type = "number")]
     pub done: usize,
+    #[ts(type = "number")]
     pub total: usize,
     pub file: String,
 }

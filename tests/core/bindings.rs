@@ -6,7 +6,12 @@ use std::path::Path;
 fn generated_files_are_current() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings");
     if std::env::var_os("FORCEBENCH_UPDATE_BINDINGS").is_some() {
-        let _ = std::fs::remove_dir_all(&committed);
+        // Files only: the shell's bindings live in the `shell/` folder beside them.
+        for entry in std::fs::read_dir(&committed).into_iter().flatten().flatten() {
+            if entry.path().is_file() {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
         forcebench::bindings::export_all_to(&committed).unwrap();
         return;
     }
@@ -15,7 +20,9 @@ fn generated_files_are_current() {
     let list = |dir: &Path| -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .map(|e| e.unwrap())
+            .filter(|e| e.path().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
         names

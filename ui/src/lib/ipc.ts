@@ -6,6 +6,8 @@ import type { CandidateDetail } from "../bindings/CandidateDetail";
 import type { CandidateSummary } from "../bindings/CandidateSummary";
 import type { ErrorPayload } from "../bindings/ErrorPayload";
 import type { StatusReport } from "../bindings/StatusReport";
+import type { ReturnedPacket } from "../bindings/shell/ReturnedPacket";
+import type { SessionInfo } from "../bindings/shell/SessionInfo";
 
 export class IpcError extends Error implements ErrorPayload {
   readonly code: string;
@@ -56,26 +58,10 @@ import type { Field } from "../bindings/Field";
 import type { MergeReport } from "../bindings/MergeReport";
 import type { QueueRow } from "../bindings/QueueRow";
 
-/** The open project: a lead's project, or an annotator's workspace made from a packet. */
-export interface SessionInfo {
-  project_name: string;
-  project_path: string;
-  workspace: {
-    annotator: string;
-    blinding: string;
-    packet_id: string;
-    packet_path: string | null;
-    return_path: string | null;
-  } | null;
-}
-
-export interface ReturnedPacket {
-  path: string;
-  packet_id: string;
-  annotator: string;
-  rows: number;
-  events: number;
-}
+// The open project (a lead's project, or an annotator's workspace made from a packet) and a
+// written return: the shell's own types, generated (ui/src/bindings/shell).
+export type { SessionInfo } from "../bindings/shell/SessionInfo";
+export type { ReturnedPacket } from "../bindings/shell/ReturnedPacket";
 
 export const sessionInfo = () => call<SessionInfo>("session_info");
 export const listAnnotators = () => call<Annotator[]>("list_annotators");

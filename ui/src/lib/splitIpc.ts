@@ -1,26 +1,16 @@
 // The split view's commands (draft, show, lock, export with progress, verify), typed, failing
 // with the same `IpcError` as every other command in ./ipc.
 import { Channel } from "@tauri-apps/api/core";
-import type { Axis } from "../bindings/Axis";
+import type { DraftParams } from "../bindings/shell/DraftParams";
+import type { ExportProgress } from "../bindings/shell/ExportProgress";
 import type { ExportReport } from "../bindings/ExportReport";
 import type { SplitShow } from "../bindings/SplitShow";
 import type { VerifyReport } from "../bindings/VerifyReport";
 import { call } from "./ipc";
 
-/** What the window chooses for a draft; the core adds the strata (the source dataset). */
-export interface DraftParams {
-  /** Axis -> the most rows it keeps; an axis left out is not capped. */
-  caps: Partial<Record<Axis, number>>;
-  per_axis: number;
-  seed: number;
-}
-
-/** One step of an export: `done` of `total` files written, the last being `file`. */
-export interface ExportProgress {
-  done: number;
-  total: number;
-  file: string;
-}
+// What the window chooses for a draft, and one step of an export: the shell's types, generated.
+export type { DraftParams } from "../bindings/shell/DraftParams";
+export type { ExportProgress } from "../bindings/shell/ExportProgress";
 
 /** The latest split with the locality filter applied; null before the first draft. */
 export const splitShow = () => call<SplitShow | null>("split_show");

@@ -1,0 +1,16 @@
+//! TypeScript for the shell's own types that cross to the UI (the core's are in
+//! `forcebench::bindings`), generated with ts-rs into `ui/src/bindings/`. The test
+//! `tests/bindings.rs` fails when the committed files are stale; run it with
+//! `FORCEBENCH_UPDATE_BINDINGS=1` to rewrite them.
+
+use std::path::Path;
+use ts_rs::{ExportError, TS};
+
+/// Writes the shell's UI-facing types (and the types they use) as `<Name>.ts` files into `dir`.
+pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
+    crate::commands::SessionInfo::export_all_to(dir)?;
+    crate::commands::ReturnedPacket::export_all_to(dir)?;
+    crate::split::DraftParams::export_all_to(dir)?;
+    crate::split::ExportProgress::export_all_to(dir)?;
+    Ok(())
+}
