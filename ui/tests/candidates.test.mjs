@@ -198,3 +198,21 @@ test("a project upgraded on opening says from which schema and where the file as
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: a 100,000-row project drew every row at once and held WebKit at 100% CPU and 7 GB.
+test("a big pool lists its first 200 matches, more on request, and j walks on past them", async () => {
+  const b = backend();
+  const many = Array.from({ length: 450 }, (_, i) => ({ ...b.rows[0], id: `big-${String(i).padStart(4, "0")}` }));
+  const { page } = await openApp(browser.context, server.url, { ...b, rows: many });
+  await page.waitForSelector('[data-testid="candidate-row"]');
+  const count = () => page.$$eval('[data-testid="candidate-row"]', (r) => r.length);
+  assert.equal(await count(), 200);
+  assert.equal(await page.textContent('[data-testid="shown-count"]'), "200 of 450 matching listed");
+  await page.click('[data-testid="list-more"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="candidate-row"]').length === 400);
+  // The filter still finds a row that was never drawn.
+  await page.fill('[data-testid="filter-text"]', "big-0449");
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="candidate-row"]').length === 1);
+  assert.equal(await page.textContent('[data-testid="shown-count"]'), "1 of 450 shown");
+  await page.close();
+});
