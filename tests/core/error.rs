@@ -22,12 +22,14 @@ fn file_errors_are_said_in_words() {
 #[test]
 fn export_and_evaluation_without_a_locked_split_say_no_locked_split_in_the_payload_the_app_gets() {
     let (dir, _, project) = crate::common::temp_project();
-    let err = forcebench::evaluate::eval_pairs(&project).err().expect("refused");
+    let Err(err) = forcebench::evaluate::eval_pairs(&project) else { panic!("refused") };
     assert_eq!(
         serde_json::to_value(err.payload()).unwrap(),
         serde_json::json!({ "code": "no_locked_split", "message": "there is no split; draft and lock one first" })
     );
-    let err = forcebench::split::export(&project, &dir.path().join("out"), &mut |_, _| {}).err().expect("refused");
+    let Err(err) = forcebench::split::export(&project, &dir.path().join("out"), &mut |_, _| {}) else {
+        panic!("refused")
+    };
     assert_eq!(err.code(), "no_locked_split");
     assert_eq!(err.to_string(), "there is no split to export; draft and lock one first");
 }

@@ -196,7 +196,7 @@ fn a_file_from_a_newer_schema_is_refused_naming_both_versions_and_nothing_is_cop
     drop(project);
     let latest = forcebench::db::latest_version();
     Connection::open(&path).unwrap().pragma_update(None, "user_version", latest + 1).unwrap();
-    let err = forcebench::Project::open(&path).err().expect("refused");
+    let Err(err) = forcebench::Project::open(&path) else { panic!("refused") };
     assert_eq!(err.code(), "newer_version");
     let words = err.to_string();
     assert!(
