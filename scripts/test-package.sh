@@ -20,6 +20,13 @@ for path in ./usr/bin/forcebench ./usr/bin/forcebench-studio ./usr/share/applica
 done
 dpkg-deb --field "$deb" Depends | grep -q 'libwebkit2gtk-4.1-0' || { echo "the package does not depend on WebKitGTK 4.1" >&2; exit 1; }
 
+say "the RPM's contents and requirements (it cannot be installed on Debian; rpm reads it)"
+command -v rpm >/dev/null || apt-get install -y -q --no-install-recommends rpm >/dev/null
+rpm_file=$(ls -t dist/forcebench-studio-*.x86_64.rpm | head -1)
+diff <(rpm -qpl "$rpm_file" | sort) <(sed 's#^\.##' target/package-contents.txt | grep -v '/$' | grep -v '/copyright$' | sort) ||
+  { echo "the RPM and the Debian package hold different files" >&2; exit 1; }
+rpm -qpR "$rpm_file" | grep -qx 'webkit2gtk4.1' || { echo "the RPM does not require webkit2gtk4.1" >&2; exit 1; }
+
 say "apt-get install ./$deb"
 start=$(date +%s.%N)
 apt-get install -y -q "./$deb" >/dev/null

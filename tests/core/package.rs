@@ -26,6 +26,15 @@ fn the_package_installs_both_commands_the_menu_entry_the_icon_the_guideline_and_
     }
     // dpkg-shlibdeps names WebKitGTK and the rest, so `apt install ./x.deb` pulls them.
     assert!(deb.contains("depends = \"$auto\""));
+    // The RPM installs the same files (scripts/test-package.sh compares the two built packages).
+    let rpm =
+        manifest.split("[package.metadata.generate-rpm]").nth(1).expect("a [package.metadata.generate-rpm] section");
+    for dest in
+        ["/usr/bin/forcebench-studio", "/usr/bin/forcebench", "/usr/share/applications/forcebench-studio.desktop"]
+    {
+        assert!(rpm.contains(&format!("dest = \"{dest}\"")), "the RPM lacks {dest}");
+    }
+    assert!(rpm.contains("\"webkit2gtk4.1\""), "the RPM requires Fedora's WebKitGTK 4.1");
 }
 
 #[test]
