@@ -86,7 +86,7 @@ impl Source {
             "b" => Source::B,
             "suggestion" => Source::Suggestion,
             "edited" => Source::Edited,
-            other => return Err(Error::InvalidArgument(format!("unknown adjudication source `{other}`"))),
+            other => return Err(Error::Corrupt(format!("unknown adjudication source `{other}`"))),
         })
     }
     /// Whether a value from this source overrides both annotators.
@@ -205,7 +205,7 @@ fn pair_in(conn: &rusqlite::Connection, id: &str) -> Result<Pair> {
         stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
     let finished: Vec<&(i64, String, bool)> = people.iter().filter(|p| p.2).collect();
     if finished.len() < 2 {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NotDoubleAnnotated(format!(
             "row `{id}` is not double-annotated ({} of 2 annotations finished); only double-annotated rows can be adjudicated",
             finished.len()
         )));
@@ -286,7 +286,7 @@ pub(crate) fn load_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Ad
     })? {
         let (field, value, source, adjudicator, at) = row?;
         fields.push(FinalField {
-            field: field.parse().map_err(Error::InvalidArgument)?,
+            field: field.parse().map_err(Error::Corrupt)?,
             value,
             source: Source::parse(&source)?,
             adjudicator,
@@ -296,7 +296,7 @@ pub(crate) fn load_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Ad
     fields.sort_by_key(|f| FIELDS.iter().position(|x| *x == f.field));
     Ok(Some(Adjudication {
         candidate_id: id.to_string(),
-        decision: decision.parse().map_err(Error::InvalidArgument)?,
+        decision: decision.parse().map_err(Error::Corrupt)?,
         rationale,
         adjudicator,
         decided_at,
@@ -470,9 +470,9 @@ fn adjudicator_id(conn: &rusqlite::Connection, name: &str) -> Result<(i64, Strin
         })
         .optional()?;
     match found {
-        None => Err(Error::InvalidArgument(format!("no one named `{}` is on the roster", name.trim()))),
+        None => Err(Error::NotOnRoster(format!("no one named `{}` is on the roster", name.trim()))),
         Some((id, name, role)) if role == Role::Adjudicator.as_str() || role == Role::Lead.as_str() => Ok((id, name)),
-        Some((_, name, role)) => Err(Error::InvalidArgument(format!(
+        Some((_, name, role)) => Err(Error::WrongRole(format!(
             "`{name}` is on the roster as {role}; only an adjudicator or the lead can adjudicate"
         ))),
     }
@@ -607,7 +607,7 @@ pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolut
     let pair = pair_in(&tx, id)?;
     let earlier = load_in(&tx, id)?;
     let finals = settle(&pair, earlier.as_ref(), res).map_err(|problems| {
-        Error::InvalidArgument(format!(
+        Error::IncompleteAdjudication(format!(
             "row `{id}` cannot be adjudicated: {}",
             problems
                 .iter()
@@ -639,7 +639,10 @@ pub fn confirm_agreements(project: &mut Project, adjudicator: &str) -> Result<u6
     for id in &ids {
         let pair = pair_in(&tx, id)?;
         let finals = settle(&pair, None, &res).map_err(|p| {
-            Error::InvalidArgument(format!("row `{id}`: {}", p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")))
+            Error::IncompleteAdjudication(format!(
+                "row `{id}`: {}",
+                p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")
+            ))
         })?;
         write(&tx, &pair, None, &finals, &res, who, true)?;
     }
@@ -722,7 +725,7 @@ pub fn queue(project: &Project, filter: &QueueFilter) -> Result<Queue> {
             .optional()?
             .map(|d| d.parse())
             .transpose()
-            .map_err(Error::InvalidArgument)?;
+            .map_err(Error::Corrupt)?;
         let count = counts.get_mut(&category).expect("every category counted");
         count.total += 1;
         count.open += u64::from(final_decision.is_none());
@@ -1089,7 +1092,7 @@ pub fn export_rows(project: &Project) -> Result<Vec<ExportRow>> {
             sources.insert(f.as_str().to_string(), *source);
             annotators.insert(f.as_str().to_string(), who);
         }
-        let decision: Decision = crate::db::text(r, 1)?.parse().map_err(Error::InvalidArgument)?;
+        let decision: Decision = crate::db::text(r, 1)?.parse().map_err(Error::Corrupt)?;
         out.push(ExportRow {
             state: rule.state(&id, decision),
             decision,

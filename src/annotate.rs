@@ -417,8 +417,8 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
     while let Some(r) = rows.next()? {
         let (id, field, value): (i64, String, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
         let (origin, event_mode, undoes): (String, Option<String>, Option<i64>) = (r.get(3)?, r.get(4)?, r.get(5)?);
-        let field: Field = field.parse().map_err(Error::InvalidArgument)?;
-        a.apply(field, value.as_deref()).map_err(Error::InvalidArgument)?;
+        let field: Field = field.parse().map_err(Error::Corrupt)?;
+        a.apply(field, value.as_deref()).map_err(Error::Corrupt)?;
         a.events += 1;
         suggested_before.insert(id, suggested.contains(&field));
         let still = match undoes {
@@ -549,7 +549,7 @@ fn assigned_annotator(tx: &rusqlite::Connection, candidate_id: &str, annotator: 
         )?
         .query_row(params![candidate_id, annotator.trim()], |r| r.get(0))
         .optional()?;
-    id.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", annotator.trim())))
+    id.ok_or_else(|| Error::NotAssigned(format!("`{}` is not assigned to row `{candidate_id}`", annotator.trim())))
 }
 
 /// Sets one field inside an open transaction; returns the new annotation (unchanged values write
@@ -607,7 +607,7 @@ fn record_start(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, sho
     for f in Field::ALL {
         if let Some(v) = shown.stored(*f) {
             insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None, shown.suggestion_mode)?;
-            current.apply(*f, Some(&v)).map_err(Error::InvalidArgument)?;
+            current.apply(*f, Some(&v)).map_err(Error::Corrupt)?;
             current.events += 1;
         }
     }
@@ -688,7 +688,7 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
         return fold(&tx, &c, annotator_id, annotator);
     };
     let before = fold(&tx, &c, annotator_id, annotator)?;
-    let field: Field = field.parse().map_err(Error::InvalidArgument)?;
+    let field: Field = field.parse().map_err(Error::Corrupt)?;
     tx.execute(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid, suggestion_mode)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8, ?9)",

@@ -105,7 +105,7 @@ pub fn pair_order(k: usize) -> Vec<(usize, usize)> {
 pub fn assign(project: &mut Project, seed: u64) -> Result<AssignReport> {
     let mut people: Vec<_> = roster::list(project)?.into_iter().filter(|a| a.role == Role::Annotator).collect();
     if people.len() < 2 {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NotEnoughAnnotators(format!(
             "assignment needs at least two people with the annotator role; the roster has {}",
             people.len()
         )));
@@ -179,7 +179,7 @@ pub fn reassign(
     reason: &str,
 ) -> Result<()> {
     if reason.trim().is_empty() {
-        return Err(Error::InvalidArgument("a reassignment needs a reason".into()));
+        return Err(Error::ReasonRequired("a reassignment needs a reason".into()));
     }
     let from = roster::require(project, from)?;
     let to = roster::require(project, to)?;
@@ -193,14 +193,14 @@ pub fn reassign(
         )
         .optional()?;
     let slot =
-        slot.ok_or_else(|| Error::InvalidArgument(format!("`{}` is not assigned to row `{candidate_id}`", from.name)))?;
+        slot.ok_or_else(|| Error::NotAssigned(format!("`{}` is not assigned to row `{candidate_id}`", from.name)))?;
     let taken: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM assignments WHERE candidate_id = ?1 AND annotator_id = ?2)",
         params![candidate_id, to.id],
         |r| r.get(0),
     )?;
     if taken {
-        return Err(Error::InvalidArgument(format!("`{}` already annotates row `{candidate_id}`", to.name)));
+        return Err(Error::AlreadyDone(format!("`{}` already annotates row `{candidate_id}`", to.name)));
     }
     tx.execute(
         "UPDATE assignments SET annotator_id = ?1, assigned_at = ?2 WHERE candidate_id = ?3 AND slot = ?4",

@@ -56,7 +56,7 @@ pub fn configure(conn: &mut Connection) -> Result<()> {
     conn.pragma_update(None, "foreign_keys", true)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
-        return Err(Error::InvalidArgument(format!("could not enable WAL journal (got {mode})")));
+        return Err(Error::Internal(format!("could not enable WAL journal (got {mode})")));
     }
     conn.pragma_update(None, "synchronous", "FULL")?;
     // A 64 MiB page cache and memory-mapped reads: the default 2 MiB cache made whole-project

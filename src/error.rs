@@ -61,8 +61,92 @@ pub enum Error {
     #[error("no candidate with id `{0}`")]
     CandidateNotFound(String),
 
+    /// A value given to a command that it cannot take (an unknown field, a cap of 0, an empty name).
     #[error("{0}")]
     InvalidArgument(String),
+
+    /// An output path that names no writable file or folder (a folder for a file, `.`, a device,
+    /// a symbolic link, a missing parent folder).
+    #[error("{0}")]
+    BadOutputPath(String),
+
+    /// A name that is not on the project's roster.
+    #[error("{0}")]
+    NotOnRoster(String),
+
+    /// A person whose role does not allow the step (an annotator adjudicating).
+    #[error("{0}")]
+    WrongRole(String),
+
+    /// A roster too small for the step (assignment needs two annotators).
+    #[error("{0}")]
+    NotEnoughAnnotators(String),
+
+    /// A row that is not assigned to the named annotator.
+    #[error("{0}")]
+    NotAssigned(String),
+
+    /// A packet step on a project where no one has assignments.
+    #[error("{0}")]
+    NothingAssigned(String),
+
+    /// A row that cannot be adjudicated yet: fewer than two finished annotations.
+    #[error("{0}")]
+    NotDoubleAnnotated(String),
+
+    /// An adjudication that lacks what its decision needs (a rationale, a value, a source).
+    #[error("{0}")]
+    IncompleteAdjudication(String),
+
+    /// A change that was already made (a name on the roster, an annotator on a row, a mark).
+    #[error("{0}")]
+    AlreadyDone(String),
+
+    /// A step that needs a row in another state (a locality mark on a row that is not accepted).
+    #[error("{0}")]
+    WrongRowState(String),
+
+    /// A step that must say why (a reassignment, a nonlocal mark).
+    #[error("{0}")]
+    ReasonRequired(String),
+
+    /// A split step with no split, or no split of the version named.
+    #[error("{0}")]
+    NoSplit(String),
+
+    /// Drafting a split with no accepted row to draw from.
+    #[error("{0}")]
+    NothingToSplit(String),
+
+    /// Locking a split that is locked already.
+    #[error("{0}")]
+    SplitAlreadyLocked(String),
+
+    /// Locking a draft whose rows changed since it was drawn.
+    #[error("{0}")]
+    SplitOutOfDate(String),
+
+    /// A workspace step (return a packet) in a project that is not an annotator's workspace.
+    #[error("{0}")]
+    NotAWorkspace(String),
+
+    /// A lead's step (a setting, an issue) in an annotator's workspace.
+    #[error("{0}")]
+    LeadOnly(String),
+
+    /// A packet offered for the wrong step: already returned, or for another workspace.
+    #[error("{0}")]
+    WrongPacket(String),
+
+    /// Stored data this build cannot read (an unknown value in a column): the file was edited
+    /// outside ForceBench or is damaged.
+    #[error("the project holds a value ForceBench cannot read: {0}")]
+    Corrupt(String),
+
+    /// A failure that is neither the user's input nor the disk (the system's random source, a
+    /// plot renderer, a serializer).
+    #[error("{0}")]
+    Internal(String),
 
     /// A step that needs a locked split (export, evaluation) on a project that has none: no
     /// split, or only a draft. The app shows its "lock a split first" state on this code.
@@ -106,6 +190,26 @@ impl Error {
             Error::NotAPacket { .. } => "not_a_packet",
             Error::CandidateNotFound(_) => "not_found",
             Error::InvalidArgument(_) => "invalid_argument",
+            Error::BadOutputPath(_) => "bad_output_path",
+            Error::NotOnRoster(_) => "not_on_roster",
+            Error::WrongRole(_) => "wrong_role",
+            Error::NotEnoughAnnotators(_) => "not_enough_annotators",
+            Error::NotAssigned(_) => "not_assigned",
+            Error::NothingAssigned(_) => "nothing_assigned",
+            Error::NotDoubleAnnotated(_) => "not_double_annotated",
+            Error::IncompleteAdjudication(_) => "incomplete_adjudication",
+            Error::AlreadyDone(_) => "already_done",
+            Error::WrongRowState(_) => "wrong_row_state",
+            Error::ReasonRequired(_) => "reason_required",
+            Error::NoSplit(_) => "no_split",
+            Error::NothingToSplit(_) => "nothing_to_split",
+            Error::SplitAlreadyLocked(_) => "split_already_locked",
+            Error::SplitOutOfDate(_) => "split_out_of_date",
+            Error::NotAWorkspace(_) => "not_a_workspace",
+            Error::LeadOnly(_) => "lead_only",
+            Error::WrongPacket(_) => "wrong_packet",
+            Error::Corrupt(_) => "corrupt_project",
+            Error::Internal(_) => "internal",
             Error::NoLockedSplit(_) => "no_locked_split",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::Sqlite(_) => "database",

@@ -83,7 +83,7 @@ pub fn list(project: &Project) -> Result<Vec<Mark>> {
 pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<Mark> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::ReasonRequired(format!(
             "marking row `{id}` nonlocal needs a reason (what the raised claim adds or changes)"
         )));
     }
@@ -92,10 +92,10 @@ pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<M
         None => return Err(Error::CandidateNotFound(id.into())),
         Some(WorkflowState::Accepted) => {}
         Some(WorkflowState::LocalityRemoved) => {
-            return Err(Error::InvalidArgument(format!("row `{id}` is already marked nonlocal")));
+            return Err(Error::AlreadyDone(format!("row `{id}` is already marked nonlocal")));
         }
         Some(other) => {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::WrongRowState(format!(
                 "row `{id}` is {}; the locality audit marks accepted rows only",
                 other.as_str()
             )))
@@ -122,7 +122,7 @@ pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
         )
         .optional()?
     else {
-        return Err(Error::InvalidArgument(format!("row `{id}` is not marked nonlocal")));
+        return Err(Error::WrongRowState(format!("row `{id}` is not marked nonlocal")));
     };
     crate::rowstate::guard(&tx, id)?;
     tx.execute("DELETE FROM locality_marks WHERE candidate_id = ?1", [id])?;

@@ -60,14 +60,14 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
         Ok(meta) => meta,
     };
     if meta.is_dir() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::BadOutputPath(format!(
             "{} is a folder; name a file to write (nothing was written)",
             path.display()
         )));
     }
     // A device or a pipe (`/dev/null`, a FIFO) would be replaced by the rename, not written to.
     if !meta.is_file() && !meta.file_type().is_symlink() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::BadOutputPath(format!(
             "{} is not a regular file (a device or a pipe); name a file to write (nothing was written)",
             path.display()
         )));

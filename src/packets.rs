@@ -258,7 +258,7 @@ impl Packet {
 fn new_secret() -> Result<[u8; 32]> {
     let mut key = [0u8; 32];
     getrandom::fill(&mut key)
-        .map_err(|e| Error::InvalidArgument(format!("could not draw a packet key from the operating system: {e}")))?;
+        .map_err(|e| Error::Internal(format!("could not draw a packet key from the operating system: {e}")))?;
     Ok(key)
 }
 
@@ -369,7 +369,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
         });
     }
     if issued.is_empty() {
-        return Err(Error::InvalidArgument("no one has assignments yet; run `forcebench assign` first".into()));
+        return Err(Error::NothingAssigned("no one has assignments yet; run `forcebench assign` first".into()));
     }
     tx.commit()?;
     Ok(issued)
@@ -883,7 +883,7 @@ fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &s
     let mut rows = stmt.query(params![packet_id, workspace_id])?;
     while let Some(r) = rows.next()? {
         let (candidate, ws, file): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-        let field: Field = r.get::<_, String>(3)?.parse().map_err(Error::InvalidArgument)?;
+        let field: Field = r.get::<_, String>(3)?.parse().map_err(Error::Corrupt)?;
         let entry = out.entry(ws).or_insert_with(|| (String::new(), HashMap::new()));
         entry.0 = file;
         apply(entry.1.entry(candidate).or_default(), field, r.get(4)?);

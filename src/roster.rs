@@ -59,7 +59,7 @@ pub fn add(project: &Project, name: &str, role: Role) -> Result<Annotator> {
     }
     crate::input::check_identifier("name", name).map_err(Error::InvalidArgument)?;
     if find(project, name)?.is_some() {
-        return Err(Error::InvalidArgument(format!("`{name}` is already on the roster")));
+        return Err(Error::AlreadyDone(format!("`{name}` is already on the roster")));
     }
     project
         .conn()
@@ -82,7 +82,7 @@ pub fn find(project: &Project, name: &str) -> Result<Option<Annotator>> {
 pub fn require(project: &Project, name: &str) -> Result<Annotator> {
     find(project, name)?.ok_or_else(|| {
         let names: Vec<String> = list(project).map(|l| l.into_iter().map(|a| a.name).collect()).unwrap_or_default();
-        Error::InvalidArgument(format!(
+        Error::NotOnRoster(format!(
             "no one named `{}` is on the roster{}",
             name.trim(),
             if names.is_empty() {

@@ -78,7 +78,7 @@ pub fn state(conn: &Connection, id: &str) -> Result<Option<WorkflowState>> {
         .prepare_cached("SELECT max(passed = 0 AND severity = 'error') FROM qc_results WHERE candidate_id = ?1")?
         .query_row([id], |r| r.get(0))?;
     let facts = RowFacts {
-        decision: decision.map(|d| d.parse()).transpose().map_err(Error::InvalidArgument)?,
+        decision: decision.map(|d| d.parse()).transpose().map_err(Error::Corrupt)?,
         qc: qc.map(|blocked| if blocked { QcOutcome::Blocked } else { QcOutcome::Passed }),
         marked: conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM locality_marks WHERE candidate_id = ?1)")?
@@ -122,7 +122,7 @@ impl States {
                 Ok(())
             };
         each("SELECT candidate_id, decision FROM adjudications", &mut |f, r| {
-            f.decision = Some(text(r, 1)?.parse().map_err(Error::InvalidArgument)?);
+            f.decision = Some(text(r, 1)?.parse().map_err(Error::Corrupt)?);
             Ok(())
         })?;
         each(

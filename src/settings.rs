@@ -57,7 +57,7 @@ pub fn suggestion_mode(conn: &rusqlite::Connection) -> Result<SuggestionMode> {
         .prepare_cached("SELECT suggestions FROM project WHERE singleton = 1")?
         .query_row([], |r| r.get(0))
         .optional()?;
-    stored.map_or(Ok(SuggestionMode::Prefilled), |s| s.parse().map_err(Error::InvalidArgument))
+    stored.map_or(Ok(SuggestionMode::Prefilled), |s| s.parse().map_err(Error::Corrupt))
 }
 
 /// Sets the project's suggestion mode (the lead's choice). Refused in an annotator's workspace,
@@ -65,7 +65,7 @@ pub fn suggestion_mode(conn: &rusqlite::Connection) -> Result<SuggestionMode> {
 /// mode applies to what is shown and recorded from now on.
 pub fn set_suggestion_mode(project: &mut Project, mode: SuggestionMode) -> Result<SuggestionMode> {
     if crate::workspace::packet_of(project)?.is_some() {
-        return Err(Error::InvalidArgument(
+        return Err(Error::LeadOnly(
             "this is an annotator's workspace: its suggestion mode comes from its packet; the lead sets it in the project".into(),
         ));
     }

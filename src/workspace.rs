@@ -20,7 +20,7 @@ use crate::project::{now, Project};
 pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project> {
     let packet = packets::read(packet_path)?;
     if packet.kind != "issued" {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::WrongPacket(format!(
             "{}: this packet was already returned; open the packet as issued",
             packet_path.display()
         )));
@@ -103,10 +103,8 @@ pub fn packet_of(project: &Project) -> Result<Option<Packet>> {
         .conn()
         .query_row("SELECT packet_json FROM workspace WHERE singleton = 1", [], |r| r.get(0))
         .optional()?;
-    json.map(|j| {
-        serde_json::from_str(&j).map_err(|e| Error::InvalidArgument(format!("workspace packet is unreadable: {e}")))
-    })
-    .transpose()
+    json.map(|j| serde_json::from_str(&j).map_err(|e| Error::Corrupt(format!("workspace packet is unreadable: {e}"))))
+        .transpose()
 }
 
 /// The id of the workspace (a uuid made when it was opened from its packet), or `None` for a
@@ -126,17 +124,17 @@ pub fn workspace_id(project: &Project) -> Result<Option<String>> {
 /// which the return itself never carries.
 pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let mut packet = packet_of(project)?.ok_or_else(|| {
-        Error::InvalidArgument(
+        Error::NotAWorkspace(
             "this project is not an annotator workspace; only a workspace opened from a packet can be returned".into(),
         )
     })?;
     let secret = packet.secret.as_deref().and_then(packets::decode_secret).ok_or_else(|| {
-        Error::InvalidArgument(
+        Error::NotAWorkspace(
             "this workspace was opened from a packet without a packet key; open a newly issued packet".into(),
         )
     })?;
     let workspace_id = workspace_id(project)?
-        .ok_or_else(|| Error::InvalidArgument("this workspace has no workspace id; open the packet again".into()))?;
+        .ok_or_else(|| Error::NotAWorkspace("this workspace has no workspace id; open the packet again".into()))?;
     let conn = project.conn();
     let annotator_id: i64 =
         conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
@@ -192,11 +190,7 @@ pub fn open_or_resume(packet_path: &Path) -> Result<Project> {
         let packet = packets::read(packet_path)?;
         match packet_of(&project)? {
             Some(p) if p.packet_id == packet.packet_id => Ok(project),
-            _ => Err(Error::InvalidArgument(format!(
-                "{} is not the workspace of {}",
-                ws.display(),
-                packet_path.display()
-            ))),
+            _ => Err(Error::WrongPacket(format!("{} is not the workspace of {}", ws.display(), packet_path.display()))),
         }
     } else {
         open_packet(packet_path, &ws)

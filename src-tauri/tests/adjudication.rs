@@ -162,7 +162,7 @@ fn an_override_without_a_rationale_is_refused_naming_the_field_and_a_good_resolv
     let resolution = json!({ "choices": choices, "rationale": null, "checklist": checklist });
     let err = invoke(&window, "resolve_row", json!({ "id": id, "adjudicator": "Eve", "resolution": resolution }))
         .unwrap_err();
-    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["code"], "incomplete_adjudication");
     let message = err["message"].as_str().unwrap();
     assert!(message.contains("field `raised_claim`") && message.contains("rationale is required"), "{message}");
     let row = invoke(&window, "adjudication_row", json!({ "id": id, "hide_names": false })).unwrap();
@@ -262,7 +262,7 @@ fn a_nonlocal_mark_needs_a_reason_and_can_be_taken_back() {
     assert_eq!(listed, [ids[3].as_str()], "only the accepted row is audited");
 
     let err = invoke(&window, "mark_nonlocal", json!({ "id": ids[3], "reason": "   ", "by": "Eve" })).unwrap_err();
-    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["code"], "reason_required");
     assert!(err["message"].as_str().unwrap().contains("needs a reason"), "{err}");
     let err = invoke(&window, "mark_nonlocal", json!({ "id": ids[4], "reason": "x", "by": "Eve" })).unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("accepted rows only"), "a rejected row: {err}");

@@ -173,7 +173,7 @@ fn an_invalid_annotation_value_arrives_as_an_error_payload() {
     .unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("not a verbatim substring"), "{err}");
     let err = invoke(&window, "annotate_queue", json!({ "annotator": "Nobody" })).unwrap_err();
-    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["code"], "not_on_roster");
     assert!(err["message"].as_str().unwrap().contains("Ana"), "names who is on the roster: {err}");
 }
 
@@ -339,7 +339,7 @@ fn the_agreement_report_is_exported_as_csv_or_json() {
     let missing = dir.path().join("no/such/dir/agreement.csv");
     let err = invoke(&window, "export_agreement", json!({ "path": missing.display().to_string(), "format": "csv" }))
         .unwrap_err();
-    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["code"], "bad_output_path");
     assert!(
         err["message"].as_str().unwrap().contains(&format!("{}: the folder", missing.display())),
         "names the file: {err}"

@@ -78,7 +78,7 @@ fn a_project_without_accepted_rows_cannot_draft() {
     forcebench::sample::load_sample(&mut project).unwrap();
     let (_app, window) = app(Ok(project));
     let err = invoke(&window, "split_draft", draft_args(json!({}), 40, 1)).unwrap_err();
-    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["code"], "nothing_to_split");
     assert!(err["message"].as_str().unwrap().contains("no accepted rows"), "{err}");
 }
 

@@ -103,7 +103,7 @@ impl<W: Write> Lines<W> {
 }
 
 fn csv_error(e: csv::Error) -> Error {
-    Error::InvalidArgument(format!("could not write the CSV report: {e}"))
+    Error::Internal(format!("could not write the CSV report: {e}"))
 }
 
 /// The report in long format (see the module documentation), header first.
@@ -131,8 +131,7 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.breakdown("by_suggested_axis", &report.by_suggested_axis)?;
     out.breakdown("by_pair", &report.by_pair)?;
     out.breakdown("by_suggestion_mode", &report.by_suggestion_mode)?;
-    let bytes =
-        out.0.into_inner().map_err(|e| Error::InvalidArgument(format!("could not write the CSV report: {e}")))?;
+    let bytes = out.0.into_inner().map_err(|e| Error::Internal(format!("could not write the CSV report: {e}")))?;
     Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
 }
 
@@ -152,11 +151,11 @@ pub fn write_report(report: &ProjectAgreement, path: &Path, format: ExportFormat
     }
     let path = std::path::absolute(path).map_err(|e| Error::io(path, e))?;
     if path.is_dir() {
-        return Err(Error::InvalidArgument(format!("{} is a folder; type a file name for the report", path.display())));
+        return Err(Error::BadOutputPath(format!("{} is a folder; type a file name for the report", path.display())));
     }
     if let Some(folder) = path.parent().filter(|f| !f.is_dir()) {
         let why = if folder.exists() { "is not a folder" } else { "does not exist; create it or choose another" };
-        return Err(Error::InvalidArgument(format!("{}: the folder {} {why}", path.display(), folder.display())));
+        return Err(Error::BadOutputPath(format!("{}: the folder {} {why}", path.display(), folder.display())));
     }
     let bytes = match format {
         ExportFormat::Csv => to_csv(report)?,

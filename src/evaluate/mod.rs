@@ -493,7 +493,7 @@ pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) ->
     let requests = judge::requests(&name, &text, &with_context, seed);
     let mut bytes = Vec::new();
     for r in &requests {
-        serde_json::to_writer(&mut bytes, r).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        serde_json::to_writer(&mut bytes, r).map_err(|e| Error::Internal(e.to_string()))?;
         bytes.push(b'\n');
     }
     crate::packets::write_atomically(out, &bytes)?;

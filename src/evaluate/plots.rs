@@ -135,13 +135,12 @@ pub fn heatmap_svg(reports: &[EvaluatorReport]) -> String {
 pub fn png(svg: &str) -> Result<Vec<u8>> {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
-    let tree =
-        resvg::usvg::Tree::from_str(svg, &options).map_err(|e| Error::InvalidArgument(format!("plot SVG: {e}")))?;
-    let size = tree.size().to_int_size().scale_by(2.0).ok_or_else(|| Error::InvalidArgument("plot size".into()))?;
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| Error::Internal(format!("plot SVG: {e}")))?;
+    let size = tree.size().to_int_size().scale_by(2.0).ok_or_else(|| Error::Internal("plot size".into()))?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| Error::InvalidArgument("plot size".into()))?;
+        .ok_or_else(|| Error::Internal("plot size".into()))?;
     resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(2.0, 2.0), &mut pixmap.as_mut());
-    pixmap.encode_png().map_err(|e| Error::InvalidArgument(format!("PNG: {e}")))
+    pixmap.encode_png().map_err(|e| Error::Internal(format!("PNG: {e}")))
 }
 
 /// Writes `mvr_fs.svg/.png` and `mvr_by_axis.svg/.png` into `dir`; returns the paths.

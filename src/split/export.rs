@@ -149,7 +149,7 @@ fn ids_in(roles: &[(String, Roles)], keep: impl Fn(&Roles) -> bool) -> Vec<&str>
 /// The evaluation rows of the latest split, with their final fields, in id order.
 pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     let conn = project.conn();
-    let (split_id, ..) = latest(conn)?.ok_or_else(|| Error::InvalidArgument("there is no split".into()))?;
+    let (split_id, ..) = latest(conn)?.ok_or_else(|| Error::NoSplit("there is no split".into()))?;
     let roles = read_roles(conn, split_id)?;
     let ids = ids_in(&roles, |r| r.eval);
     let finals = crate::adjudicate::all_final_fields(conn)?;
@@ -370,7 +370,7 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
                 .query_row("SELECT id, status FROM splits WHERE version = ?1", [v], |r| Ok((r.get(0)?, r.get(1)?)))
                 .optional()?;
             match found {
-                None => Err(Error::InvalidArgument(format!("there is no split v{v}"))),
+                None => Err(Error::NoSplit(format!("there is no split v{v}"))),
                 Some((_, status)) if status != "locked" => Err(Error::NoLockedSplit(format!(
                     "split v{v} is a draft; lock it before exporting (`forcebench split lock`)"
                 ))),
@@ -408,9 +408,9 @@ fn write_export(
     let stored: serde_json::Value = conn
         .query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get::<_, Option<String>>(0))?
         .and_then(|m| serde_json::from_str(&m).ok())
-        .ok_or_else(|| Error::InvalidArgument(format!("split v{version} has no manifest")))?;
+        .ok_or_else(|| Error::Corrupt(format!("split v{version} has no manifest")))?;
     let recorded: Recorded = serde_json::from_value(stored.clone())
-        .map_err(|e| Error::InvalidArgument(format!("split v{version}: its stored manifest cannot be read: {e}")))?;
+        .map_err(|e| Error::Corrupt(format!("split v{version}: its stored manifest cannot be read: {e}")))?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
 
     let roles = read_roles(conn, split_id)?;
@@ -470,10 +470,10 @@ fn write_export(
         spawn!("eval.csv", |w| eval_csv(w, &eval));
         // Read on this thread while the pairs are written.
         let people = people_cell.get_or_init(|| read_people(conn));
-        let people = people.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let people = people.as_ref().map_err(|e| Error::Corrupt(e.to_string()))?;
         report(false);
         let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &covered, people));
-        let annotations = annotations.as_ref().map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let annotations = annotations.as_ref().map_err(|e| Error::Corrupt(e.to_string()))?;
         report(false);
         let adjudications = adjudication_lines(conn, &covered, &finals, annotations, people)?;
         spawn!("annotations.jsonl", move |w| annotations.write(w));
@@ -619,7 +619,7 @@ fn annotation_lines<'a>(
             suggestion_mode: maybe(14)?.unwrap_or("prefilled"),
         };
         serde_json::to_writer(&mut out.text, &line)
-            .map_err(|e| Error::InvalidArgument(format!("annotation of `{id}`: {e}")))?;
+            .map_err(|e| Error::Internal(format!("annotation of `{id}`: {e}")))?;
         out.text.push(b'\n');
         out.index.push((id.to_string(), annotator_id, annotator, start..out.text.len()));
     }

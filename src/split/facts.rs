@@ -43,11 +43,9 @@ impl Fact {
     pub fn axis(&self) -> Result<Axis> {
         self.axis
             .as_deref()
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!("row `{}` has no axis (neither final nor suggested)", self.id))
-            })?
+            .ok_or_else(|| Error::Corrupt(format!("row `{}` has no axis (neither final nor suggested)", self.id)))?
             .parse()
-            .map_err(Error::InvalidArgument)
+            .map_err(Error::Corrupt)
     }
 }
 
@@ -111,7 +109,7 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };
-            let decision: Decision = text(r, 1)?.parse().map_err(Error::InvalidArgument)?;
+            let decision: Decision = text(r, 1)?.parse().map_err(Error::Corrupt)?;
             flags[i].decision = Some(decision);
             facts.counts.adjudicated += 1;
             facts.counts.rejected += u64::from(decision == Decision::RejectNotForceGap);

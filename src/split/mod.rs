@@ -349,7 +349,7 @@ fn read_roles(conn: &Connection, split_id: i64) -> Result<Vec<(String, Roles)>> 
             "eval" => roles.eval = true,
             "capped" => roles.capped = Some(reason()?),
             "locality_removed" => roles.removed = Some(reason()?),
-            other => return Err(Error::InvalidArgument(format!("split row `{id}` has an unknown role `{other}`"))),
+            other => return Err(Error::Corrupt(format!("split row `{id}` has an unknown role `{other}`"))),
         }
     }
     Ok(out)
@@ -390,7 +390,7 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let facts = facts::load(&tx)?;
     let pool = accepted_pool(&facts)?;
     if pool.is_empty() {
-        return Err(Error::InvalidArgument(
+        return Err(Error::NothingToSplit(
             "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first"
                 .into(),
         ));
@@ -455,7 +455,7 @@ fn show_in(conn: &Connection) -> Result<Option<SplitShow>> {
 fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Result<SplitShow> {
     let (_, version, status, params_json, created_at, locked_at) = head;
     let params: SplitParams =
-        serde_json::from_str(&params_json).map_err(|e| Error::InvalidArgument(format!("split parameters: {e}")))?;
+        serde_json::from_str(&params_json).map_err(|e| Error::Corrupt(format!("split parameters: {e}")))?;
     let axis_names: Vec<&str> = Axis::ALL.iter().map(|a| a.as_str()).collect();
     let locked = status == "locked";
     let mut show = SplitShow {
@@ -477,9 +477,9 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         stale: Vec::new(),
     };
     for (id, role) in roles {
-        let r = facts.get(id).ok_or_else(|| {
-            Error::InvalidArgument(format!("split v{version} holds `{id}`, which is not a candidate"))
-        })?;
+        let r = facts
+            .get(id)
+            .ok_or_else(|| Error::Corrupt(format!("split v{version} holds `{id}`, which is not a candidate")))?;
         let axis = r.axis()?.as_str();
         let table = &mut show.per_axis[Axis::ALL.iter().position(|a| a.as_str() == axis).expect("every axis")];
         let sev = (r.severity as usize).clamp(1, 3) - 1;
@@ -550,13 +550,11 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
 pub fn lock(project: &mut Project) -> Result<SplitShow> {
     let tx = project.conn_mut().transaction()?;
     let Some(head) = latest(&tx)? else {
-        return Err(Error::InvalidArgument(
-            "there is no split to lock; draft one first (`forcebench split draft`)".into(),
-        ));
+        return Err(Error::NoSplit("there is no split to lock; draft one first (`forcebench split draft`)".into()));
     };
     let (split_id, version) = (head.0, head.1);
     if head.2 == "locked" {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::SplitAlreadyLocked(format!(
             "split v{version} is already locked; draft a new version to change anything"
         )));
     }
@@ -564,7 +562,7 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     let mut roles = read_roles(&tx, split_id)?;
     let current = build_show(&facts, head.clone(), &roles)?;
     if !current.stale.is_empty() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::SplitOutOfDate(format!(
             "split v{version} is out of date: {} row(s) are no longer accepted since the draft ({}); draft again before locking",
             current.stale.len(),
             current.stale.iter().take(5).cloned().collect::<Vec<_>>().join(", ")

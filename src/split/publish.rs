@@ -44,7 +44,7 @@ impl Staging {
     /// new export is written into.
     pub(super) fn prepare(dir: &Path) -> Result<Staging> {
         let Some(name) = dir.file_name() else {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::BadOutputPath(format!(
                 "{}: name the folder to export into (not `.` or `..`); nothing was written",
                 dir.display()
             )));
@@ -154,7 +154,7 @@ fn check_replaceable(dir: &Path) -> Result<()> {
         Err(e) => return Err(Error::io(dir, e)),
         Ok(meta) => meta,
     };
-    let refuse = |why: String| Err(Error::InvalidArgument(format!("{}: {why}; nothing was written", dir.display())));
+    let refuse = |why: String| Err(Error::BadOutputPath(format!("{}: {why}; nothing was written", dir.display())));
     if meta.file_type().is_symlink() {
         return refuse("is a symbolic link; export into a real folder".into());
     }

@@ -53,3 +53,67 @@ fn every_error_code_is_documented_in_the_error_table() {
     unique.dedup();
     assert_eq!(unique.len() + 1, codes.len(), "one duplicate only (UnreadableInput shares invalid_input): {codes:?}");
 }
+
+/// The payload the app receives for `err`, as JSON.
+fn payload(err: Error) -> serde_json::Value {
+    serde_json::to_value(err.payload()).unwrap()
+}
+
+// Broke: every one of these came as `invalid_argument`, so the app could tell a misspelt name
+// from a row that is not ready, or a locked split from a missing one, only by its words.
+#[test]
+fn each_refusal_a_person_must_tell_apart_has_its_own_code_in_the_payload() {
+    use forcebench::roster::Role;
+    let (_dir, _, mut project) = crate::common::annotated_project(&["Ana", "Ben"]);
+    forcebench::roster::add(&project, "Eve", Role::Adjudicator).unwrap();
+    let row = forcebench::candidate::list(&project).unwrap()[0].id.clone();
+
+    let Err(err) = forcebench::annotate::queue(&project, "Nobody") else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "not_on_roster", "message": "no one named `Nobody` is on the roster (Ana, Ben, Eve)" })
+    );
+    let Err(err) = forcebench::roster::add(&project, "Ana", Role::Annotator) else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "already_done", "message": "`Ana` is already on the roster" })
+    );
+
+    let resolution = forcebench::adjudicate::Resolution::default();
+    let Err(err) = forcebench::adjudicate::resolve(&mut project, &row, "Eve", &resolution) else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "not_double_annotated", "message": format!(
+            "row `{row}` is not double-annotated (0 of 2 annotations finished); only double-annotated rows can be adjudicated"
+        ) })
+    );
+    let Err(err) = forcebench::adjudicate::resolve(&mut project, &row, "Ana", &resolution) else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "wrong_role", "message": "`Ana` is on the roster as annotator; only an adjudicator or the lead can adjudicate" })
+    );
+
+    let Err(err) = forcebench::split::lock(&mut project) else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "no_split", "message": "there is no split to lock; draft one first (`forcebench split draft`)" })
+    );
+    let Err(err) =
+        forcebench::split::draft(&mut project, &forcebench::split::SplitParams::new(Default::default(), None, None))
+    else {
+        panic!("refused")
+    };
+    assert_eq!(payload(err)["code"], "nothing_to_split");
+
+    let Err(err) = forcebench::locality::mark(&mut project, &row, "  ", "Eve") else { panic!("refused") };
+    assert_eq!(
+        payload(err),
+        serde_json::json!({ "code": "reason_required", "message": format!(
+            "marking row `{row}` nonlocal needs a reason (what the raised claim adds or changes)"
+        ) })
+    );
+    let Err(err) = forcebench::locality::mark(&mut project, &row, "adds a population", "Eve") else {
+        panic!("refused")
+    };
+    assert_eq!(payload(err)["code"], "wrong_row_state");
+}

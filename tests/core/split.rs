@@ -1082,7 +1082,7 @@ fn export_never_writes_through_a_planted_symlink_nor_swaps_away_other_files() {
     std::fs::create_dir(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "mine").unwrap();
     let err = fs::export(&p, &mine, &mut |_, _| {}).unwrap_err();
-    assert_eq!(err.code(), "invalid_argument");
+    assert_eq!(err.code(), "bad_output_path");
     assert!(
         err.to_string().starts_with(&format!(
             "{}: holds files that are not part of a ForceBench export (`notes.txt`)",

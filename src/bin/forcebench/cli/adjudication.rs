@@ -187,7 +187,7 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             let rows = adjudicate::export_rows(&p)?;
             let mut text = String::new();
             for row in &rows {
-                text.push_str(&serde_json::to_string(row).map_err(|e| Error::InvalidArgument(e.to_string()))?);
+                text.push_str(&serde_json::to_string(row).map_err(|e| Error::Internal(e.to_string()))?);
                 text.push('\n');
             }
             forcebench::packets::write_atomically(&out, text.as_bytes())?;

@@ -503,7 +503,7 @@ fn with_progress<T>(file: &Path, work: impl FnOnce(import::Progress) -> Result<T
 }
 
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
     println!("{text}");
     Ok(())
 }
