@@ -5,8 +5,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use ts_rs::TS;
 
-use crate::import::ImportConflict;
-use crate::input::InputProblem;
+use crate::problem::{ImportConflict, InputProblem};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

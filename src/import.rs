@@ -24,7 +24,7 @@ use crate::input::{check_identifier, field_text, field_too_long, parse_object, V
 use crate::project::{now, Project};
 use crate::vocab::{Axis, SEVERITIES};
 
-pub use crate::input::InputProblem;
+pub use crate::problem::{ImportConflict, InputProblem};
 
 /// An import's refusal as the app shows it: the error's `code` and `message`, plus each problem
 /// or conflict, so that the view lists them row by row rather than parsing the message.
@@ -46,15 +46,6 @@ impl From<Error> for ImportRefusal {
         };
         ImportRefusal { code, message, problems, conflicts }
     }
-}
-
-/// A row whose id is already in the project with different content.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct ImportConflict {
-    pub id: String,
-    #[ts(type = "number")]
-    pub line: u64,
-    pub fields: Vec<String>,
 }
 
 /// What an import did.

@@ -19,13 +19,12 @@
 //! A new reader calls [`read_text`] (or [`jsonl_objects`] for JSON lines) and reports its own
 //! problems as [`InputProblem`]s.
 
+pub use crate::problem::InputProblem;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{BufRead, Read};
 use std::path::Path;
-use ts_rs::TS;
 
 use crate::error::{Error, Result};
 
@@ -34,30 +33,6 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// The longest single line (or CSV field) read: 1 MiB.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
-
-/// One thing wrong with an input file, located as precisely as the file allows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct InputProblem {
-    pub file: String,
-    /// 1-based line where the row starts (`None` for problems with the file as a whole).
-    #[ts(type = "number | null")]
-    pub line: Option<u64>,
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for InputProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
 
 /// A problem with a whole file (its kind, size or encoding): one line, naming the file.
 fn unreadable(file: &str, message: impl Into<String>) -> Error {
@@ -406,25 +381,6 @@ pub enum ValueKind {
     /// An evidence span: its text as a string, or an object `{text, start, end}` whose offsets
     /// are numbers.
     Span,
-}
-
-impl ValueKind {
-    /// What an annotation or adjudication field takes in an import file: a number for
-    /// severity, a span for the evidence span, text for the rest.
-    pub fn of_field(field: crate::annotate::Field) -> ValueKind {
-        use crate::annotate::Field;
-        match field {
-            Field::Severity => ValueKind::WholeNumber,
-            Field::EvidenceSpan => ValueKind::Span,
-            Field::Decision
-            | Field::CalibratedClaim
-            | Field::RaisedClaim
-            | Field::Axis
-            | Field::BoundaryType
-            | Field::Repair
-            | Field::Notes => ValueKind::Text,
-        }
-    }
 }
 
 /// The value of a field as the text the core stores (`None` for null), or why it is refused: a

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
 use crate::annotate::{self, Annotation, Field};
-use crate::assign::stable_key;
+use crate::assign::annotator_order;
 use crate::candidate::{self, Candidate};
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
@@ -265,14 +265,6 @@ fn new_secret() -> Result<[u8; 32]> {
 /// Decodes a packet secret as stored (hex of 32 bytes).
 pub(crate) fn decode_secret(hex_text: &str) -> Option<Vec<u8>> {
     hex::decode(hex_text).ok().filter(|k| k.len() == 32)
-}
-
-/// The order in which an annotator sees rows: a shuffle fixed by project, annotator and row id,
-/// so it reveals nothing of provenance or import order.
-pub fn annotator_order(project_id: &str, annotator: &str, ids: &mut [String]) {
-    let seed =
-        u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap());
-    ids.sort_by_key(|id| stable_key(seed, id));
 }
 
 fn row_for(c: &Candidate, hash: &str, blinding: Blinding) -> PacketRow {

@@ -188,7 +188,7 @@ pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
 }
 
 /// Every check on one final label (accepts only; rejects get none).
-pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> Vec<QcResult> {
+pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<QcResult> {
     if adjudication.decision != Decision::AcceptForceGap {
         return Vec::new();
     }
@@ -261,7 +261,7 @@ pub fn checks(passage: &str, adjudication: &crate::adjudicate::Adjudication) -> 
 /// Re-runs QC for one row inside a transaction (results replace the row's earlier ones).
 pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
     conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
-    let Some(adjudication) = crate::adjudicate::load_in(conn, id)? else { return Ok(Vec::new()) };
+    let Some(adjudication) = crate::label::load_in(conn, id)? else { return Ok(Vec::new()) };
     let passage: String =
         conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     let results = checks(&passage, &adjudication);

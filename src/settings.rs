@@ -60,11 +60,32 @@ pub fn suggestion_mode(conn: &rusqlite::Connection) -> Result<SuggestionMode> {
     stored.map_or(Ok(SuggestionMode::Prefilled), |s| s.parse().map_err(Error::Corrupt))
 }
 
+/// Whose file this is: the lead's project, or an annotator's workspace opened from a packet
+/// (strict when the packet's blinding hides the suggested axis, severity, rationale and
+/// provenance). Read from the stored packet without parsing the whole of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Lead,
+    Workspace { strict: bool },
+}
+
+/// Where the project stands (see [`Place`]).
+pub fn place(conn: &rusqlite::Connection) -> Result<Place> {
+    let blinding: Option<Option<String>> = conn
+        .prepare_cached("SELECT json_extract(packet_json, '$.blinding') FROM workspace WHERE singleton = 1")?
+        .query_row([], |r| r.get(0))
+        .optional()?;
+    Ok(match blinding {
+        None => Place::Lead,
+        Some(b) => Place::Workspace { strict: b.as_deref() == Some("strict") },
+    })
+}
+
 /// Sets the project's suggestion mode (the lead's choice). Refused in an annotator's workspace,
 /// whose mode comes from its packet. Rows already started keep the events they have; the new
 /// mode applies to what is shown and recorded from now on.
 pub fn set_suggestion_mode(project: &mut Project, mode: SuggestionMode) -> Result<SuggestionMode> {
-    if crate::workspace::packet_of(project)?.is_some() {
+    if place(project.conn())? != Place::Lead {
         return Err(Error::LeadOnly(
             "this is an annotator's workspace: its suggestion mode comes from its packet; the lead sets it in the project".into(),
         ));

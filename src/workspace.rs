@@ -13,7 +13,7 @@ use std::path::Path;
 
 use crate::annotate;
 use crate::error::{Error, Result};
-use crate::packets::{self, Blinding, Packet, PacketEvent};
+use crate::packets::{self, Packet, PacketEvent};
 use crate::project::{now, Project};
 
 /// Creates a workspace at `workspace_path` from the issued packet at `packet_path`.
@@ -167,11 +167,6 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let text = packet.to_returned_json(&secret);
     packets::write_atomically(out, text.as_bytes())?;
     Ok(packet)
-}
-
-/// Whether the project is a strictly blinded workspace (suggested axis and severity hidden).
-pub fn is_strict(project: &Project) -> Result<bool> {
-    Ok(packet_of(project)?.is_some_and(|p| p.blinding == Blinding::Strict))
 }
 
 /// The workspace file kept beside a packet: `<packet file>.workspace.forcebench`.

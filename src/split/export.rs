@@ -8,9 +8,9 @@ use std::path::Path;
 use ts_rs::TS;
 
 use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, ZERO_HASH};
-use crate::adjudicate::{FinalFields, FinalTable, Source, FIELDS};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
+use crate::label::{FinalFields, FinalTable, Source, FIELDS};
 use crate::project::Project;
 use crate::vocab::Decision;
 

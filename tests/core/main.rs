@@ -20,5 +20,6 @@ mod schemas;
 mod settings;
 mod software;
 mod split;
+mod structure;
 mod upgrade;
 mod vocab;

@@ -363,7 +363,7 @@ fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Resu
             // Text as the app sends it; a number only where the field is numeric.
             let value = match req.value {
                 Some(serde_json::Value::String(s)) => Some(s),
-                Some(other) => forcebench::input::field_text(forcebench::input::ValueKind::of_field(field), other)
+                Some(other) => forcebench::input::field_text(field.value_kind(), other)
                     .map_err(|m| Error::InvalidArgument(format!("field `{}`: {m}", field.as_str())))?,
                 None => None,
             };

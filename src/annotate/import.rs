@@ -1,0 +1,141 @@
+//! Annotations read from a JSONL file (`schema/annotation.schema.json`), all or nothing.
+
+use serde::Serialize;
+use std::path::Path;
+use ts_rs::TS;
+
+use super::*;
+use crate::candidate;
+use crate::error::{Error, Result};
+use crate::import::InputProblem;
+use crate::project::Project;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AnnotationImportReport {
+    pub file: String,
+    pub annotator: String,
+    #[ts(type = "number")]
+    pub rows: u64,
+    #[ts(type = "number")]
+    pub changed_fields: u64,
+}
+
+/// Sets annotations from a JSONL file (`schema/annotation.schema.json`), one object per row, for
+/// one annotator. Keys left out keep their current (or pre-filled) value, confirming a pre-filled
+/// suggestion; `null` clears. Every row must end up finished (valid for its decision). All or
+/// nothing.
+pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
+    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
+    let mut problem = |line: u64, field: Option<&str>, message: String| {
+        problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
+    };
+    let who = roster::require(project, annotator)?;
+    type Row = (u64, String, Vec<(Field, Option<String>)>); // line, id, changes
+    let mut parsed: Vec<Row> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for (line, map) in objects {
+        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
+            problem(line, Some("id"), "required field is missing or not a string".into());
+            continue;
+        };
+        if let Err(message) = crate::input::check_identifier("id", &id) {
+            problem(line, Some("id"), message);
+            continue;
+        }
+        if let Some(first) = seen.insert(id.clone(), line) {
+            problem(line, Some("id"), format!("duplicate id `{id}` (first used on line {first})"));
+            continue;
+        }
+        let mut fields = Vec::new();
+        for (key, value) in map {
+            if key == "id" {
+                continue;
+            }
+            let field: Field = match key.parse() {
+                Ok(f) => f,
+                Err(e) => {
+                    problem(line, Some(&key), e);
+                    continue;
+                }
+            };
+            let value = match crate::input::field_text(field.value_kind(), value) {
+                Ok(v) => v,
+                Err(message) => {
+                    problem(line, Some(&key), message);
+                    continue;
+                }
+            };
+            fields.push((field, value));
+        }
+        parsed.push((line, id, fields));
+    }
+    if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
+        return Err(Error::InvalidInput { file, problems });
+    }
+    let tx = project.conn_mut().transaction()?;
+    let mut changed = 0u64;
+    let mut rows_problems = Vec::new();
+    for (line, id, fields) in &parsed {
+        let Some(c) = candidate::find_in(&tx, id)? else {
+            rows_problems.push(InputProblem {
+                file: file.clone(),
+                line: Some(*line),
+                field: Some("id".into()),
+                message: format!("no candidate with id `{id}`"),
+            });
+            continue;
+        };
+        let mut result = None;
+        for (field, value) in fields {
+            let before = result.as_ref().map_or(0, |a: &Annotation| a.events);
+            match set_in(&tx, &c, &who.name, *field, value.as_deref(), Origin::Import) {
+                Ok(a) => {
+                    if a.events > before {
+                        changed += 1;
+                    }
+                    result = Some(a);
+                }
+                Err(e) => {
+                    rows_problems.push(InputProblem {
+                        file: file.clone(),
+                        line: Some(*line),
+                        field: Some(field.as_str().into()),
+                        message: e.to_string(),
+                    });
+                    break;
+                }
+            }
+        }
+        if rows_problems.iter().any(|p| p.line == Some(*line)) {
+            continue;
+        }
+        // A file's row states the annotator's own annotation: a key it leaves out keeps the
+        // suggestion shown, which the file thereby confirms (recorded as `confirm` events).
+        let current = match confirm_in(&tx, &c, &who.name) {
+            Ok(a) => a,
+            Err(e) => {
+                rows_problems.push(InputProblem {
+                    file: file.clone(),
+                    line: Some(*line),
+                    field: None,
+                    message: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if !current.finished && rows_problems.iter().all(|p| p.line != Some(*line)) {
+            rows_problems.push(InputProblem {
+                file: file.clone(),
+                line: Some(*line),
+                field: None,
+                message: format!("row `{id}` is not complete: {}", current.problems.join("; ")),
+            });
+        }
+    }
+    if !rows_problems.is_empty() {
+        return Err(Error::InvalidInput { file, problems: rows_problems });
+    }
+    tx.commit()?;
+    Ok(AnnotationImportReport { file, annotator: who.name, rows: parsed.len() as u64, changed_fields: changed })
+}
