@@ -342,7 +342,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
         };
         let text = packet.to_json();
         let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
-        write_atomically(&file, text.as_bytes())?;
+        crate::output::write_file(&file, text.as_bytes(), true)?;
         tx.execute(
             "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
@@ -377,11 +377,6 @@ fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candida
 
 fn safe_name(name: &str) -> String {
     name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
-}
-
-/// Writes a file through a temporary sibling and a rename, so a crash never leaves half a file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::output::write_file(path, bytes, true)
 }
 
 /// Reads and parses a packet file: its format and version, and for an issued packet its

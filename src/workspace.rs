@@ -165,7 +165,7 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     packet.returned_at = Some(now());
     packet.workspace_id = Some(workspace_id);
     let text = packet.to_returned_json(&secret);
-    packets::write_atomically(out, text.as_bytes())?;
+    crate::output::write_file(out, text.as_bytes(), true)?;
     Ok(packet)
 }
 

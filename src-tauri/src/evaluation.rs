@@ -74,7 +74,7 @@ pub async fn export_plots(studio: State<'_, Studio>, dir: String) -> Result<Vec<
         return Err(invalid("type the folder to write the plots to"));
     }
     let reports = studio.with(|p| evaluate::compare(p, BOOTSTRAP))?;
-    let paths = plots::write_all(&reports, Path::new(dir)).map_err(|e| e.payload())?;
+    let paths = plots::write_all(&reports, Path::new(dir), true).map_err(|e| e.payload())?;
     Ok(paths.into_iter().map(|p| p.display().to_string()).collect())
 }
 
@@ -96,7 +96,7 @@ pub async fn judge_export(
         "" => "generic",
         t => t,
     };
-    studio.with(|p| evaluate::judge_export(p, template, Path::new(out), seed.unwrap_or(1)))
+    studio.with(|p| evaluate::judge_export(p, template, Path::new(out), seed.unwrap_or(1), true))
 }
 
 /// What reading a judge's responses gave: its scores, and how each response was read.

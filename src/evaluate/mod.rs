@@ -479,8 +479,10 @@ pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Re
     Ok(out)
 }
 
-/// Writes judge requests for the locked split's pairs: one complete prompt per claim.
-pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) -> Result<u64> {
+/// Writes judge requests for the locked split's pairs: one complete prompt per claim. An
+/// existing `out` is replaced only with `force`.
+pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64, force: bool) -> Result<u64> {
+    crate::output::check_target(out, force)?;
     let (name, text) = judge::template(template)?;
     let (_, pairs) = eval_pairs(project)?;
     let with_context: Vec<(Pair, String)> = pairs
@@ -496,7 +498,7 @@ pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64) ->
         serde_json::to_writer(&mut bytes, r).map_err(|e| Error::Internal(e.to_string()))?;
         bytes.push(b'\n');
     }
-    crate::packets::write_atomically(out, &bytes)?;
+    crate::output::write_file(out, &bytes, force)?;
     Ok(requests.len() as u64)
 }
 

@@ -143,16 +143,23 @@ pub fn png(svg: &str) -> Result<Vec<u8>> {
     pixmap.encode_png().map_err(|e| Error::Internal(format!("PNG: {e}")))
 }
 
-/// Writes `mvr_fs.svg/.png` and `mvr_by_axis.svg/.png` into `dir`; returns the paths.
-pub fn write_all(reports: &[EvaluatorReport], dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
+/// The plot files [`write_all`] writes into a folder, in order.
+pub const PLOT_FILES: [&str; 4] = ["mvr_fs.svg", "mvr_fs.png", "mvr_by_axis.svg", "mvr_by_axis.png"];
+
+/// Writes `mvr_fs.svg/.png` and `mvr_by_axis.svg/.png` into `dir`; returns the paths. Existing
+/// plots are replaced only with `force`; every target is checked before any is written.
+pub fn write_all(reports: &[EvaluatorReport], dir: &std::path::Path, force: bool) -> Result<Vec<std::path::PathBuf>> {
+    for name in PLOT_FILES {
+        crate::output::check_target(&dir.join(name), force)?;
+    }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut out = Vec::new();
     for (name, svg) in [("mvr_fs", scatter_svg(reports)), ("mvr_by_axis", heatmap_svg(reports))] {
         let path = dir.join(format!("{name}.svg"));
-        crate::packets::write_atomically(&path, svg.as_bytes())?;
+        crate::output::write_file(&path, svg.as_bytes(), force)?;
         out.push(path);
         let path = dir.join(format!("{name}.png"));
-        crate::packets::write_atomically(&path, &png(&svg)?)?;
+        crate::output::write_file(&path, &png(&svg)?, force)?;
         out.push(path);
     }
     Ok(out)

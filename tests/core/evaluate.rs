@@ -245,7 +245,7 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
         .unwrap();
     forcebench::split::lock(&mut p).unwrap();
     let out = dir.path().join("req.jsonl");
-    assert_eq!(evaluate::judge_export(&p, "dummy_axis", &out, 1).unwrap(), 8);
+    assert_eq!(evaluate::judge_export(&p, "dummy_axis", &out, 1, false).unwrap(), 8);
     let requests: Vec<serde_json::Value> =
         std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let (_, pairs) = evaluate::eval_pairs(&p).unwrap();
@@ -264,7 +264,7 @@ fn judge_requests_are_stateless_shuffled_and_scored_back() {
     let adjacent = requests.windows(2).filter(|w| w[0]["id"] == w[1]["id"]).count();
     assert!(adjacent < 4, "shuffled, not pair by pair");
     let again = dir.path().join("again.jsonl");
-    evaluate::judge_export(&p, "dummy_axis", &again, 1).unwrap();
+    evaluate::judge_export(&p, "dummy_axis", &again, 1, false).unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap(), "same seed, same file");
     // Responses: every safe claim calibrated, every raised claim a gap, one garbled.
     let mut text = String::new();
@@ -314,12 +314,21 @@ fn plots_name_every_evaluator_and_render_to_png() {
     }
     // citation_presence ties every pair: MVR 1.00 on every axis that has pairs, a dash elsewhere.
     assert!(heat.contains(">1.00<") && heat.contains(">—<"));
-    let files = evaluate::plots::write_all(&reports, &dir.path().join("plots")).unwrap();
+    let files = evaluate::plots::write_all(&reports, &dir.path().join("plots"), false).unwrap();
     assert_eq!(files.len(), 4);
     let png = std::fs::read(dir.path().join("plots/mvr_fs.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     assert_eq!(width, 1280, "rendered at twice the SVG's 640 px");
+
+    // Broke: plots written a second time replaced the first without `--force`.
+    std::fs::write(dir.path().join("plots/mvr_by_axis.svg"), "my edited plot").unwrap();
+    let Err(err) = evaluate::plots::write_all(&reports, &dir.path().join("plots"), false) else { panic!("refused") };
+    assert_eq!(err.code(), "output_exists");
+    assert_eq!(std::fs::read(dir.path().join("plots/mvr_fs.png")).unwrap(), png, "no plot was written");
+    assert_eq!(std::fs::read_to_string(dir.path().join("plots/mvr_by_axis.svg")).unwrap(), "my edited plot");
+    evaluate::plots::write_all(&reports, &dir.path().join("plots"), true).unwrap();
+    assert!(std::fs::read_to_string(dir.path().join("plots/mvr_by_axis.svg")).unwrap().starts_with("<svg"));
 }
 
 #[test]

@@ -190,7 +190,7 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
                 text.push_str(&serde_json::to_string(row).map_err(|e| Error::Internal(e.to_string()))?);
                 text.push('\n');
             }
-            forcebench::packets::write_atomically(&out, text.as_bytes())?;
+            forcebench::output::write_file(&out, text.as_bytes(), force)?;
             println!("wrote {} final labels to {}", rows.len(), out.display());
             Ok(())
         }

@@ -27,6 +27,9 @@ pub struct EvaluateArgs {
     /// Also write the comparison plots (MVR vs FS, MVR per axis) as SVG and PNG into DIR
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// Replace plots already in the --plots folder
+    #[arg(long, requires = "plots")]
+    force: bool,
     #[arg(long)]
     json: bool,
 }
@@ -60,7 +63,7 @@ pub(super) fn evaluate_cmd(project: Option<&Path>, args: EvaluateArgs) -> Result
         None => {
             let reports = evaluate::compare(&p, bootstrap)?;
             if let Some(dir) = &args.plots {
-                for path in evaluate::plots::write_all(&reports, dir)? {
+                for path in evaluate::plots::write_all(&reports, dir, args.force)? {
                     eprintln!("wrote {}", path.display());
                 }
             }
@@ -179,15 +182,14 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             std::fs::create_dir_all(&out).map_err(|e| forcebench::Error::io(&out, e))?;
             for (name, text, map) in evaluate::judge::TEMPLATES {
                 let path = out.join(format!("{name}.txt"));
-                forcebench::packets::write_atomically(&path, text.as_bytes())?;
+                forcebench::output::write_file(&path, text.as_bytes(), force)?;
                 println!("{}  (answers read with --map {map})", path.display());
             }
             Ok(())
         }
         JudgeCommand::Export { template, out, force, seed } => {
             let p = open(project)?;
-            forcebench::output::check_target(&out, force)?;
-            let n = evaluate::judge_export(&p, &template, &out, seed)?;
+            let n = evaluate::judge_export(&p, &template, &out, seed, force)?;
             println!("wrote {n} requests (two per pair, each a complete prompt) to {}", out.display());
             Ok(())
         }
