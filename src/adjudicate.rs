@@ -139,6 +139,67 @@ pub struct Resolution {
 /// Problems with a resolution, each naming the field when there is one.
 type Problems = Vec<(Option<Field>, String)>;
 
+/// Where a final value of `field` can come from, in the order a source is given to a value:
+/// `both` (when A and B gave the same value), then `a`, `b` and the suggestion. A value none of
+/// them gives is `edited`.
+fn sources(pair: &Pair, field: Field) -> Vec<SourceValue> {
+    let (a, b) = (pair.a.stored(field), pair.b.stored(field));
+    let mut out = Vec::with_capacity(4);
+    if a == b {
+        out.push(SourceValue { source: Source::Both, value: a.clone() });
+    }
+    out.push(SourceValue { source: Source::A, value: a });
+    out.push(SourceValue { source: Source::B, value: b });
+    out.push(SourceValue { source: Source::Suggestion, value: pair.suggestion.stored(field) });
+    out
+}
+
+/// The source recorded for a final value: the first of `sources` that gives it, else `edited`.
+fn source_of(value: &Option<String>, sources: &[SourceValue]) -> Source {
+    sources.iter().find(|s| &s.value == value).map_or(Source::Edited, |s| s.source)
+}
+
+/// One place a final value can come from, and the value it gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct SourceValue {
+    pub source: Source,
+    pub value: Option<String>,
+}
+
+/// One question of the adjudicator's checklist, as the app asks it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ChecklistQuestion {
+    /// The checklist's key (`span_decisive`...).
+    pub key: String,
+    pub question: String,
+}
+
+/// The rules the adjudicate view applies while a row is being decided, sent by the core so the
+/// app never restates them: the fields each final decision needs, the sources whose values need
+/// a rationale, and the checklist's questions in order. The core checks every resolution again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Rules {
+    pub needed: BTreeMap<Decision, Vec<Field>>,
+    pub needs_rationale: Vec<Source>,
+    pub checklist: Vec<ChecklistQuestion>,
+}
+
+/// The rules (see [`Rules`]).
+pub fn rules() -> Rules {
+    Rules {
+        needed: crate::vocab::Decision::ALL.iter().map(|d| (*d, needed(*d).to_vec())).collect(),
+        needs_rationale: [Source::Both, Source::A, Source::B, Source::Suggestion, Source::Edited]
+            .into_iter()
+            .filter(|s| s.overrides_both())
+            .collect(),
+        checklist: Checklist::default()
+            .items()
+            .iter()
+            .map(|(key, question, _)| ChecklistQuestion { key: key.to_string(), question: question.to_string() })
+            .collect(),
+    }
+}
+
 /// Computes the final label a resolution gives a row, or the problems that stop it.
 fn settle(
     pair: &Pair,
@@ -229,18 +290,7 @@ fn settle(
     let with_source: Vec<(Field, Option<String>, Source)> = finals
         .into_iter()
         .map(|(field, value)| {
-            let (a, b, s) = (pair.a.stored(field), pair.b.stored(field), pair.suggestion.stored(field));
-            let source = if value == a && value == b {
-                Source::Both
-            } else if value == a {
-                Source::A
-            } else if value == b {
-                Source::B
-            } else if value == s {
-                Source::Suggestion
-            } else {
-                Source::Edited
-            };
+            let source = source_of(&value, &sources(pair, field));
             (field, value, source)
         })
         .collect();
@@ -571,6 +621,9 @@ pub struct FieldRow {
     pub suggestion: Option<String>,
     /// A and B differ here.
     pub differs: bool,
+    /// Where a final value can come from, in the order a value is given its source (a value
+    /// none of them gives is `edited`).
+    pub sources: Vec<SourceValue>,
     /// The current final value and its source, when adjudicated.
     #[serde(rename = "final")]
     #[ts(rename = "final")]
@@ -604,6 +657,8 @@ pub struct RowView {
     pub adjudication: Option<Adjudication>,
     pub history: Vec<HistoryEvent>,
     pub qc: Vec<QcResult>,
+    /// What the view needs to know to guide a decision (see [`Rules`]).
+    pub rules: Rules,
 }
 
 pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView> {
@@ -618,6 +673,7 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
             a: pair.a.stored(*f),
             b: pair.b.stored(*f),
             suggestion: pair.suggestion.stored(*f),
+            sources: sources(&pair, *f),
             differs: differing.contains(f) || (*f == Field::Decision && category == Category::DecisionDisagreement),
             final_value: adjudication.as_ref().and_then(|j| j.fields.iter().find(|x| x.field == *f).cloned()),
         })
@@ -656,6 +712,7 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         adjudication,
         history,
         qc: qc::results(conn, id)?,
+        rules: rules(),
     })
 }
 

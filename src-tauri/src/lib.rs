@@ -157,6 +157,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::mark_nonlocal,
         adjudication::unmark_nonlocal,
         split::split_show,
+        split::split_defaults,
         split::split_draft,
         split::split_lock,
         split::split_export,

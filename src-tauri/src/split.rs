@@ -24,6 +24,13 @@ pub async fn split_show(studio: State<'_, Studio>) -> Result<Option<SplitShow>, 
     studio.with(split::show)
 }
 
+/// The parameters a first draft starts from (the paper's 40 evaluation rows per axis, seed 1,
+/// no caps): the core's defaults, so the form never restates them.
+#[tauri::command]
+pub async fn split_defaults() -> Result<SplitParams, ErrorPayload> {
+    Ok(SplitParams::new(BTreeMap::new(), None, None))
+}
+
 /// What the window chooses for a draft: [`SplitParams`] without the strata, which the core fixes.
 #[derive(Debug, Clone, Deserialize, TS)]
 pub struct DraftParams {

@@ -200,3 +200,12 @@ fn export_reports_progress_after_each_file_in_writing_order() {
         forcebench::split::EXPORT_FILES.iter().enumerate().map(|(i, f)| (i + 1, total, f.to_string())).collect();
     assert_eq!(seen, want);
 }
+
+// The split form takes its starting values from here: the paper's 40 evaluation rows per axis,
+// seed 1, no caps, stratified by source dataset.
+#[test]
+fn the_split_defaults_the_form_starts_from_are_the_papers() {
+    let (_app, window) = app(Ok(accepted_project()));
+    let defaults = invoke(&window, "split_defaults", json!({})).unwrap();
+    assert_eq!(defaults, json!({ "caps": {}, "per_axis": 40, "seed": 1, "strata": ["source_dataset"] }));
+}

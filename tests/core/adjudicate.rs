@@ -379,3 +379,74 @@ fn an_untouched_checklist_logs_no_checklist_event() {
         "an answered checklist is logged once"
     );
 }
+
+// The adjudicate view takes these rules from the row view instead of restating them; the UI's
+// tests answer with the same rules from ui/tests/support/rules.json, kept current here (rerun
+// with FORCEBENCH_UPDATE_BINDINGS=1 after changing a rule).
+#[test]
+fn the_rules_the_app_receives_are_the_protocols_and_its_test_fixture_is_current() {
+    use forcebench::adjudicate::rules;
+    let value = serde_json::to_value(rules()).unwrap();
+    // What the protocol asks of a final label, written out here rather than read from the code.
+    assert_eq!(
+        value["needed"],
+        serde_json::json!({
+            "accept_force_gap": ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"],
+            "reject_not_force_gap": ["boundary_type"],
+            "needs_discussion": [],
+        })
+    );
+    assert_eq!(value["needs_rationale"], serde_json::json!(["suggestion", "edited"]));
+    let keys: Vec<&str> = value["checklist"].as_array().unwrap().iter().map(|q| q["key"].as_str().unwrap()).collect();
+    assert_eq!(
+        keys,
+        ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"]
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/tests/support/rules.json");
+    let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+    if std::env::var_os("FORCEBENCH_UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "ui/tests/support/rules.json is stale; rerun with FORCEBENCH_UPDATE_BINDINGS=1"
+    );
+}
+
+// Broke if the row view's sources were not the order `resolve` records: a value both annotators
+// gave is `both`, not `a`.
+#[test]
+fn each_field_of_the_row_view_lists_its_sources_in_the_order_a_value_is_given_one() {
+    let f = fixture();
+    let view = adjudicate::row_view(&f.project, &f.ids[3], false).unwrap();
+    let sources = |field: Field| -> Vec<(Source, Option<String>)> {
+        let row = view.fields.iter().find(|r| r.field == field).unwrap();
+        row.sources.iter().map(|s| (s.source, s.value.clone())).collect()
+    };
+    // Both kept the suggested calibrated claim: `both` comes first, so it is what a take records.
+    let claim = view.candidate.calibrated_claim.clone();
+    assert_eq!(
+        sources(Field::CalibratedClaim),
+        [
+            (Source::Both, Some(claim.clone())),
+            (Source::A, Some(claim.clone())),
+            (Source::B, Some(claim.clone())),
+            (Source::Suggestion, Some(claim))
+        ]
+    );
+    // Ana gave another axis and Ben rejected (no axis): no `both`.
+    let axis = sources(Field::Axis);
+    assert_eq!(axis.iter().map(|s| s.0).collect::<Vec<_>>(), [Source::A, Source::B, Source::Suggestion]);
+    assert_eq!(axis[0].1.as_deref(), Some(f.ana_axis_row3.as_str()));
+    // What resolve records agrees with the list: the first source giving the value.
+    let res = Resolution {
+        choices: vec![(Field::Decision, Choice::A), (Field::Axis, Choice::A), (Field::Severity, Choice::A)],
+        rationale: None,
+        checklist: YES,
+    };
+    let mut project = f.project;
+    let j = adjudicate::resolve(&mut project, &f.ids[3], "eve", &res).unwrap().adjudication.unwrap();
+    assert_eq!(j.source(Field::CalibratedClaim), Some(Source::Both));
+    assert_eq!(j.source(Field::Axis), Some(Source::A));
+}

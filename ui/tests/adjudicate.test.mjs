@@ -8,7 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
-import { adjA, adjB, adjudicateBackend, savedRow } from "./support/fixtures.mjs";
+import { adjA, adjB, adjRows, adjudicateBackend, savedRow } from "./support/fixtures.mjs";
 
 let server;
 let browser;
@@ -437,6 +437,35 @@ test("a change made elsewhere reaches the queue; the row on screen and an unsave
   await page.waitForFunction(() => document.querySelector('[data-testid="adj-item"][data-id="fx-adj-3"]')?.dataset.adjudicated === "true", null, { timeout: 5000 });
   assert.equal(await page.textContent('[data-testid="row-id"]'), "fx-adj-1");
   assert.equal(await page.inputValue('[data-testid="rationale"]'), "my reasons, not saved yet", "a draft is never overwritten");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke while the view restated the core's rules: a changed rule in the core (here a different
+// checklist, an accept that needs only a span, and only edited values asking for a rationale)
+// left the view asking the old questions and dimming the old fields.
+test("the view follows the rules the core sends with the row, not rules of its own", async () => {
+  const rules = {
+    needed: { accept_force_gap: ["evidence_span"], reject_not_force_gap: ["boundary_type"], needs_discussion: [] },
+    needs_rationale: ["edited"],
+    checklist: [
+      { key: "span_decisive", question: "the span alone settles it" },
+      { key: "no_unrelated_addition", question: "nothing unrelated was added" },
+    ],
+  };
+  const rows = Object.fromEntries(Object.entries(adjRows).map(([id, r]) => [id, { ...r, rules }]));
+  const { page, problems } = await openAdjudicate({ byArg: { adjudication_row: { arg: "id", answers: rows } } });
+  const questions = await page.$$eval('[data-testid^="check-"][data-testid$="-yes"]', (els) => els.map((e) => e.dataset.testid));
+  assert.deepEqual(questions, ["check-span_decisive-yes", "check-no_unrelated_addition-yes"]);
+  assert.match(await page.textContent('[data-testid="checklist"]'), /The span alone settles it[\s\S]*Nothing unrelated was added/);
+  // Key 2 answers the core's second question; key 3 has no question to answer.
+  await page.keyboard.press("2");
+  assert.equal(await page.getAttribute('[data-testid="check-no_unrelated_addition-yes"]', "aria-pressed"), "true");
+  await page.keyboard.press("3");
+  // A's accept needs only the span here: the axis is "not needed".
+  await page.keyboard.press("a");
+  assert.match(await page.getAttribute('[data-testid="field-row"][data-field="axis"]', "class"), /\bdim\b/);
+  assert.doesNotMatch(await page.getAttribute('[data-testid="field-row"][data-field="evidence_span"]', "class"), /\bdim\b/);
   assert.deepEqual(problems, []);
   await page.close();
 });

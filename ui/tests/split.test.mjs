@@ -43,11 +43,13 @@ const rowText = (page, table, axis) =>
  * parameters sent), a lock turns the split locked. Export sends its progress on the channel one
  * file at a time and holds after `holdAfter` files until `window.__releaseExport()`.
  */
-async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}, holdAfter = null } = {}) {
+const PAPER_DEFAULTS = { caps: {}, per_axis: 40, seed: 1, strata: ["source_dataset"] };
+
+async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}, holdAfter = null, defaults = PAPER_DEFAULTS } = {}) {
   const app = await openApp(browser.context, server.url, backend({ status: splitStatus }));
   await app.page.waitForSelector('[data-testid="nav-split"]');
   await app.page.evaluate(
-    ({ split, drafted, errors, holdAfter, files, lockedAt, exported, verified }) => {
+    ({ split, drafted, errors, holdAfter, files, lockedAt, exported, verified, defaults }) => {
       const base = window.__TAURI_INTERNALS__.invoke;
       let current = split;
       let release;
@@ -62,6 +64,7 @@ async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}
         window.__ipcCalls.push({ cmd, args: structuredClone(plain) });
         fail(cmd);
         if (cmd === "split_show") return structuredClone(current);
+        if (cmd === "split_defaults") return structuredClone(defaults);
         if (cmd === "split_draft") {
           const version = current?.status === "locked" ? current.version + 1 : 1;
           current = { ...drafted, version, status: "draft", locked_at: null, params: { ...args.params, strata: ["source_dataset"] } };
@@ -85,7 +88,7 @@ async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}
         throw `command ${cmd} not found`;
       };
     },
-    { split, drafted, errors, holdAfter, files: EXPORT_FILES, lockedAt: lockedSplit.locked_at, exported: exportReport(""), verified: verifyReport("") },
+    { split, drafted, errors, holdAfter, files: EXPORT_FILES, lockedAt: lockedSplit.locked_at, exported: exportReport(""), verified: verifyReport(""), defaults },
   );
   await app.page.keyboard.press("Alt+7");
   await app.page.waitForSelector('[data-testid="split-head"], [data-testid="split-empty"], [data-testid="split-load-error"]');
@@ -103,12 +106,14 @@ async function fill(page, testid, value) {
 }
 
 test("before any split the view says what can be drafted, and a draft sends the typed parameters", async () => {
-  const { page, problems } = await openSplit({ split: null });
+  // Defaults unlike the paper's: the form shows what the core sends, not numbers of its own
+  // (broke while the view restated 40 and 1).
+  const { page, problems } = await openSplit({ split: null, defaults: { ...PAPER_DEFAULTS, per_axis: 25, seed: 7 } });
   assert.equal(await page.getAttribute('[data-testid="nav-split"]', "aria-selected"), "true");
   assert.match(await text(page, "split-empty"), /No split yet 50 accepted rows can be drafted/);
-  // The form starts at the paper's defaults, each cap beside the axis's accepted rows.
-  assert.equal(await page.inputValue('[data-testid="per-axis"]'), "40");
-  assert.equal(await page.inputValue('[data-testid="seed"]'), "1");
+  // The form starts at the core's defaults, each cap beside the axis's accepted rows.
+  assert.equal(await page.inputValue('[data-testid="per-axis"]'), "25");
+  assert.equal(await page.inputValue('[data-testid="seed"]'), "7");
   assert.equal(await page.inputValue('[data-testid="cap-relation"]'), "");
   assert.equal(await page.innerText("#cap-relation-note"), "of 15 accepted");
   assert.equal(await page.innerText('[data-testid="draft"]'), "Draft");
@@ -119,9 +124,9 @@ test("before any split the view says what can be drafted, and a draft sends the 
   assert.equal(await page.innerText("#cap-temporal-note"), "of 6 accepted · no effect");
   await page.click('[data-testid="draft"]');
   await page.waitForSelector('[data-testid="split-head"]');
-  assert.deepEqual(await calls(page, "split_draft"), [{ params: { caps: { relation: 12, temporal: 9 }, per_axis: 8, seed: 1 } }]);
+  assert.deepEqual(await calls(page, "split_draft"), [{ params: { caps: { relation: 12, temporal: 9 }, per_axis: 8, seed: 7 } }]);
   assert.match(await text(page, "split-head"), /^Split v1 draft drafted 2025-03-04 09:15 UTC/);
-  assert.match(await text(page, "split-params"), /caps relation 12, temporal 9 · 8 evaluation rows per axis · seed 1 · stratified by source dataset/);
+  assert.match(await text(page, "split-params"), /caps relation 12, temporal 9 · 8 evaluation rows per axis · seed 7 · stratified by source dataset/);
   assert.equal(await page.innerText('[data-testid="draft"]'), "Draft again");
   assert.deepEqual(problems, []);
   await page.close();

@@ -6,6 +6,7 @@ import type { Category } from "./Category";
 import type { FieldRow } from "./FieldRow";
 import type { HistoryEvent } from "./HistoryEvent";
 import type { QcResult } from "./QcResult";
+import type { Rules } from "./Rules";
 
 /**
  * Everything the adjudicate view shows for one row.
@@ -14,4 +15,8 @@ export type RowView = { candidate: Candidate,
 /**
  * `None` when names are hidden from the adjudicator.
  */
-annotator_a: string | null, annotator_b: string | null, category: Category, a: Annotation, b: Annotation, fields: Array<FieldRow>, adjudication: Adjudication | null, history: Array<HistoryEvent>, qc: Array<QcResult>, };
+annotator_a: string | null, annotator_b: string | null, category: Category, a: Annotation, b: Annotation, fields: Array<FieldRow>, adjudication: Adjudication | null, history: Array<HistoryEvent>, qc: Array<QcResult>, 
+/**
+ * What the view needs to know to guide a decision (see [`Rules`]).
+ */
+rules: Rules, };

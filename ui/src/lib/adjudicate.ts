@@ -1,12 +1,15 @@
-// The adjudicate view's rules, kept out of the component so they read in one place: which fields
-// a final decision needs, where a final value comes from (the same order as the core:
-// both, a, b, suggestion, edited), how stored values read for people, and the passage cut
-// around two spans at once (A's and B's). Everything here mirrors src/adjudicate.rs; the core
-// still checks every resolution.
+// The adjudicate view's helpers, kept out of the component so they read in one place: the value
+// a choice takes, how stored values read for people, and the passage cut around two spans at
+// once (A's and B's). The rules themselves come from the core with every row: which fields a
+// final decision needs and which sources need a rationale (`RowView.rules`), the checklist's
+// questions, and where a final value comes from (`FieldRow.sources`, in the core's order). The
+// core checks every resolution again.
+import type { Checklist } from "../bindings/Checklist";
 import type { Choice } from "../bindings/Choice";
 import type { Decision } from "../bindings/Decision";
 import type { Field } from "../bindings/Field";
 import type { FieldRow } from "../bindings/FieldRow";
+import type { Rules } from "../bindings/Rules";
 import type { Source } from "../bindings/Source";
 import { AXES, BOUNDARY_TYPES, severityLabel } from "./vocab";
 import { locate, type ByteSpan } from "./text";
@@ -31,12 +34,9 @@ export const FINAL_DECISIONS: { value: Decision; label: string }[] = [
   { value: "reject_not_force_gap", label: "Reject: not a force gap" },
 ];
 
-/** The fields a final decision needs besides itself (src/adjudicate.rs `needed`). */
-export function needed(decision: string | null | undefined): Field[] {
-  if (decision === "accept_force_gap")
-    return ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"];
-  if (decision === "reject_not_force_gap") return ["boundary_type"];
-  return [];
+/** The fields a final decision needs besides itself, as the core sent them. */
+export function needed(rules: Rules | undefined, decision: string | null | undefined): Field[] {
+  return (decision && rules?.needed[decision as Decision]) || [];
 }
 
 /** The stored value a choice gives a field. */
@@ -47,17 +47,22 @@ export function valueOf(choice: Choice, row: FieldRow): string | null {
   return choice.value;
 }
 
-/** Where a final value comes from, as the core will record it. */
+/** Where a final value comes from, as the core will record it: the first of the field's
+ * sources (in the core's order) that gives it, else edited. */
 export function sourceOf(value: string | null, row: FieldRow): Source {
-  if (value === row.a && value === row.b) return "both";
-  if (value === row.a) return "a";
-  if (value === row.b) return "b";
-  if (value === row.suggestion) return "suggestion";
-  return "edited";
+  return row.sources.find((s) => s.value === value)?.source ?? "edited";
 }
 
-/** A value that neither annotator gave overrides both: it needs a rationale. */
-export const overridesBoth = (s: Source) => s === "suggestion" || s === "edited";
+/** Whether a value from this source needs a rationale (it overrides both annotators). */
+export const needsRationale = (rules: Rules | undefined, s: Source | null) => !!s && !!rules?.needs_rationale.includes(s);
+
+/** The checklist's questions as the core asks them, capitalised for a line of their own. */
+export function checklistQuestions(rules: Rules | undefined): { key: keyof Checklist; label: string }[] {
+  return (rules?.checklist ?? []).map((q) => ({
+    key: q.key as keyof Checklist,
+    label: q.question.charAt(0).toUpperCase() + q.question.slice(1),
+  }));
+}
 
 export const SOURCE_LABELS: Record<string, string> = {
   both: "both",

@@ -6,10 +6,6 @@ import type { StageCounts } from "../bindings/StageCounts";
 import type { DraftParams } from "./splitIpc";
 import { AXES } from "./vocab";
 
-/** The paper's evaluation rows per axis, and the seed a first draft uses. */
-export const DEFAULT_PER_AXIS = 40;
-export const DEFAULT_SEED = 1;
-
 /** The form as typed: a cap per axis (blank: no cap), the per-axis target and the seed. */
 export interface ParamForm {
   caps: Record<Axis, string>;
@@ -22,15 +18,12 @@ export type Checked = { ok: true; params: DraftParams } | { ok: false; errors: P
 
 const U32_MAX = 4294967295;
 
+/** An empty form, before the core's defaults arrive. */
 export function emptyForm(): ParamForm {
-  return {
-    caps: Object.fromEntries(AXES.map((a) => [a.value, ""])) as Record<Axis, string>,
-    perAxis: String(DEFAULT_PER_AXIS),
-    seed: String(DEFAULT_SEED),
-  };
+  return { caps: Object.fromEntries(AXES.map((a) => [a.value, ""])) as Record<Axis, string>, perAxis: "", seed: "" };
 }
 
-/** The form showing a split's stored parameters. */
+/** The form showing a split's stored parameters, or the core's defaults before the first draft. */
 export function formOf(params: SplitParams): ParamForm {
   const form = emptyForm();
   for (const a of AXES) {

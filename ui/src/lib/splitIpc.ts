@@ -4,6 +4,7 @@ import { Channel } from "@tauri-apps/api/core";
 import type { DraftParams } from "../bindings/shell/DraftParams";
 import type { ExportProgress } from "../bindings/shell/ExportProgress";
 import type { ExportReport } from "../bindings/ExportReport";
+import type { SplitParams } from "../bindings/SplitParams";
 import type { SplitShow } from "../bindings/SplitShow";
 import type { VerifyReport } from "../bindings/VerifyReport";
 import { call } from "./ipc";
@@ -14,6 +15,8 @@ export type { ExportProgress } from "../bindings/shell/ExportProgress";
 
 /** The latest split with the locality filter applied; null before the first draft. */
 export const splitShow = () => call<SplitShow | null>("split_show");
+/** The parameters a first draft starts from, as the core sets them. */
+export const splitDefaults = () => call<SplitParams>("split_defaults");
 export const splitDraft = (params: DraftParams) => call<SplitShow>("split_draft", { params });
 export const splitLock = () => call<SplitShow>("split_lock");
 /** Exports the locked split into `dir`; `onprogress` hears after each file is written. */

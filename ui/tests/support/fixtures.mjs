@@ -1,6 +1,12 @@
 // Fixture answers for the mocked IPC: a small project with three ordinary rows and one whose
 // text carries HTML and script payloads (which must show literally and never run).
 
+import { readFileSync } from "node:fs";
+
+/** The adjudication rules as the core sends them with every row (written by the core's tests:
+ * `the_rules_the_app_receives_are_the_protocols_and_its_test_fixture_is_current`). */
+export const RULES = JSON.parse(readFileSync(new URL("./rules.json", import.meta.url), "utf8"));
+
 export const IMG_PAYLOAD = `<img src=x onerror="document.title='pwned'">`;
 export const SCRIPT_PAYLOAD = `<script>window.__pwned=1</script>`;
 
@@ -393,6 +399,13 @@ function rowView(candidate, category, names, a, b, s, extra = {}) {
     b: b[field] ?? null,
     suggestion: s[field] ?? null,
     differs: (a[field] ?? null) !== (b[field] ?? null) && (decisionDisagreement || field !== "boundary_type"),
+    // As the core lists them: `both` first when A and B agree, then A, B and the suggestion.
+    sources: [
+      ...((a[field] ?? null) === (b[field] ?? null) ? [{ source: "both", value: a[field] ?? null }] : []),
+      { source: "a", value: a[field] ?? null },
+      { source: "b", value: b[field] ?? null },
+      { source: "suggestion", value: s[field] ?? null },
+    ],
     final: null,
   }));
   return {
@@ -406,6 +419,7 @@ function rowView(candidate, category, names, a, b, s, extra = {}) {
     adjudication: null,
     history: [],
     qc: [],
+    rules: RULES,
     ...extra,
   };
 }
