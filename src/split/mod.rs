@@ -31,8 +31,10 @@ use crate::project::{now, Project};
 use crate::vocab::Axis;
 use facts::{Facts, Standing};
 
+mod datasheet;
 mod export;
 pub(crate) mod facts;
+mod lines;
 mod publish;
 mod verify;
 

@@ -1,0 +1,85 @@
+//! The datasheet of an export (`DATASHEET.md`), written from the split's own recorded numbers.
+
+use super::export::{Recorded, RecordedSource};
+
+fn fmt_num(v: &serde_json::Value) -> String {
+    v.as_f64().map_or("undefined".into(), |x| format!("{x:.3}"))
+}
+
+/// The datasheet, written from the split's own numbers.
+pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha256: &str) -> String {
+    let c = &s.counts;
+    let a = &manifest["agreement_at_lock"];
+    let mut out = String::new();
+    let name = manifest["project"]["name"].as_str().unwrap_or("");
+    out.push_str(&format!("# Datasheet: {name}, evaluation split v{}\n\n", s.split.version));
+    out.push_str(&format!(
+        "Written by forcebench {} (commit {}) from the locked split (locked {}). Content sha256 `{content_sha256}`.\n\n",
+        crate::software::VERSION,
+        crate::software::COMMIT,
+        s.split.locked_at.as_deref().unwrap_or("")
+    ));
+    out.push_str("## What it is\n\nContrastive citation-warrant pairs. Each row has a cited passage, a calibrated claim that the passage licenses and a minimally stronger raised claim that it does not, tagged with one force axis (relation, modality, scope, temporal, numeric) and a severity (1 subtle, 2 clear, 3 high-impact). `eval.jsonl` / `eval.csv` hold the evaluation set; `benchmark.jsonl` the whole retained pool (`in_eval` marks the evaluation rows).\n\n");
+    out.push_str("`eval.csv` is meant for spreadsheets: a cell beginning with `=`, `+`, `-`, `@`, a tab, a carriage return or a single quote has a single quote put in front of it, so that a spreadsheet shows it as text instead of running it as a formula. The JSONL files hold the exact text; read those for anything but viewing.\n\n");
+    out.push_str("## How it was made\n\nEvery candidate was annotated independently by two annotators on blinded packets; an adjudicator resolved every disagreement and confirmed agreements; rows adjudicated as a force gap that passed quality control were accepted; a locality audit removed rows whose raised claim changes more than force. Over-represented axes were capped, and the evaluation set was drawn per axis, stratified by source dataset, with a stable hash for ties.\n\n");
+    out.push_str(&format!(
+        "Agreement on the pre-adjudication decisions of {} double-annotated rows: Cohen's kappa {} (95% CI {}), percent agreement {}, Krippendorff's alpha {}.\n\n",
+        a["n_items"], fmt_num(&a["cohen_kappa"]),
+        a["kappa_ci95"].as_array().map_or("undefined".into(), |v| format!("{} to {}", fmt_num(&v[0]), fmt_num(&v[1]))),
+        fmt_num(&a["percent_agreement"]), fmt_num(&a["krippendorff_alpha"])
+    ));
+    out.push_str("## Counts at every stage\n\n| stage | rows |\n|---|---|\n");
+    for (stage, n) in [
+        ("candidates", c.candidates),
+        ("double-annotated", c.double_annotated),
+        ("adjudicated", c.adjudicated),
+        ("rejected", c.rejected),
+        ("accepted", c.accepted),
+        ("capped (surplus on over-represented axes)", c.capped),
+        ("selected for evaluation", c.selected),
+        ("removed by the locality audit", c.locality_removed),
+        ("retained", c.retained),
+        ("evaluation", c.eval),
+    ] {
+        out.push_str(&format!("| {stage} | {n} |\n"));
+    }
+    out.push_str("\n## Per axis\n\n| axis | accepted | capped | locality-removed | retained | evaluation | eval sev 1 / 2 / 3 |\n|---|---|---|---|---|---|---|\n");
+    for t in &s.per_axis {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
+            t.axis,
+            t.accepted,
+            t.capped,
+            t.locality_removed,
+            t.retained,
+            t.eval,
+            t.eval_severity[0],
+            t.eval_severity[1],
+            t.eval_severity[2]
+        ));
+    }
+    out.push_str("\n## Per source dataset\n\n| source | retained | evaluation |\n|---|---|---|\n");
+    for (source, RecordedSource { retained: r, eval: e }) in &s.by_source {
+        out.push_str(&format!("| {source} | {r} | {e} |\n"));
+    }
+    out.push_str(&format!(
+        "\n## Parameters\n\nCaps {}; {} evaluation rows per axis; seed {}; strata: axis, then {}.\n\n",
+        if s.params.caps.is_empty() {
+            "none".to_string()
+        } else {
+            s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect::<Vec<_>>().join(", ")
+        },
+        s.params.per_axis,
+        s.params.seed,
+        s.params.strata.join(", ")
+    ));
+    if !s.locality_removed.is_empty() {
+        out.push_str("## Removed by the locality audit\n\n");
+        for r in &s.locality_removed {
+            out.push_str(&format!("- `{}` ({}): {}\n", r.id, r.axis, r.reason));
+        }
+        out.push('\n');
+    }
+    out.push_str("## Intended use and limits\n\nFor measuring whether citation evaluators notice when a claim is stronger than its cited passage allows: score both claims of each pair and report the monotonicity violation rate and force sensitivity. The set is small and English-only; its passages come from the source datasets named above and inherit their topics and errors; one axis per row is a simplification, since real overclaims can move on several. The labels reflect two annotators and one adjudicator following the project's guideline. It is not training data for claim verification and says nothing about whether a passage is true.\n");
+    out
+}
