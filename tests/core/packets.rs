@@ -8,7 +8,7 @@ use forcebench::{candidate, workspace, Project};
 use std::path::{Path, PathBuf};
 
 /// Issues packets and returns (annotator, file) pairs.
-fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Vec<(String, PathBuf)> {
+pub(crate) fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Vec<(String, PathBuf)> {
     packets::issue(project, &dir.join("packets"), blinding)
         .unwrap()
         .into_iter()
@@ -16,7 +16,7 @@ fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Vec<(String, 
         .collect()
 }
 
-fn packet_for(list: &[(String, PathBuf)], who: &str) -> PathBuf {
+pub(crate) fn packet_for(list: &[(String, PathBuf)], who: &str) -> PathBuf {
     list.iter().find(|(a, _)| a == who).unwrap().1.clone()
 }
 
@@ -252,25 +252,6 @@ fn one_bad_file_among_several_merges_nothing() {
     let before = dump(&project);
     assert!(packets::merge(&mut project, &[good, bad]).is_err());
     assert_eq!(dump(&project), before);
-}
-
-#[test]
-fn a_workspace_is_resumed_beside_its_packet() {
-    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
-    let list = issue(&mut project, dir.path(), Blinding::Strict);
-    let packet = packet_for(&list, "ana");
-    let mut ws = workspace::open_or_resume(&packet).unwrap();
-    let first = annotate::queue(&ws, "ana").unwrap()[0].id.clone();
-    annotate::set_field(&mut ws, &first, "ana", Field::Notes, Some("kept")).unwrap();
-    drop(ws);
-    let ws = workspace::open_or_resume(&packet).unwrap();
-    assert_eq!(annotate::get(&ws, &first, "ana").unwrap().notes.as_deref(), Some("kept"));
-    let view = annotate::row_view(&ws, &first, "ana").unwrap();
-    assert_eq!(view.position, 1);
-    assert_eq!(view.total as usize, annotate::queue(&ws, "ana").unwrap().len());
-    assert_eq!((view.suggested_axis, view.source_dataset), (None, None), "strict blinding hides them");
-    let lead_view = annotate::row_view(&project, &first, "ana").unwrap();
-    assert!(lead_view.source_dataset.is_some() && lead_view.suggested_axis.is_some());
 }
 
 /// Opens (or resumes) a workspace of `packet` at `ws-<tag>.forcebench`.
