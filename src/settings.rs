@@ -62,7 +62,7 @@ pub fn suggestion_mode(conn: &rusqlite::Connection) -> Result<SuggestionMode> {
 
 /// Whose file this is: the lead's project, or an annotator's workspace opened from a packet
 /// (strict when the packet's blinding hides the suggested axis, severity, rationale and
-/// provenance). Read from the stored packet without parsing the whole of it.
+/// provenance), read from the workspace's own row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
     Lead,
@@ -71,13 +71,13 @@ pub enum Place {
 
 /// Where the project stands (see [`Place`]).
 pub fn place(conn: &rusqlite::Connection) -> Result<Place> {
-    let blinding: Option<Option<String>> = conn
-        .prepare_cached("SELECT json_extract(packet_json, '$.blinding') FROM workspace WHERE singleton = 1")?
+    let blinding: Option<String> = conn
+        .prepare_cached("SELECT blinding FROM workspace WHERE singleton = 1")?
         .query_row([], |r| r.get(0))
         .optional()?;
     Ok(match blinding {
         None => Place::Lead,
-        Some(b) => Place::Workspace { strict: b.as_deref() == Some("strict") },
+        Some(b) => Place::Workspace { strict: b == "strict" },
     })
 }
 
