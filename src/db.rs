@@ -32,6 +32,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0006_lock_freezes_rows.sql"),
     include_str!("../schema/0007_packet_integrity.sql"),
     include_str!("../schema/0008_suggestion_mode.sql"),
+    include_str!("../schema/0009_judge_runs.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

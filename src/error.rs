@@ -142,6 +142,16 @@ pub enum Error {
     #[error("the project holds a value ForceBench cannot read: {0}")]
     Corrupt(String),
 
+    /// An LLM endpoint refused a judge's request in a way retrying cannot fix (a wrong model, a
+    /// missing key, an address that is not an endpoint).
+    #[error("{0}")]
+    EndpointRefused(String),
+
+    /// A long step that stopped before its end, keeping what it did (a judge run with requests
+    /// still unanswered): running it again resumes.
+    #[error("{0}")]
+    Unfinished(String),
+
     /// A failure that is neither the user's input nor the disk (the system's random source, a
     /// plot renderer, a serializer).
     #[error("{0}")]
@@ -208,6 +218,8 @@ impl Error {
             Error::LeadOnly(_) => "lead_only",
             Error::WrongPacket(_) => "wrong_packet",
             Error::Corrupt(_) => "corrupt_project",
+            Error::EndpointRefused(_) => "endpoint_refused",
+            Error::Unfinished(_) => "unfinished",
             Error::Internal(_) => "internal",
             Error::NoLockedSplit(_) => "no_locked_split",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",

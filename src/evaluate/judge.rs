@@ -22,12 +22,25 @@ use crate::input::InputProblem;
 use crate::vocab::Axis;
 
 /// The shipped templates: (name, text, the label map its answers use).
-pub const TEMPLATES: [(&str, &str, &str); 4] = [
+pub const TEMPLATES: [(&str, &str, &str); 5] = [
     ("generic", include_str!("templates/generic.txt"), "generic"),
     ("force_aware", include_str!("templates/force_aware.txt"), "force"),
     ("axis_free", include_str!("templates/axis_free.txt"), "force"),
     ("dummy_axis", include_str!("templates/dummy_axis.txt"), "force"),
+    // Both claims in one prompt, for the order control (`judge run --control order`); its
+    // answers name the better-licensed claim, A or B, and are read by `pairwise` below.
+    ("pairwise", include_str!("templates/pairwise.txt"), "pairwise"),
 ];
+
+/// The label map a shipped template's answers use (`generic` for a file).
+pub fn map_of(template_name: &str) -> &'static str {
+    TEMPLATES.iter().find(|t| t.0 == template_name).map_or("generic", |t| t.2)
+}
+
+/// Whether a template asks about both claims at once (`{{claim_a}}` and `{{claim_b}}`).
+pub fn is_pairwise(text: &str) -> bool {
+    text.contains("{{claim_a}}") && text.contains("{{claim_b}}")
+}
 
 /// A template by shipped name, or read from a file. Returns (name, text).
 pub fn template(name_or_file: &str) -> Result<(String, String)> {
@@ -43,8 +56,10 @@ pub fn template(name_or_file: &str) -> Result<(String, String)> {
         )));
     }
     let (_, text) = crate::input::read_text(path)?;
-    if !text.contains("{{claim}}") {
-        return Err(Error::InvalidArgument(format!("{name_or_file}: a template must contain {{{{claim}}}}")));
+    if !text.contains("{{claim}}") && !is_pairwise(&text) {
+        return Err(Error::InvalidArgument(format!(
+            "{name_or_file}: a template must contain {{{{claim}}}} (or {{{{claim_a}}}} and {{{{claim_b}}}} for a pairwise one)"
+        )));
     }
     let name = path.file_stem().map_or("custom".into(), |s| s.to_string_lossy().into_owned());
     Ok((name, text))
@@ -72,7 +87,7 @@ fn dummy_axis(axis: &str) -> &'static str {
 /// passage, a context, a claim) stays literal instead of leaking the claim under test or the true
 /// axis into the prompt. An unknown `{{name}}` is kept as written.
 pub fn fill(template: &str, pair: &Pair, context: &str, claim: &str) -> String {
-    let value = |name: &str| -> Option<&str> {
+    fill_with(template, |name| {
         Some(match name {
             "passage" => &pair.passage,
             "claim" => claim,
@@ -82,8 +97,28 @@ pub fn fill(template: &str, pair: &Pair, context: &str, claim: &str) -> String {
             "axis" => &pair.axis,
             _ => return None,
         })
-    };
-    let mut out = String::with_capacity(template.len() + pair.passage.len() + context.len() + claim.len());
+    })
+}
+
+/// Fills a pairwise template (`{{claim_a}}`, `{{claim_b}}`: both claims in one prompt) for one
+/// pair, in the same single pass as [`fill`].
+pub fn fill_pairwise(template: &str, pair: &Pair, claim_a: &str, claim_b: &str) -> String {
+    fill_with(template, |name| {
+        Some(match name {
+            "passage" => &pair.passage,
+            "claim_a" => claim_a,
+            "claim_b" => claim_b,
+            "context" => &pair.context,
+            "evidence_span" => &pair.evidence_span,
+            "axis" => &pair.axis,
+            _ => return None,
+        })
+    })
+}
+
+/// One pass over `template`, replacing each `{{name}}` that `value` knows.
+fn fill_with<'a>(template: &str, value: impl Fn(&str) -> Option<&'a str>) -> String {
+    let mut out = String::with_capacity(template.len() * 2);
     let mut rest = template;
     while let Some(open) = rest.find("{{") {
         out.push_str(&rest[..open]);
@@ -138,7 +173,7 @@ pub enum Parsed {
 
 /// The first balanced `{...}` in `text` that parses as a JSON object (code fences and prose
 /// around it are ignored).
-fn first_object(text: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
+pub(crate) fn first_object(text: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
     let bytes = text.as_bytes();
     let mut start = 0;
     while let Some(offset) = text[start..].find('{') {

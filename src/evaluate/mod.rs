@@ -11,6 +11,8 @@ pub mod baselines;
 pub mod judge;
 pub mod lexicon;
 pub mod plots;
+pub mod runner;
+pub mod trust;
 
 use rusqlite::params;
 use serde::Serialize;
@@ -280,6 +282,8 @@ pub struct Pair {
     pub axis: String,
     pub severity: i64,
     pub source: String,
+    /// The row's group (rows of one group share a source passage).
+    pub group_id: String,
     pub evidence_span: String,
     pub context: String,
     pub passage: String,
@@ -306,6 +310,7 @@ pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
                 axis: r.axis,
                 severity: r.severity,
                 source: r.source_dataset,
+                group_id: r.group_id,
                 evidence_span: r.evidence_span,
                 context: r.context,
                 passage: r.passage,

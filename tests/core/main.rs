@@ -12,6 +12,7 @@ mod error;
 mod evaluate;
 mod hostile;
 mod import;
+mod judge;
 mod locality;
 mod package;
 mod packets;

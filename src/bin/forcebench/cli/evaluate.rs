@@ -159,6 +159,32 @@ pub enum JudgeCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Send every request of the locked split to an OpenAI-compatible endpoint, store the answers
+    /// as they arrive, and score them (running it again resumes an interrupted run)
+    Run(Box<RunArgs>),
+    /// Every judge run of the project: endpoint, model, template, parameters, progress
+    Runs {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every request of a run as recorded (prompt, times, raw answer), as JSONL
+    Requests {
+        /// The run's evaluator name
+        name: String,
+        #[arg(long, default_value = "none")]
+        control: String,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        #[arg(long)]
+        force: bool,
+    },
+    /// How far a judge can be trusted: agreement with the adjudicated labels, the evidence-swap
+    /// and order controls
+    Trust {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Read the judge's responses (JSONL: request_id, response) and score them
     Import {
         file: PathBuf,
@@ -172,8 +198,229 @@ pub enum JudgeCommand {
     },
 }
 
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    #[arg(long)]
+    base_url: String,
+    /// The model's name as the endpoint knows it
+    #[arg(long)]
+    model: String,
+    /// generic, force_aware, axis_free, dummy_axis, pairwise (for --control order), or a file
+    #[arg(long)]
+    template: String,
+    /// The evaluator's name (a run is resumed by running it again under the same name)
+    #[arg(long)]
+    name: String,
+    /// How labels become scores [default: the template's own map]
+    #[arg(long)]
+    map: Option<String>,
+    /// The environment variable holding the API key (sent as a bearer token, never stored)
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
+    /// Requests in flight at once
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    #[arg(long, default_value_t = 0.0)]
+    temperature: f64,
+    #[arg(long)]
+    max_tokens: Option<u32>,
+    /// Sent to the endpoint, and orders the requests
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Send at most N unanswered requests, then stop (a later run sends the rest)
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Seconds one request may take before it is retried
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// Tries per request (429, 5xx, timeouts and lost connections are retried)
+    #[arg(long, default_value_t = 5)]
+    attempts: u32,
+    /// Milliseconds before the first retry, doubled after each (a Retry-After header wins)
+    #[arg(long, default_value_t = 500)]
+    retry_wait_ms: u64,
+    /// none (the judge itself), swapped_evidence or order
+    #[arg(long, default_value = "none")]
+    control: String,
+    /// Accepted for clarity: every run resumes what an earlier run under the same name left
+    #[arg(long)]
+    resume: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+fn run_judge(project: Option<&Path>, a: RunArgs) -> Result<()> {
+    let mut p = open(project)?;
+    let mut opts = evaluate::runner::RunOptions::new(&a.name, &a.base_url, &a.model, &a.template);
+    opts.map = a.map;
+    opts.sampling.api_key_env = a.api_key_env;
+    opts.sampling.temperature = a.temperature;
+    opts.sampling.max_tokens = a.max_tokens;
+    opts.sampling.seed = a.seed;
+    opts.concurrency = a.concurrency;
+    opts.limit = a.limit;
+    opts.timeout = std::time::Duration::from_secs(a.timeout.max(1));
+    opts.max_attempts = a.attempts.max(1);
+    opts.retry_wait = std::time::Duration::from_millis(a.retry_wait_ms);
+    opts.control = a.control.parse().map_err(forcebench::Error::InvalidArgument)?;
+    let _ = a.resume;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("judging [{bar:30}] {pos}/{len} answered {msg} ({eta})")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let summary = evaluate::runner::run(
+        &mut p,
+        &opts,
+        &mut |s| {
+            bar.set_length(s.total);
+            bar.set_position(s.done);
+            bar.set_message(match (s.failed, s.retries) {
+                (0, 0) => String::new(),
+                (f, r) => format!("· {r} retried · {f} given up"),
+            });
+        },
+        &cancel,
+    );
+    bar.finish_and_clear();
+    let summary = summary?;
+    if a.json {
+        print_json(&summary)?;
+    } else {
+        println!(
+            "{} ({}) with {} at {}: {} of {} requests answered ({} before this run, {} now)",
+            summary.name,
+            summary.control.as_str(),
+            summary.model,
+            summary.base_url,
+            summary.requests - summary.unanswered,
+            summary.requests,
+            summary.answered_before,
+            summary.answered_now
+        );
+        for (rid, why) in &summary.failures {
+            println!("  not answered: {rid}: {why}");
+        }
+        if let Some(stats) = &summary.stats {
+            println!(
+                "{} answers: {} as JSON, {} by a label in the text, {} without a usable verdict (missing)",
+                stats.responses,
+                stats.json,
+                stats.label_in_text,
+                stats.unparsable.len()
+            );
+        }
+        if let Some(report) = &summary.report {
+            print_table(std::slice::from_ref(report));
+        }
+        if summary.control != evaluate::runner::Control::None {
+            println!("see `forcebench judge trust {}` for what this control shows", summary.name);
+        }
+    }
+    if summary.unanswered > 0 && opts.limit.is_none() {
+        return Err(forcebench::Error::Unfinished(format!(
+            "{} request(s) are still unanswered; run the same command again to send them (answered ones are not sent again)",
+            summary.unanswered
+        )));
+    }
+    Ok(())
+}
+
+fn print_trust(t: &evaluate::trust::TrustReport) {
+    println!("trust report for the judge {}", t.name);
+    match &t.human_agreement {
+        Some(h) => {
+            println!(
+                "agreement with the adjudicated labels: kappa {} {} on {} claims ({} left out)",
+                f(h.overall.cohen_kappa),
+                ci(h.overall.kappa_ci95),
+                h.claims,
+                h.left_out
+            );
+            for (axis, k) in &h.per_axis {
+                println!("  {axis:<12} kappa {} {} (n {})", f(k.cohen_kappa), ci(k.kappa_ci95), k.n_items);
+            }
+        }
+        None => println!("agreement with the adjudicated labels: no run of the judge itself yet"),
+    }
+    match &t.swapped_evidence {
+        Some(s) => println!(
+            "evidence swap: calibrated claims supported {} against their own passage, {} against another group's; drop {}; still supported {} (n {})",
+            f(s.safe_own),
+            f(s.safe_swapped),
+            f(s.support_drop),
+            f(s.still_supported),
+            s.pairs
+        ),
+        None => println!("evidence swap: no swapped_evidence run yet (`judge run --control swapped_evidence`)"),
+    }
+    match &t.order {
+        Some(o) => println!(
+            "order: same position picked in both orders {} of pairs (position bias); calibrated claim picked {} (n {})",
+            f(o.position_bias),
+            f(o.picks_calibrated),
+            o.pairs
+        ),
+        None => println!("order: no order run yet (`judge run --control order --template pairwise`)"),
+    }
+}
+
 pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()> {
     match cmd {
+        JudgeCommand::Run(args) => run_judge(project, *args),
+        JudgeCommand::Runs { json } => {
+            let p = open(project)?;
+            let runs = evaluate::runner::runs(&p)?;
+            if json {
+                return print_json(&runs);
+            }
+            if runs.is_empty() {
+                println!(
+                    "no judge run yet: `forcebench judge run --base-url URL --model NAME --template T --name NAME`"
+                );
+            }
+            for r in &runs {
+                println!(
+                    "{} ({}) split v{}: {} at {}, template {} (sha256 {}…), {}/{} answered{}",
+                    r.name,
+                    r.control.as_str(),
+                    r.split_version,
+                    r.model,
+                    r.base_url,
+                    r.template,
+                    &r.template_sha256[..12],
+                    r.answered,
+                    r.requests,
+                    r.finished_at.as_deref().map_or(String::new(), |t| format!(", finished {t}"))
+                );
+            }
+            Ok(())
+        }
+        JudgeCommand::Requests { name, control, out, force } => {
+            let p = open(project)?;
+            let control = control.parse().map_err(forcebench::Error::InvalidArgument)?;
+            let rows = evaluate::runner::requests(&p, &name, control)?;
+            let mut text = String::new();
+            for r in &rows {
+                text.push_str(&serde_json::to_string(r).map_err(|e| forcebench::Error::Internal(e.to_string()))?);
+                text.push('\n');
+            }
+            forcebench::output::write_file(&out, text.as_bytes(), force)?;
+            println!("wrote {} requests of {name} to {}", rows.len(), out.display());
+            Ok(())
+        }
+        JudgeCommand::Trust { name, json } => {
+            let p = open(project)?;
+            let t = evaluate::trust::trust(&p, &name)?;
+            if json {
+                return print_json(&t);
+            }
+            print_trust(&t);
+            Ok(())
+        }
         JudgeCommand::Templates { out, force } => {
             // Every file is checked before any is written: all or nothing.
             for (name, ..) in evaluate::judge::TEMPLATES {

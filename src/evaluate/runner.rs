@@ -1,0 +1,828 @@
+//! Runs an LLM judge directly against an OpenAI-compatible chat-completions endpoint (the API
+//! that OpenAI, vLLM, llama.cpp's server, Ollama and LM Studio serve).
+//!
+//! A run is named (its evaluator's name) and belongs to the locked split. Its requests are the
+//! same complete, stateless prompts `judge export` writes, in the same seeded order, stored with
+//! the run before the first is sent. Workers (at most `concurrency`) send them; every answer is
+//! committed on its own as it arrives, with the time it was asked for, the HTTP status and the
+//! raw body, so a run stopped in any way (kill -9, Ctrl-C, the network gone, Cancel in the app)
+//! resumes by running the same command again: only requests without a committed answer are
+//! sent. An answer that was received but not yet committed when the process died is asked for
+//! again; an answered request never is.
+//!
+//! Failures: a timeout, a lost connection, 429 and 5xx are retried with exponential backoff
+//! (honouring `Retry-After` in seconds) up to `max_attempts`; a request still failing is left
+//! unanswered (the run says how many, and a later run sends them). Any other 4xx (a wrong model,
+//! a missing key) stops the run at once: retrying would not help. A 200 whose body is not the
+//! expected JSON, or a refusal without text, is an answer: it is kept as received and counts as
+//! missing in the scores, never sent again.
+//!
+//! The API key is read from the environment variable named and sent as a bearer token; it is
+//! never stored, logged or printed (the run records only the variable's name).
+//!
+//! Controls (see [`Control`]): `swapped_evidence` judges each claim against the passage of a row
+//! of another group, `order` asks a pairwise template twice with the claims' order swapped. Both
+//! are stored as runs of their own beside the evaluator's, and read by [`super::trust`].
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+use ts_rs::TS;
+
+use super::judge::{self, Request};
+use super::{eval_pairs, LabelMap, Output, Pair};
+use crate::error::{Error, Result};
+use crate::project::{now, Project};
+
+/// What a run measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// The judge as an evaluator: each claim against its own passage; scored by MVR and FS.
+    None,
+    /// Each claim against the passage (and span and context) of a row of another group, chosen
+    /// by a seeded rule: a faithful judge stops supporting the calibrated claim.
+    SwappedEvidence,
+    /// A pairwise template asked twice per pair, the claims' order swapped: a judge without
+    /// position bias names the same claim both times.
+    Order,
+}
+
+impl Control {
+    pub const ALL: [Control; 3] = [Control::None, Control::SwappedEvidence, Control::Order];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Control::None => "none",
+            Control::SwappedEvidence => "swapped_evidence",
+            Control::Order => "order",
+        }
+    }
+}
+
+impl std::str::FromStr for Control {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Control::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s.trim())
+            .ok_or_else(|| format!("`{s}` is not a control; expected none, swapped_evidence or order"))
+    }
+}
+
+/// The sampling parameters sent with every request (part of what a run is: a resumed run must
+/// send the same).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SamplingParams {
+    pub temperature: f64,
+    pub max_tokens: Option<u32>,
+    /// Sent to the endpoint when given; also orders the requests (seed 1 when not given).
+    #[ts(type = "number | null")]
+    pub seed: Option<u64>,
+    /// The environment variable the API key was read from (never the key).
+    pub api_key_env: Option<String>,
+}
+
+/// Everything `judge run` takes.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub name: String,
+    pub base_url: String,
+    pub model: String,
+    /// A shipped template's name or a template file.
+    pub template: String,
+    /// How labels become scores; the template's own map when `None`.
+    pub map: Option<String>,
+    pub sampling: SamplingParams,
+    pub concurrency: usize,
+    /// Send at most this many of the unanswered requests (in run order), then stop.
+    pub limit: Option<usize>,
+    /// The longest one request may take, connection to last byte.
+    pub timeout: Duration,
+    pub max_attempts: u32,
+    /// The wait before the first retry; doubled after each failure (at most 60 s).
+    pub retry_wait: Duration,
+    pub control: Control,
+}
+
+impl RunOptions {
+    /// The defaults of `judge run` for the required values.
+    pub fn new(name: &str, base_url: &str, model: &str, template: &str) -> Self {
+        RunOptions {
+            name: name.to_string(),
+            base_url: base_url.to_string(),
+            model: model.to_string(),
+            template: template.to_string(),
+            map: None,
+            sampling: SamplingParams { temperature: 0.0, max_tokens: None, seed: None, api_key_env: None },
+            concurrency: 4,
+            limit: None,
+            timeout: Duration::from_secs(120),
+            max_attempts: 5,
+            retry_wait: Duration::from_millis(500),
+            control: Control::None,
+        }
+    }
+}
+
+/// Where a run stands, after each answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RunProgress {
+    /// Requests with a committed answer, of `total`.
+    #[ts(type = "number")]
+    pub done: u64,
+    #[ts(type = "number")]
+    pub total: u64,
+    /// Requests given up on in this run (left unanswered for the next).
+    #[ts(type = "number")]
+    pub failed: u64,
+    /// Retries so far in this run (429, 5xx, timeouts).
+    #[ts(type = "number")]
+    pub retries: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunSummary {
+    pub name: String,
+    pub control: Control,
+    pub base_url: String,
+    pub model: String,
+    pub template: String,
+    pub template_sha256: String,
+    #[ts(type = "number")]
+    pub requests: u64,
+    /// Answered before this run started (a resumed run).
+    #[ts(type = "number")]
+    pub answered_before: u64,
+    /// Answered in this run.
+    #[ts(type = "number")]
+    pub answered_now: u64,
+    /// Still unanswered: given up on after retries, skipped by `--limit`, or left by a cancel.
+    #[ts(type = "number")]
+    pub unanswered: u64,
+    /// The last failure of each request given up on in this run.
+    pub failures: Vec<(String, String)>,
+    #[ts(type = "number")]
+    pub retries: u64,
+    pub cancelled: bool,
+    /// The evaluator's scores (control `none`), over every answered request.
+    pub report: Option<super::EvaluatorReport>,
+    pub stats: Option<judge::ResponseStats>,
+}
+
+/// The requests of a run: (request id, prompt), in the run's seeded order.
+fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: u64) -> Result<Vec<(String, String)>> {
+    let pairwise = judge::is_pairwise(text);
+    match control {
+        Control::Order if !pairwise => {
+            return Err(Error::InvalidArgument(format!(
+                "the order control needs a pairwise template (with {{{{claim_a}}}} and {{{{claim_b}}}}), such as `pairwise`; `{name}` is not one"
+            )))
+        }
+        Control::None | Control::SwappedEvidence if pairwise => {
+            return Err(Error::InvalidArgument(format!(
+                "`{name}` is a pairwise template: it is for the order control (`--control order`)"
+            )))
+        }
+        _ => {}
+    }
+    let with_context = |p: &Pair| (p.clone(), p.context.clone());
+    let list: Vec<Request> = match control {
+        Control::None => judge::requests(name, text, &pairs.iter().map(with_context).collect::<Vec<_>>(), seed),
+        Control::SwappedEvidence => {
+            let donors = swap_donors(pairs, seed)?;
+            let swapped: Vec<(Pair, String)> = pairs
+                .iter()
+                .zip(donors)
+                .map(|(p, d)| {
+                    let d = &pairs[d];
+                    let mut q = p.clone();
+                    q.passage = d.passage.clone();
+                    q.evidence_span = d.evidence_span.clone();
+                    (q, d.context.clone())
+                })
+                .collect();
+            judge::requests(name, text, &swapped, seed)
+        }
+        Control::Order => {
+            let mut out: Vec<Request> = pairs
+                .iter()
+                .flat_map(|p| {
+                    [("ab", &p.calibrated_claim, &p.raised_claim), ("ba", &p.raised_claim, &p.calibrated_claim)].map(
+                        |(order, a, b)| Request {
+                            request_id: format!("{}:{order}", p.id),
+                            id: p.id.clone(),
+                            claim: order.to_string(),
+                            template: name.to_string(),
+                            template_sha256: String::new(),
+                            prompt: judge::fill_pairwise(text, p, a, b),
+                        },
+                    )
+                })
+                .collect();
+            out.sort_by_cached_key(|r| Sha256::digest(format!("judge:{seed}:{}", r.request_id).as_bytes()).to_vec());
+            out
+        }
+    };
+    Ok(list.into_iter().map(|r| (r.request_id, r.prompt)).collect())
+}
+
+/// For each pair, the index of the pair whose evidence it is shown under the swap: the next pair
+/// of another group in a seeded order (so no pair keeps its own passage, and the choice is
+/// reproducible from the seed).
+pub fn swap_donors(pairs: &[Pair], seed: u64) -> Result<Vec<usize>> {
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by_cached_key(|&i| Sha256::digest(format!("swap:{seed}:{}", pairs[i].id).as_bytes()).to_vec());
+    let mut donors = vec![0; pairs.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let donor = (1..order.len())
+            .map(|step| order[(k + step) % order.len()])
+            .find(|&j| pairs[j].group_id != pairs[i].group_id)
+            .ok_or_else(|| {
+                Error::InvalidArgument(
+                    "the swapped-evidence control needs evaluation rows from at least two groups".into(),
+                )
+            })?;
+        donors[i] = donor;
+    }
+    Ok(donors)
+}
+
+/// The run row for (name, split, control), created if new; refused if it exists with other
+/// settings (a resumed run must ask the same of the same model).
+#[allow(clippy::too_many_arguments)]
+fn find_or_create_run(
+    tx: &rusqlite::Transaction,
+    opts: &RunOptions,
+    split_id: i64,
+    template_name: &str,
+    template_text: &str,
+    sha: &str,
+    map_name: &str,
+    requests: &[(String, String)],
+) -> Result<i64> {
+    let params_json = serde_json::to_string(&opts.sampling).expect("parameters serialise");
+    let existing: Option<(i64, String, String, String, String, String)> = tx
+        .query_row(
+            "SELECT id, base_url, model, template_sha256, label_map, params_json FROM judge_runs
+             WHERE name = ?1 AND split_id = ?2 AND control = ?3",
+            params![opts.name, split_id, opts.control.as_str()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+        )
+        .optional()?;
+    if let Some((id, base_url, model, old_sha, old_map, old_params)) = existing {
+        let mut differs = Vec::new();
+        if base_url != opts.base_url {
+            differs.push(format!("base URL {base_url}"));
+        }
+        if model != opts.model {
+            differs.push(format!("model {model}"));
+        }
+        if old_sha != sha {
+            differs.push(format!("template sha256 {}…", &old_sha[..12]));
+        }
+        if old_map != map_name {
+            differs.push(format!("label map {old_map}"));
+        }
+        if old_params != params_json {
+            differs.push(format!("parameters {old_params}"));
+        }
+        if !differs.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "a judge run named `{}` ({}) already exists on this split with {}; resume it with the same settings, or give this run another --name",
+                opts.name,
+                opts.control.as_str(),
+                differs.join(", ")
+            )));
+        }
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO judge_runs (name, split_id, control, base_url, model, template_name, template_text, template_sha256, label_map, params_json, started_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            opts.name,
+            split_id,
+            opts.control.as_str(),
+            opts.base_url,
+            opts.model,
+            template_name,
+            template_text,
+            sha,
+            map_name,
+            params_json,
+            now()
+        ],
+    )?;
+    let run = tx.last_insert_rowid();
+    let mut insert =
+        tx.prepare("INSERT INTO judge_requests (run_id, request_id, seq, prompt) VALUES (?1, ?2, ?3, ?4)")?;
+    for (seq, (rid, prompt)) in requests.iter().enumerate() {
+        insert.execute(params![run, rid, seq as i64, prompt])?;
+    }
+    Ok(run)
+}
+
+/// One finished exchange with the endpoint.
+enum Outcome {
+    /// A 200: the body as received and the message text read from it (if any).
+    Answered { status: u16, body: String, content: Option<String>, sent_at: String },
+    /// Given up on after retries (the last failure, in words).
+    GaveUp(String),
+    /// A refusal retrying cannot fix (401, 404...): the run stops.
+    Fatal(String),
+    /// Cancelled before an answer.
+    Cancelled,
+}
+
+/// What a worker sends back: the request, the outcome and how many retries it took.
+type Done = (String, Outcome, u64);
+
+/// The message text of a chat-completions body (`choices[0].message.content`), `None` when the
+/// body is not that JSON or holds a refusal without text.
+fn content_of(body: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let message = v.get("choices")?.get(0)?.get("message")?;
+    match message.get("content") {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// The endpoint's URL for chat completions: `BASE/chat/completions` (BASE usually ends in `/v1`).
+pub fn completions_url(base_url: &str) -> String {
+    format!("{}/chat/completions", base_url.trim_end_matches('/'))
+}
+
+/// Sends one request, retrying what may pass on a later try.
+#[allow(clippy::too_many_arguments)]
+fn exchange(
+    agent: &ureq::Agent,
+    url: &str,
+    key: Option<&str>,
+    body: &serde_json::Value,
+    max_attempts: u32,
+    retry_wait: Duration,
+    cancel: &AtomicBool,
+) -> (Outcome, u64) {
+    let mut retries = 0;
+    let mut wait = retry_wait;
+    let mut last = String::new();
+    for attempt in 1..=max_attempts.max(1) {
+        if cancel.load(Ordering::Relaxed) {
+            return (Outcome::Cancelled, retries);
+        }
+        let sent_at = now();
+        let mut request = agent.post(url).header("Content-Type", "application/json");
+        if let Some(k) = key {
+            request = request.header("Authorization", format!("Bearer {k}"));
+        }
+        let mut retry_after = None;
+        match request.send_json(body) {
+            Ok(mut response) => {
+                let status = response.status().as_u16();
+                let text = response.body_mut().read_to_string();
+                match (status, text) {
+                    (200..=299, Ok(body)) => {
+                        let content = content_of(&body);
+                        return (Outcome::Answered { status, body, content, sent_at }, retries);
+                    }
+                    (200..=299, Err(e)) => last = format!("the answer could not be read: {e}"),
+                    (429 | 500..=599, text) => {
+                        retry_after = response
+                            .headers()
+                            .get("retry-after")
+                            .and_then(|v| v.to_str().ok())
+                            .and_then(|v| v.trim().parse::<u64>().ok())
+                            .map(|s| Duration::from_secs(s.min(60)));
+                        last = format!("HTTP {status}{}", excerpt(&text.unwrap_or_default()));
+                    }
+                    (status, text) => {
+                        let advice = match status {
+                            401 | 403 => " (check the API key: --api-key-env names the variable holding it)",
+                            404 => " (check --base-url, which usually ends in /v1, and --model)",
+                            _ => "",
+                        };
+                        return (
+                            Outcome::Fatal(format!(
+                                "the endpoint refused the request: HTTP {status}{}{advice}",
+                                excerpt(&text.unwrap_or_default())
+                            )),
+                            retries,
+                        );
+                    }
+                }
+            }
+            Err(ureq::Error::Timeout(_)) => last = "no answer within the timeout".into(),
+            Err(ureq::Error::Io(e)) => last = format!("connection failed: {e}"),
+            Err(ureq::Error::ConnectionFailed) => last = "connection failed".into(),
+            Err(ureq::Error::HostNotFound) => {
+                return (Outcome::Fatal(format!("no host at {url} (check --base-url)")), retries)
+            }
+            Err(e) => return (Outcome::Fatal(format!("the request could not be sent: {e}")), retries),
+        }
+        if attempt == max_attempts.max(1) {
+            break;
+        }
+        retries += 1;
+        let pause = retry_after.unwrap_or(wait);
+        wait = (wait * 2).min(Duration::from_secs(60));
+        // Sleep in short steps so a cancel is heard.
+        let until = Instant::now() + pause;
+        while Instant::now() < until {
+            if cancel.load(Ordering::Relaxed) {
+                return (Outcome::Cancelled, retries);
+            }
+            std::thread::sleep(Duration::from_millis(20).min(until - Instant::now()));
+        }
+    }
+    (Outcome::GaveUp(format!("{last} (after {} attempts)", max_attempts.max(1))), retries)
+}
+
+/// `: <the first 200 characters of the body>`, or nothing for an empty body.
+fn excerpt(body: &str) -> String {
+    let t = body.trim();
+    if t.is_empty() {
+        return String::new();
+    }
+    let cut: String = t.chars().take(200).collect();
+    format!(": {cut}{}", if t.chars().count() > 200 { "…" } else { "" })
+}
+
+/// The API key from the environment variable named, refused when the variable is unset.
+fn api_key(var: Option<&str>) -> Result<Option<String>> {
+    match var {
+        None => Ok(None),
+        Some(v) => match std::env::var(v) {
+            Ok(k) if !k.trim().is_empty() => Ok(Some(k.trim().to_string())),
+            _ => Err(Error::InvalidArgument(format!(
+                "the environment variable {v} (named by --api-key-env) is not set; export the API key in it"
+            ))),
+        },
+    }
+}
+
+/// Runs (or resumes) a judge: see the module documentation. `progress` hears after each
+/// answer; setting `cancel` stops sending (what was answered stays, and the run resumes later).
+pub fn run(
+    project: &mut Project,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(&RunProgress),
+    cancel: &AtomicBool,
+) -> Result<RunSummary> {
+    let name = super::evaluator_name(&opts.name)?.to_string();
+    let key = api_key(opts.sampling.api_key_env.as_deref())?;
+    if !(opts.base_url.starts_with("http://") || opts.base_url.starts_with("https://")) {
+        return Err(Error::InvalidArgument(format!(
+            "--base-url `{}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)",
+            opts.base_url
+        )));
+    }
+    if opts.model.trim().is_empty() {
+        return Err(Error::InvalidArgument("--model needs the model's name as the endpoint knows it".into()));
+    }
+    if !(0.0..=2.0).contains(&opts.sampling.temperature) {
+        return Err(Error::InvalidArgument(format!(
+            "--temperature {} is not between 0 and 2",
+            opts.sampling.temperature
+        )));
+    }
+    let (template_name, text) = judge::template(&opts.template)?;
+    let map_name = opts.map.clone().unwrap_or_else(|| judge::map_of(&template_name).to_string());
+    let map = if opts.control == Control::Order { None } else { Some(LabelMap::named(&map_name)?) };
+    let sha = hex::encode(Sha256::digest(text.as_bytes()));
+    let (version, pairs) = eval_pairs(project)?;
+    let seed = opts.sampling.seed.unwrap_or(1);
+    let requests = requests_for(opts.control, &template_name, &text, &pairs, seed)?;
+
+    let tx = project.conn_mut().transaction()?;
+    let split_id: i64 = tx.query_row("SELECT id FROM splits WHERE version = ?1", [version], |r| r.get(0))?;
+    let run_id = find_or_create_run(&tx, opts, split_id, &template_name, &text, &sha, &map_name, &requests)?;
+    tx.commit()?;
+
+    let total = requests.len() as u64;
+    let pending: Vec<(String, String)> = {
+        let mut stmt = project.conn().prepare(
+            "SELECT request_id, prompt FROM judge_requests WHERE run_id = ?1 AND answered_at IS NULL ORDER BY seq",
+        )?;
+        let rows = stmt.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let answered_before = total - pending.len() as u64;
+    let to_send: Vec<(String, String)> = pending.into_iter().take(opts.limit.unwrap_or(usize::MAX)).collect();
+
+    let mut state = RunProgress { done: answered_before, total, failed: 0, retries: 0 };
+    progress(&state);
+    let mut failures = Vec::new();
+    let mut answered_now = 0;
+    let mut fatal = None;
+    let stop = Arc::new(AtomicBool::new(false));
+
+    if !to_send.is_empty() {
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(opts.timeout)).http_status_as_error(false).build().into();
+        let url = completions_url(&opts.base_url);
+        let jobs = Arc::new(Mutex::new(to_send.into_iter()));
+        let (tx_done, rx_done) = mpsc::channel::<Done>();
+        let workers = opts.concurrency.clamp(1, 64);
+        for _ in 0..workers {
+            let (agent, url, key, jobs, tx_done, stop) =
+                (agent.clone(), url.clone(), key.clone(), jobs.clone(), tx_done.clone(), stop.clone());
+            let (model, sampling, max_attempts, retry_wait) =
+                (opts.model.clone(), opts.sampling.clone(), opts.max_attempts, opts.retry_wait);
+            std::thread::spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let Some((rid, prompt)) = jobs.lock().expect("job list").next() else { return };
+                let mut body = serde_json::json!({
+                    "model": model,
+                    "messages": [{ "role": "user", "content": prompt }],
+                    "temperature": sampling.temperature,
+                });
+                if let Some(n) = sampling.max_tokens {
+                    body["max_tokens"] = n.into();
+                }
+                if let Some(s) = sampling.seed {
+                    body["seed"] = s.into();
+                }
+                let (outcome, retries) = exchange(&agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
+                if matches!(outcome, Outcome::Fatal(_)) {
+                    // Stop the other workers before they take another request.
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if tx_done.send((rid, outcome, retries)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx_done);
+        loop {
+            // Wake now and then to hear a cancel even while every worker waits on the network.
+            let (rid, outcome, retries) = match rx_done.recv_timeout(Duration::from_millis(100)) {
+                Ok(done) => done,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.load(Ordering::Relaxed) {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            state.retries += retries;
+            match outcome {
+                Outcome::Answered { status, body, content, sent_at } => {
+                    let tx = project.conn_mut().transaction()?;
+                    tx.execute(
+                        "UPDATE judge_requests SET attempts = attempts + ?3, sent_at = ?4, answered_at = ?5,
+                             http_status = ?6, raw_response = ?7, content = ?8, last_error = NULL
+                         WHERE run_id = ?1 AND request_id = ?2",
+                        params![run_id, rid, retries as i64 + 1, sent_at, now(), status, body, content],
+                    )?;
+                    tx.commit()?;
+                    crate::crashpoint::hit("judge-after-answer");
+                    answered_now += 1;
+                    state.done += 1;
+                }
+                Outcome::GaveUp(why) => {
+                    project.conn().execute(
+                        "UPDATE judge_requests SET attempts = attempts + ?3, last_error = ?4 WHERE run_id = ?1 AND request_id = ?2",
+                        params![run_id, rid, retries as i64 + 1, why],
+                    )?;
+                    state.failed += 1;
+                    failures.push((rid, why));
+                }
+                Outcome::Fatal(why) => {
+                    fatal = Some(why);
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Outcome::Cancelled => {}
+            }
+            progress(&state);
+            if cancel.load(Ordering::Relaxed) {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+    if let Some(why) = fatal {
+        return Err(Error::EndpointRefused(format!(
+            "{why}; {answered_now} answer(s) from this run are kept, and running the same command again resumes"
+        )));
+    }
+    let unanswered = project.conn().query_row(
+        "SELECT count(*) FROM judge_requests WHERE run_id = ?1 AND answered_at IS NULL",
+        [run_id],
+        |r| r.get::<_, i64>(0),
+    )? as u64;
+    if unanswered == 0 {
+        project.conn().execute(
+            "UPDATE judge_runs SET finished_at = coalesce(finished_at, ?2) WHERE id = ?1",
+            params![run_id, now()],
+        )?;
+    }
+    let (report, stats) = match (&map, opts.control) {
+        (Some(map), Control::None) => {
+            let ids = pairs.iter().map(|p| p.id.clone()).collect();
+            let (outputs, stats) = outputs_of(project, run_id, map, &ids)?;
+            super::store(project, &name, &map.name, &outputs)?;
+            (
+                Some(super::report(
+                    &name,
+                    &map.name,
+                    version,
+                    &pairs,
+                    &outputs,
+                    Some((super::BOOTSTRAP_REPS, super::BOOTSTRAP_SEED)),
+                )),
+                Some(stats),
+            )
+        }
+        _ => (None, None),
+    };
+    Ok(RunSummary {
+        name,
+        control: opts.control,
+        base_url: opts.base_url.clone(),
+        model: opts.model.clone(),
+        template: template_name,
+        template_sha256: sha,
+        requests: total,
+        answered_before,
+        answered_now,
+        unanswered,
+        failures,
+        retries: state.retries,
+        cancelled: cancel.load(Ordering::Relaxed),
+        report,
+        stats,
+    })
+}
+
+/// The evaluator outputs of a run's answered requests, read with the tolerant reader.
+pub(crate) fn outputs_of(
+    project: &Project,
+    run_id: i64,
+    map: &LabelMap,
+    ids: &std::collections::BTreeSet<String>,
+) -> Result<(Vec<Output>, judge::ResponseStats)> {
+    let mut stmt = project.conn().prepare(
+        "SELECT request_id, coalesce(content, '') FROM judge_requests WHERE run_id = ?1 AND answered_at IS NOT NULL ORDER BY seq",
+    )?;
+    let rows: Vec<(String, String)> =
+        stmt.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut outputs = Vec::with_capacity(rows.len());
+    let mut stats = judge::ResponseStats { responses: 0, json: 0, label_in_text: 0, unparsable: Vec::new() };
+    for (rid, content) in rows {
+        let Some((id, which)) = rid.rsplit_once(':') else { continue };
+        if !ids.contains(id) {
+            continue;
+        }
+        stats.responses += 1;
+        let (label, score, how) = judge::parse_response(&content, map);
+        match how {
+            judge::Parsed::Json => stats.json += 1,
+            judge::Parsed::LabelInText => stats.label_in_text += 1,
+            judge::Parsed::Unparsable => stats.unparsable.push(rid.clone()),
+        }
+        outputs.push(Output { id: id.to_string(), safe: which == "safe", score, label, raw: Some(content) });
+    }
+    Ok((outputs, stats))
+}
+
+/// One stored run, as `judge runs` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunRecord {
+    pub name: String,
+    pub control: Control,
+    #[ts(type = "number")]
+    pub split_version: i64,
+    pub base_url: String,
+    pub model: String,
+    pub template: String,
+    pub template_sha256: String,
+    pub label_map: String,
+    pub params: SamplingParams,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    #[ts(type = "number")]
+    pub requests: u64,
+    #[ts(type = "number")]
+    pub answered: u64,
+}
+
+/// Every judge run of the project, newest split first, then by name and control.
+pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
+    let mut stmt = project.conn().prepare(
+        "SELECT r.name, r.control, s.version, r.base_url, r.model, r.template_name, r.template_sha256, r.label_map,
+                r.params_json, r.started_at, r.finished_at,
+                (SELECT count(*) FROM judge_requests q WHERE q.run_id = r.id),
+                (SELECT count(*) FROM judge_requests q WHERE q.run_id = r.id AND q.answered_at IS NOT NULL)
+         FROM judge_runs r JOIN splits s ON s.id = r.split_id ORDER BY s.version DESC, r.name, r.control",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+            r.get(7)?,
+            r.get::<_, String>(8)?,
+            r.get(9)?,
+            r.get(10)?,
+            r.get::<_, i64>(11)?,
+            r.get::<_, i64>(12)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (
+            name,
+            control,
+            split_version,
+            base_url,
+            model,
+            template,
+            template_sha256,
+            label_map,
+            params,
+            started_at,
+            finished_at,
+            n,
+            a,
+        ) = row?;
+        out.push(RunRecord {
+            name,
+            control: control.parse().map_err(Error::Corrupt)?,
+            split_version,
+            base_url,
+            model,
+            template,
+            template_sha256,
+            label_map,
+            params: serde_json::from_str(&params).map_err(|e| Error::Corrupt(format!("judge run parameters: {e}")))?,
+            started_at,
+            finished_at,
+            requests: n as u64,
+            answered: a as u64,
+        });
+    }
+    Ok(out)
+}
+
+/// One request of a run as recorded, for an audit (`judge requests`).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RequestRecord {
+    pub request_id: String,
+    pub prompt: String,
+    #[ts(type = "number")]
+    pub attempts: i64,
+    pub sent_at: Option<String>,
+    pub answered_at: Option<String>,
+    pub http_status: Option<i64>,
+    pub raw_response: Option<String>,
+    pub content: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// Every request of the named run on the latest locked split, in the order sent.
+pub fn requests(project: &Project, name: &str, control: Control) -> Result<Vec<RequestRecord>> {
+    let run_id: i64 = project
+        .conn()
+        .query_row(
+            "SELECT r.id FROM judge_runs r JOIN splits s ON s.id = r.split_id
+             WHERE r.name = ?1 AND r.control = ?2 ORDER BY s.version DESC LIMIT 1",
+            params![name.trim(), control.as_str()],
+            |r| r.get(0),
+        )
+        .optional()?
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!("no judge run named `{}` ({})", name.trim(), control.as_str()))
+        })?;
+    let mut stmt = project.conn().prepare(
+        "SELECT request_id, prompt, attempts, sent_at, answered_at, http_status, raw_response, content, last_error
+         FROM judge_requests WHERE run_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([run_id], |r| {
+        Ok(RequestRecord {
+            request_id: r.get(0)?,
+            prompt: r.get(1)?,
+            attempts: r.get(2)?,
+            sent_at: r.get(3)?,
+            answered_at: r.get(4)?,
+            http_status: r.get(5)?,
+            raw_response: r.get(6)?,
+            content: r.get(7)?,
+            last_error: r.get(8)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

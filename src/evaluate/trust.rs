@@ -1,0 +1,220 @@
+//! How far a judge can be trusted, from its runs (see [`super::runner`]):
+//!
+//! - **Agreement with the humans.** Every evaluation pair was adjudicated a force gap: its
+//!   calibrated claim is licensed by the passage and its raised claim is not. Cohen's kappa
+//!   between those labels and the judge's verdicts (a verdict scored above 0.5 reads as
+//!   "supported"), overall and per axis, each with its 95% interval. Requests without a usable
+//!   verdict are left out and counted.
+//! - **Evidence swap.** The mean support the judge gives each claim against its own passage and
+//!   against another group's (the `swapped_evidence` run). A faithful judge's support for the
+//!   calibrated claim falls when the evidence is taken away: the drop is reported beside MVR and
+//!   FS.
+//! - **Order.** With a pairwise template asked twice, the claims' order swapped (the `order`
+//!   run): the share of pairs where the judge named the same position both times (position
+//!   bias), and the share of its picks that named the calibrated claim.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use ts_rs::TS;
+
+use super::runner::{outputs_of, Control};
+use super::{eval_pairs, LabelMap};
+use crate::agreement::stats::{kappa_from_table, KappaStats};
+use crate::error::{Error, Result};
+use crate::project::Project;
+
+/// A verdict scored above this reads as "supported".
+pub const SUPPORTED_ABOVE: f64 = 0.5;
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct HumanAgreement {
+    /// Claims with a usable verdict (two per pair at most).
+    #[ts(type = "number")]
+    pub claims: u64,
+    /// Claims left out: no answer yet, or no usable verdict in it.
+    #[ts(type = "number")]
+    pub left_out: u64,
+    pub overall: KappaStats,
+    pub per_axis: BTreeMap<String, KappaStats>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct SwapReport {
+    /// Pairs with a usable verdict for the calibrated claim under both evidences.
+    #[ts(type = "number")]
+    pub pairs: u64,
+    /// Mean support of the calibrated claim against its own passage, and against another's.
+    pub safe_own: Option<f64>,
+    pub safe_swapped: Option<f64>,
+    /// `safe_own - safe_swapped`: how much support the judge takes back when the evidence goes.
+    pub support_drop: Option<f64>,
+    /// Share of calibrated claims still judged supported against another group's passage.
+    pub still_supported: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct OrderReport {
+    /// Pairs answered in both orders with a readable pick.
+    #[ts(type = "number")]
+    pub pairs: u64,
+    /// Share of those pairs where the judge picked the same position (A both times, or B both
+    /// times), so its pick followed the order, not the claims.
+    pub position_bias: Option<f64>,
+    /// Share of all readable picks that named the calibrated claim.
+    pub picks_calibrated: Option<f64>,
+}
+
+/// A judge's trust report; each part is `None` until its run exists.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct TrustReport {
+    pub name: String,
+    pub human_agreement: Option<HumanAgreement>,
+    pub swapped_evidence: Option<SwapReport>,
+    pub order: Option<OrderReport>,
+}
+
+/// The run id and label map of `name`'s run of `control` on the split `split_version`.
+fn run_of(project: &Project, name: &str, control: Control, split_version: i64) -> Result<Option<(i64, String)>> {
+    Ok(project
+        .conn()
+        .query_row(
+            "SELECT r.id, r.label_map FROM judge_runs r JOIN splits s ON s.id = r.split_id
+             WHERE r.name = ?1 AND r.control = ?2 AND s.version = ?3",
+            params![name, control.as_str(), split_version],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// (pair id, safe?) -> score, over a run's usable verdicts.
+fn scores(project: &Project, run: i64, map: &str, ids: &BTreeSet<String>) -> Result<HashMap<(String, bool), f64>> {
+    let map = LabelMap::named(map)?;
+    let (outputs, _) = outputs_of(project, run, &map, ids)?;
+    Ok(outputs.into_iter().filter_map(|o| o.score.map(|s| ((o.id, o.safe), s))).collect())
+}
+
+/// 2x2 table (rows: the humans, columns: the judge; 0 supported, 1 not) -> kappa.
+fn kappa(cells: &[(bool, bool)]) -> KappaStats {
+    let mut table = vec![vec![0u64; 2]; 2];
+    for (human, judge) in cells {
+        table[usize::from(!human)][usize::from(!judge)] += 1;
+    }
+    kappa_from_table(&table)
+}
+
+/// The trust report of the judge `name` on the locked split.
+pub fn trust(project: &Project, name: &str) -> Result<TrustReport> {
+    let name = name.trim();
+    let (version, pairs) = eval_pairs(project)?;
+    let ids: BTreeSet<String> = pairs.iter().map(|p| p.id.clone()).collect();
+    let own = run_of(project, name, Control::None, version)?;
+    let swapped = run_of(project, name, Control::SwappedEvidence, version)?;
+    let order = run_of(project, name, Control::Order, version)?;
+    if own.is_none() && swapped.is_none() && order.is_none() {
+        return Err(Error::InvalidArgument(format!(
+            "no judge run named `{name}` on split v{version}; run one with `forcebench judge run --name {name} ...`"
+        )));
+    }
+    let own_scores = own.as_ref().map(|(run, map)| scores(project, *run, map, &ids)).transpose()?;
+
+    let human_agreement = own_scores.as_ref().map(|s| {
+        let mut all = Vec::new();
+        let mut by_axis: BTreeMap<String, Vec<(bool, bool)>> = BTreeMap::new();
+        for p in &pairs {
+            for safe in [true, false] {
+                if let Some(score) = s.get(&(p.id.clone(), safe)) {
+                    let cell = (safe, *score > SUPPORTED_ABOVE);
+                    all.push(cell);
+                    by_axis.entry(p.axis.clone()).or_default().push(cell);
+                }
+            }
+        }
+        HumanAgreement {
+            claims: all.len() as u64,
+            left_out: (pairs.len() * 2 - all.len()) as u64,
+            overall: kappa(&all),
+            per_axis: by_axis.into_iter().map(|(axis, cells)| (axis, kappa(&cells))).collect(),
+        }
+    });
+
+    let swapped_evidence = match (&own_scores, &swapped) {
+        (Some(own), Some((run, map))) => {
+            let other = scores(project, *run, map, &ids)?;
+            let both: Vec<(f64, f64)> = pairs
+                .iter()
+                .filter_map(|p| Some((*own.get(&(p.id.clone(), true))?, *other.get(&(p.id.clone(), true))?)))
+                .collect();
+            let n = both.len();
+            let mean = |f: &dyn Fn(&(f64, f64)) -> f64| (n > 0).then(|| both.iter().map(f).sum::<f64>() / n as f64);
+            let (safe_own, safe_swapped) = (mean(&|x| x.0), mean(&|x| x.1));
+            Some(SwapReport {
+                pairs: n as u64,
+                safe_own,
+                safe_swapped,
+                support_drop: safe_own.zip(safe_swapped).map(|(a, b)| a - b),
+                still_supported: mean(&|x| f64::from(u8::from(x.1 > SUPPORTED_ABOVE))),
+            })
+        }
+        _ => None,
+    };
+
+    let order = order
+        .map(|(run, _)| -> Result<OrderReport> {
+            let mut picks: HashMap<String, [Option<char>; 2]> = HashMap::new();
+            let mut stmt = project.conn().prepare(
+                "SELECT request_id, coalesce(content, '') FROM judge_requests WHERE run_id = ?1 AND answered_at IS NOT NULL",
+            )?;
+            let rows: Vec<(String, String)> =
+                stmt.query_map([run], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+            for (rid, content) in rows {
+                let Some((id, which)) = rid.rsplit_once(':') else { continue };
+                let slot = match which {
+                    "ab" => 0,
+                    "ba" => 1,
+                    _ => continue,
+                };
+                picks.entry(id.to_string()).or_default()[slot] = pick(&content);
+            }
+            let mut both = 0u64;
+            let mut same_position = 0u64;
+            let (mut readable, mut calibrated) = (0u64, 0u64);
+            for [ab, ba] in picks.values() {
+                // In `ab` claim A is the calibrated one; in `ba` it is claim B.
+                for (p, calibrated_is) in [(ab, 'A'), (ba, 'B')] {
+                    if let Some(p) = p {
+                        readable += 1;
+                        calibrated += u64::from(*p == calibrated_is);
+                    }
+                }
+                if let (Some(a), Some(b)) = (ab, ba) {
+                    both += 1;
+                    same_position += u64::from(a == b);
+                }
+            }
+            Ok(OrderReport {
+                pairs: both,
+                position_bias: (both > 0).then(|| same_position as f64 / both as f64),
+                picks_calibrated: (readable > 0).then(|| calibrated as f64 / readable as f64),
+            })
+        })
+        .transpose()?;
+
+    Ok(TrustReport { name: name.to_string(), human_agreement, swapped_evidence, order })
+}
+
+/// The claim a pairwise answer names: `A` or `B` from a JSON `better` (or `answer`, `choice`),
+/// else a reply that is only the letter.
+pub fn pick(text: &str) -> Option<char> {
+    let letter = |s: &str| match s.trim().trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_uppercase().as_str() {
+        "A" | "CLAIM A" => Some('A'),
+        "B" | "CLAIM B" => Some('B'),
+        _ => None,
+    };
+    if let Some(obj) = super::judge::first_object(text) {
+        if let Some(p) = ["better", "answer", "choice"].iter().find_map(|k| obj.get(*k)?.as_str().and_then(letter)) {
+            return Some(p);
+        }
+    }
+    letter(text)
+}
