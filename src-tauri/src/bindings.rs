@@ -12,5 +12,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::commands::ReturnedPacket::export_all_to(dir)?;
     crate::split::DraftParams::export_all_to(dir)?;
     crate::split::ExportProgress::export_all_to(dir)?;
+    crate::judging::TemplateInfo::export_all_to(dir)?;
+    crate::judging::JudgeParams::export_all_to(dir)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod adjudication;
 pub mod bindings;
 pub mod commands;
 pub mod evaluation;
+pub mod judging;
 pub mod setup;
 pub mod split;
 
@@ -74,6 +75,12 @@ impl Studio {
         }
     }
 
+    /// Notes a change made to the project through another connection (a judge run), so the
+    /// views reload.
+    pub fn touch(&self) {
+        self.changes.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// Replaces the open project (e.g. with a packet's workspace). The old one is closed.
     pub fn replace(&self, project: Project) {
         *self.lock() = Ok(project);
@@ -128,7 +135,7 @@ pub fn open_startup_project(args: impl IntoIterator<Item = String>) -> Result<Pr
 
 /// Registers the state and every command; the app and the mock-runtime tests share it.
 pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>) -> Builder<R> {
-    b.manage(Studio::new(project)).invoke_handler(tauri::generate_handler![
+    b.manage(Studio::new(project)).manage(judging::JudgeState::default()).invoke_handler(tauri::generate_handler![
         commands::project_status,
         commands::project_revision,
         commands::list_candidates,
@@ -169,6 +176,11 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         evaluation::export_plots,
         evaluation::judge_export,
         evaluation::judge_import,
+        judging::judge_templates,
+        judging::judge_run,
+        judging::judge_cancel,
+        judging::judge_runs,
+        judging::judge_trust,
         setup::import_candidates,
         setup::roster_add,
         setup::assign_rows,

@@ -281,3 +281,74 @@ test("export writes the plots into the typed folder and lists the files", async 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** Opens Evaluate with a judge backend: judge_run sends `steps` on its channel, then waits for
+ *  judge_cancel (or answers at once when `hold` is false). */
+async function openRunner({ steps, hold = true, summary }) {
+  const app = await openEvaluate();
+  await app.page.evaluate(
+    ({ steps, hold, summary }) => {
+      const base = window.__TAURI_INTERNALS__.invoke;
+      let release;
+      const cancelled = new Promise((ok) => (release = ok));
+      window.__TAURI_INTERNALS__.invoke = async (cmd, args) => {
+        if (!["judge_run", "judge_cancel", "judge_trust"].includes(cmd)) return base(cmd, args);
+        const { onProgress, ...plain } = args ?? {};
+        window.__ipcCalls.push({ cmd, args: structuredClone(plain) });
+        if (cmd === "judge_cancel") {
+          release();
+          return true;
+        }
+        if (cmd === "judge_trust") throw { code: "invalid_argument", message: "no judge run named" };
+        for (const s of steps) {
+          await new Promise((ok) => setTimeout(ok, 5));
+          onProgress.onmessage(s);
+        }
+        if (hold) await cancelled;
+        return summary;
+      };
+    },
+    { steps, hold, summary },
+  );
+  return app;
+}
+
+const runSummary = (over) => ({
+  name: "local-judge", control: "none", base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware",
+  template_sha256: "ab".repeat(32), requests: 20, answered_before: 0, answered_now: 2, unanswered: 18, failures: [],
+  retries: 1, cancelled: true, report: null, stats: null, ...over,
+});
+
+test("a judge runs from the view with its progress, and Cancel keeps what was answered", async () => {
+  const { page, problems } = await openRunner({
+    steps: [{ done: 0, total: 20, failed: 0, retries: 0 }, { done: 1, total: 20, failed: 0, retries: 1 }, { done: 2, total: 20, failed: 0, retries: 1 }],
+    summary: runSummary({}),
+  });
+  await page.fill('[data-testid="run-model"]', "qwen");
+  await page.fill('[data-testid="run-name"]', "local-judge");
+  await page.click('[data-testid="run-start"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-progress"]')?.textContent.includes("2 of 20 answered"));
+  assert.equal(await text(page, "run-progress"), "2 of 20 answered · 1 retried");
+  const [sent] = await calls(page, "judge_run");
+  assert.deepEqual(sent.params, {
+    base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: null,
+    api_key_env: null, concurrency: 4, temperature: null, max_tokens: null, seed: null, limit: null, control: "none",
+  });
+  await page.click('[data-testid="run-cancel"]');
+  await page.waitForSelector('[data-testid="run-done"]');
+  assert.equal(await text(page, "run-done"), "Stopped: 2 of 20 requests answered (0 before this run). 18 still to send: Run again resumes.");
+  assert.equal((await calls(page, "judge_cancel")).length, 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the order control offers only the pairwise templates the core lists", async () => {
+  const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
+  const options = () => page.$$eval('[data-testid="run-template"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(await options(), ["generic", "force_aware", "axis_free", "dummy_axis"]);
+  await page.selectOption('[data-testid="run-control"]', "order");
+  assert.deepEqual(await options(), ["pairwise"]);
+  assert.match(await text(page, "run-control-about"), /asked twice with their order swapped/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

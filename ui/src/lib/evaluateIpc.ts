@@ -5,6 +5,12 @@
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
 import type { Metrics } from "../bindings/Metrics";
 import type { ResponseStats } from "../bindings/ResponseStats";
+import { Channel } from "@tauri-apps/api/core";
+import type { JudgeParams } from "../bindings/shell/JudgeParams";
+import type { TemplateInfo } from "../bindings/shell/TemplateInfo";
+import type { RunProgress } from "../bindings/RunProgress";
+import type { RunSummary } from "../bindings/RunSummary";
+import type { TrustReport } from "../bindings/TrustReport";
 import { IpcError, call } from "./ipc";
 
 /** The two plots exactly as the core draws (and exports) them. */
@@ -42,6 +48,17 @@ export interface JudgeImport {
 /** Writes one request per claim of the locked split to `out`; answers how many. */
 export const judgeExport = (template: string, out: string, seed: number) => call<number>("judge_export", { template, out, seed });
 export const judgeImport = (path: string, name: string, map: string) => call<JudgeImport>("judge_import", { path, name, map });
+
+/** The templates that ship with the core, with the label map each is read with. */
+export const judgeTemplates = () => call<TemplateInfo[]>("judge_templates");
+/** Runs (or resumes) a judge against an endpoint; `onprogress` hears after each answer. */
+export function judgeRun(params: JudgeParams, onprogress: (p: RunProgress) => void): Promise<RunSummary> {
+  const onProgress = new Channel<RunProgress>(onprogress);
+  return call<RunSummary>("judge_run", { params, onProgress });
+}
+/** Asks the running judge to stop; its answers so far are kept and a later run resumes. */
+export const judgeCancel = () => call<boolean>("judge_cancel");
+export const judgeTrust = (name: string) => call<TrustReport>("judge_trust", { name });
 
 /** The label map a template's answers are read with ("generic" for a template file). */
 export function mapForTemplate(template: string): string {

@@ -124,8 +124,18 @@ export const status = {
 };
 
 /** The default mock backend; override fields per test. */
+/** The shipped judge templates as the core lists them (`judge_templates`). */
+export const TEMPLATES = [
+  { name: "generic", map: "generic", pairwise: false },
+  { name: "force_aware", map: "force", pairwise: false },
+  { name: "axis_free", map: "force", pairwise: false },
+  { name: "dummy_axis", map: "force", pairwise: false },
+  { name: "pairwise", map: "pairwise", pairwise: true },
+];
+
 export function backend(overrides = {}) {
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE, annotate, ...overrides };
+  const { answers, ...rest } = overrides;
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE, annotate, answers: { judge_templates: TEMPLATES, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------

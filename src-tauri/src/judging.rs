@@ -1,0 +1,159 @@
+//! IPC commands for running an LLM judge from the evaluation view: the shipped templates (with
+//! the label map each is read with), a run with its progress on a channel, cancelling it, the
+//! runs recorded, and a judge's trust report. Each is a call into `forcebench::evaluate::runner`
+//! and `forcebench::evaluate::trust`.
+//!
+//! A run takes minutes: it works on its own connection to the project file, so the window's
+//! other views keep answering while it runs (SQLite lets one writer and many readers share a
+//! file). A cancelled run keeps every answer it committed; running it again resumes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use forcebench::evaluate::judge;
+use forcebench::evaluate::runner::{self, Control, RunOptions, RunProgress, RunRecord, RunSummary};
+use forcebench::evaluate::trust::{self, TrustReport};
+use forcebench::{ErrorPayload, Project};
+use serde::{Deserialize, Serialize};
+use tauri::ipc::Channel;
+use tauri::State;
+use ts_rs::TS;
+
+use crate::Studio;
+
+/// One shipped template as the window lists it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct TemplateInfo {
+    pub name: String,
+    /// The label map its answers are read with.
+    pub map: String,
+    /// Asks about both claims at once: for the order control.
+    pub pairwise: bool,
+}
+
+/// The templates that ship with ForceBench, in the core's order.
+#[tauri::command]
+pub async fn judge_templates() -> Result<Vec<TemplateInfo>, ErrorPayload> {
+    Ok(judge::TEMPLATES
+        .iter()
+        .map(|(name, text, map)| TemplateInfo {
+            name: name.to_string(),
+            map: map.to_string(),
+            pairwise: judge::is_pairwise(text),
+        })
+        .collect())
+}
+
+/// What the window asks for a run (the CLI's `judge run` options).
+#[derive(Debug, Clone, Deserialize, TS)]
+pub struct JudgeParams {
+    pub base_url: String,
+    pub model: String,
+    pub template: String,
+    pub name: String,
+    #[serde(default)]
+    pub map: Option<String>,
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    #[serde(default)]
+    pub concurrency: Option<u32>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    pub control: Option<Control>,
+}
+
+impl JudgeParams {
+    fn options(&self) -> RunOptions {
+        let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        let mut o = RunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim(), self.template.trim());
+        o.map = blank(&self.map);
+        o.sampling.api_key_env = blank(&self.api_key_env);
+        o.sampling.temperature = self.temperature.unwrap_or(0.0);
+        o.sampling.max_tokens = self.max_tokens;
+        o.sampling.seed = self.seed;
+        o.concurrency = self.concurrency.map_or(4, |c| c as usize);
+        o.limit = self.limit.map(|n| n as usize);
+        o.control = self.control.unwrap_or(Control::None);
+        o
+    }
+}
+
+/// The flag the running judge listens to (one run at a time per window).
+#[derive(Default)]
+pub struct JudgeState {
+    cancel: Arc<AtomicBool>,
+    running: AtomicBool,
+}
+
+/// Runs (or resumes) a judge; `on_progress` hears after each answer.
+#[tauri::command]
+pub async fn judge_run(
+    studio: State<'_, Studio>,
+    state: State<'_, JudgeState>,
+    params: JudgeParams,
+    on_progress: Channel<RunProgress>,
+) -> Result<RunSummary, ErrorPayload> {
+    run_with(&studio, &state, &params, |p| {
+        // A window closed mid-run must not stop the run itself.
+        let _ = on_progress.send(p);
+    })
+}
+
+/// [`judge_run`] without the channel (the tests call it with a plain closure).
+pub fn run_with(
+    studio: &Studio,
+    state: &JudgeState,
+    params: &JudgeParams,
+    mut progress: impl FnMut(RunProgress),
+) -> Result<RunSummary, ErrorPayload> {
+    if state.running.swap(true, Ordering::SeqCst) {
+        return Err(forcebench::Error::InvalidArgument(
+            "a judge run is already going on in this window; wait for it or cancel it".into(),
+        )
+        .payload());
+    }
+    state.cancel.store(false, Ordering::SeqCst);
+    let opts = params.options();
+    let path = studio.with(|p| Ok(p.info().path.clone()));
+    // Its own connection when the project is a file; the shared one otherwise (in memory).
+    let result = match path.map(|p| Project::open(std::path::Path::new(&p))) {
+        Ok(Ok(mut own)) => {
+            runner::run(&mut own, &opts, &mut |p| progress(p.clone()), &state.cancel).map_err(|e| e.payload())
+        }
+        _ => studio.with_mut(|p| runner::run(p, &opts, &mut |x| progress(x.clone()), &state.cancel)),
+    };
+    studio.touch();
+    state.running.store(false, Ordering::SeqCst);
+    result
+}
+
+/// Asks the running judge to stop: requests in flight finish or time out, nothing more is sent,
+/// and every committed answer stays.
+#[tauri::command]
+pub async fn judge_cancel(state: State<'_, JudgeState>) -> Result<bool, ErrorPayload> {
+    state.cancel.store(true, Ordering::SeqCst);
+    // Give the run a moment to hear it, so the window's next read sees the stop.
+    std::thread::sleep(Duration::from_millis(50));
+    Ok(state.running.load(Ordering::SeqCst))
+}
+
+/// Every judge run recorded in the project.
+#[tauri::command]
+pub async fn judge_runs(studio: State<'_, Studio>) -> Result<Vec<RunRecord>, ErrorPayload> {
+    studio.with(runner::runs)
+}
+
+/// A judge's trust report on the locked split.
+#[tauri::command]
+pub async fn judge_trust(studio: State<'_, Studio>, name: String) -> Result<TrustReport, ErrorPayload> {
+    studio.with(|p| trust::trust(p, &name))
+}

@@ -1,0 +1,143 @@
+//! Running an LLM judge from the window, through Tauri's IPC on the mock runtime, against a
+//! scripted endpoint on 127.0.0.1: the templates come from the core, a run reports progress and
+//! is recorded, a cancel keeps what was answered and the next run resumes, and the trust report
+//! answers.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use forcebench::Project;
+use serde_json::{json, Value};
+use tauri::Manager;
+
+mod common;
+use common::{app, invoke};
+
+/// An endpoint that calls every claim a force gap after `delay`, counting requests.
+fn endpoint(delay: Duration) -> (String, Arc<AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let seen = seen.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).unwrap();
+                std::thread::sleep(delay);
+                seen.fetch_add(1, Ordering::SeqCst);
+                let answer = json!({ "choices": [{ "message": { "role": "assistant", "content": "{\"label\": \"force_gap\"}" } }] })
+                    .to_string();
+                let mut out = stream;
+                let _ = write!(
+                    out,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                    answer.len()
+                );
+            });
+        }
+    });
+    (url, count)
+}
+
+/// The demo project with a locked split (2 evaluation rows per axis), as a file of its own.
+fn locked_file(dir: &std::path::Path) -> Project {
+    let mut project = common::accepted_project("IPC judge");
+    let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(2), Some(1));
+    forcebench::split::draft(&mut project, &params).unwrap();
+    forcebench::split::lock(&mut project).unwrap();
+    let path = dir.join("judge.forcebench");
+    project.conn().execute("VACUUM INTO ?1", [path.to_str().unwrap()]).unwrap();
+    Project::open(&path).unwrap()
+}
+
+fn params(url: &str, name: &str) -> Value {
+    json!({ "base_url": url, "model": "scripted", "template": "force_aware", "name": name, "concurrency": 1 })
+}
+
+#[test]
+fn the_window_lists_the_cores_templates_with_their_maps() {
+    let (_app, window) = app(Ok(Project::in_memory("t").unwrap()));
+    let list = invoke(&window, "judge_templates", json!({})).unwrap();
+    let names: Vec<(&str, &str, bool)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["map"].as_str().unwrap(), t["pairwise"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("generic", "generic", false),
+            ("force_aware", "force", false),
+            ("axis_free", "force", false),
+            ("dummy_axis", "force", false),
+            ("pairwise", "pairwise", true)
+        ]
+    );
+}
+
+#[test]
+fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, count) = endpoint(Duration::from_millis(60));
+    let (app, window) = app(Ok(locked_file(dir.path())));
+    let studio = app.state::<forcebench_studio::Studio>();
+    let state = app.state::<forcebench_studio::judging::JudgeState>();
+    let p: forcebench_studio::judging::JudgeParams = serde_json::from_value(params(&url, "windowed")).unwrap();
+
+    // Cancel from another thread (as the Cancel button does) once a few answers are in.
+    let canceller = {
+        let window = window.clone();
+        let count = count.clone();
+        std::thread::spawn(move || {
+            while count.load(Ordering::SeqCst) < 3 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            invoke(&window, "judge_cancel", json!({})).unwrap();
+        })
+    };
+    let mut steps = Vec::new();
+    let first = forcebench_studio::judging::run_with(&studio, &state, &p, |s| steps.push(s)).unwrap();
+    canceller.join().unwrap();
+    let first: Value = serde_json::to_value(first).unwrap();
+    assert_eq!(first["cancelled"], json!(true));
+    let total = first["requests"].as_u64().unwrap();
+    let kept = total - first["unanswered"].as_u64().unwrap();
+    assert!(kept >= 3 && kept < total, "{kept} of {total} answered before the cancel");
+    assert!(steps.windows(2).all(|w| w[0].done <= w[1].done), "progress only moves forward");
+
+    let runs = invoke(&window, "judge_runs", json!({})).unwrap();
+    assert_eq!(runs[0]["answered"].as_u64(), Some(kept), "the window reads what the run's own connection wrote");
+
+    let second = forcebench_studio::judging::run_with(&studio, &state, &p, |_| {}).unwrap();
+    let second: Value = serde_json::to_value(second).unwrap();
+    assert_eq!((second["answered_before"].as_u64(), second["unanswered"].as_u64()), (Some(kept), Some(0)));
+    assert!(
+        count.load(Ordering::SeqCst) as u64 <= total + 1,
+        "at most the request in flight at the cancel was sent twice"
+    );
+    let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
+    assert!(compared.as_array().unwrap().iter().any(|r| r["name"] == "windowed"));
+    let trust = invoke(&window, "judge_trust", json!({ "name": "windowed" })).unwrap();
+    // Every claim called a force gap: the calibrated ones disagree with the humans.
+    assert_eq!(trust["human_agreement"]["overall"]["percent_agreement"].as_f64(), Some(0.5));
+}
