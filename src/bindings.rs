@@ -37,6 +37,10 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::Resolution::export_all_to(dir)?;
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
+    crate::evaluate::runner::RunProgress::export_all_to(dir)?;
+    crate::evaluate::runner::RunSummary::export_all_to(dir)?;
+    crate::evaluate::runner::RunRecord::export_all_to(dir)?;
+    crate::evaluate::trust::TrustReport::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
     crate::split::SplitShow::export_all_to(dir)?;
     crate::split::SplitParams::export_all_to(dir)?;
