@@ -111,6 +111,11 @@ export function shown(field: Field, value: string | null | undefined): string {
   }
 }
 
+/** A stored time as people read it: `2025-03-04 09:15:02 UTC`. */
+export function fmtAt(at: string): string {
+  return at.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
+}
+
 export const decisionShort = (d: string | null | undefined) => (d ? (DECISION_SHORT[d] ?? d) : "—");
 
 export interface TwoPiece {
