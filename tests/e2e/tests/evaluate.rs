@@ -76,6 +76,7 @@ async fn exercise(
     out: String,
     judge: std::path::PathBuf,
     n_pairs: u64,
+    endpoint: String,
 ) -> Res {
     enter_evaluate(&client).await?;
     wait_js(&client, "!!document.querySelector('[data-testid=comparison-none]')", json!(true)).await?;
@@ -135,7 +136,63 @@ async fn exercise(
     wait_js(&client, &text_of("judge-read-done"), json!(read)).await?;
     wait_js(&client, "document.querySelectorAll('[data-testid=report-row]').length", json!(6)).await?;
     shot(&client, "window-evaluate-judge.png").await?;
+
+    // A judge run from the window against the endpoint the test serves: every claim is called a
+    // force gap, so every pair ties (MVR 1, FS 0) and the judge agrees with the humans on half
+    // the claims.
+    fill(&client, "run-url", &endpoint).await?;
+    fill(&client, "run-model", "scripted").await?;
+    fill(&client, "run-name", "window-run").await?;
+    click(&client, "run-start").await?;
+    let done = format!("{0} of {0} requests answered (0 before this run). MVR 1.000, FS 0.000.", 2 * n_pairs);
+    wait_js(&client, &text_of("run-done"), json!(done)).await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=report-row]').length", json!(7)).await?;
+    wait_js(
+        &client,
+        &format!("({})?.includes('on {} claims') ?? null", text_of("run-trust"), 2 * n_pairs),
+        json!(true),
+    )
+    .await?;
+    shot(&client, "window-evaluate-run.png").await?;
     Ok(())
+}
+
+/// An OpenAI-compatible endpoint on 127.0.0.1 that calls every claim a force gap.
+fn endpoint() -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).unwrap();
+                let answer = json!({ "choices": [{ "message": { "role": "assistant", "content": "{\"label\": \"force_gap\"}" } }] })
+                    .to_string();
+                let mut out = stream;
+                let _ = write!(
+                    out,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                    answer.len()
+                );
+            });
+        }
+    });
+    url
 }
 
 fn fmt(x: Option<f64>) -> String {
@@ -180,7 +237,9 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
 
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
-    run(client.clone(), exercise(client, expected, out.display().to_string(), dir.path().to_path_buf(), n_pairs)).await;
+    let served = endpoint();
+    run(client.clone(), exercise(client, expected, out.display().to_string(), dir.path().to_path_buf(), n_pairs, served))
+        .await;
     drop(driver);
     drop(display);
 
