@@ -238,8 +238,11 @@ async fn baselines_table_plots_and_export_in_the_real_window() {
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let served = endpoint();
-    run(client.clone(), exercise(client, expected, out.display().to_string(), dir.path().to_path_buf(), n_pairs, served))
-        .await;
+    run(
+        client.clone(),
+        exercise(client, expected, out.display().to_string(), dir.path().to_path_buf(), n_pairs, served),
+    )
+    .await;
     drop(driver);
     drop(display);
 
