@@ -345,10 +345,10 @@ fn event(
     at: &str,
 ) -> Result<()> {
     tx.prepare_cached(
-        "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![id, field, old, new, source, who, at])?;
+    .execute(params![id, field, old, new, source, who, at, crate::guideline::current_label(tx)?])?;
     Ok(())
 }
 
@@ -375,13 +375,15 @@ fn write(
     let c = &res.checklist;
     tx.prepare_cached(
         "INSERT INTO adjudications (candidate_id, decision, boundary_type, rationale, adjudicator_id, decided_at,
-             bulk_confirmed, span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             bulk_confirmed, span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition,
+             guideline_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (candidate_id) DO UPDATE SET decision = excluded.decision, boundary_type = excluded.boundary_type,
              rationale = excluded.rationale, adjudicator_id = excluded.adjudicator_id, decided_at = excluded.decided_at,
              bulk_confirmed = excluded.bulk_confirmed, span_decisive = excluded.span_decisive,
              calibrated_supported = excluded.calibrated_supported, raised_underwarranted = excluded.raised_underwarranted,
-             one_local_axis = excluded.one_local_axis, no_unrelated_addition = excluded.no_unrelated_addition",
+             one_local_axis = excluded.one_local_axis, no_unrelated_addition = excluded.no_unrelated_addition,
+             guideline_version = excluded.guideline_version",
     )?
     .execute(params![
         id,
@@ -395,7 +397,8 @@ fn write(
         c.calibrated_supported,
         c.raised_underwarranted,
         c.one_local_axis,
-        c.no_unrelated_addition
+        c.no_unrelated_addition,
+        crate::guideline::current_label(tx)?
     ])?;
     for (field, value, source) in finals {
         let before = earlier.and_then(|e| e.fields.iter().find(|f| f.field == *field));
@@ -659,7 +662,13 @@ pub struct RowView {
     pub qc: Vec<QcResult>,
     /// What the view needs to know to guide a decision (see [`Rules`]).
     pub rules: Rules,
+    /// `A`, `B` or both when that annotation was decided in under [`QUICK_SECONDS`] of time
+    /// recorded in the app: worth a second look.
+    pub decided_quickly: Vec<String>,
 }
+
+/// An annotation finished in less time than this is flagged to the adjudicator.
+pub const QUICK_SECONDS: f64 = 2.0;
 
 pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView> {
     let conn = project.conn();
@@ -695,6 +704,12 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
+    let decided_quickly = [("A", &pair.a), ("B", &pair.b)]
+        .into_iter()
+        // No time recorded (a label imported from a file) is not a quick decision.
+        .filter(|(_, x)| x.seconds_spent > 0.0 && x.seconds_spent < QUICK_SECONDS)
+        .map(|(n, _)| n.to_string())
+        .collect();
     let mut a = pair.a;
     let mut b = pair.b;
     if hide_names {
@@ -713,6 +728,7 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         history,
         qc: qc::results(conn, id)?,
         rules: rules(),
+        decided_quickly,
     })
 }
 

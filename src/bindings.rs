@@ -37,6 +37,9 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::Resolution::export_all_to(dir)?;
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
+    crate::guideline::InForce::export_all_to(dir)?;
+    crate::guideline::VersionSummary::export_all_to(dir)?;
+    crate::feedback::Feedback::export_all_to(dir)?;
     crate::evaluate::runner::RunProgress::export_all_to(dir)?;
     crate::evaluate::runner::RunSummary::export_all_to(dir)?;
     crate::evaluate::runner::RunRecord::export_all_to(dir)?;

@@ -33,10 +33,36 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0007_packet_integrity.sql"),
     include_str!("../schema/0008_suggestion_mode.sql"),
     include_str!("../schema/0009_judge_runs.sql"),
+    include_str!("../schema/0010_guideline_versions.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(MIGRATION_SQL.iter().map(|sql| M::up(sql)).collect())
+    Migrations::new(
+        MIGRATION_SQL
+            .iter()
+            .enumerate()
+            .map(|(i, sql)| match i + 1 {
+                // The bundled guideline becomes version 1 in the same step as its table.
+                10 => M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_first_guideline(tx).map_err(Into::into)),
+                _ => M::up(sql),
+            })
+            .collect(),
+    )
+}
+
+/// Writes version "1", the guideline that ships with ForceBench (`docs/guideline.md`, the text
+/// `guideline::GUIDELINE` holds), into the empty version table the tenth migration creates, so
+/// every project, old or new, has it.
+fn seed_first_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    use sha2::{Digest, Sha256};
+    let text = include_str!("../docs/guideline.md");
+    tx.execute(
+        "INSERT INTO guideline_versions (label, text, sha256, published_at, published_by, note)
+         SELECT '1', ?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'ForceBench', 'the guideline that ships with ForceBench'
+         WHERE NOT EXISTS (SELECT 1 FROM guideline_versions)",
+        rusqlite::params![text, hex::encode(Sha256::digest(text.as_bytes()))],
+    )?;
+    Ok(())
 }
 
 /// The schema version this build writes (the number of migrations).

@@ -13,6 +13,7 @@ pub mod crashpoint;
 pub mod db;
 pub mod error;
 pub mod evaluate;
+pub mod feedback;
 pub mod guideline;
 pub mod import;
 pub mod input;

@@ -117,6 +117,10 @@ pub struct PacketEvent {
     /// suggestion modes existed: then the packet's mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion_mode: Option<SuggestionMode>,
+    /// The guideline version in force when the event was made (absent in returns written before
+    /// guideline versions existed: then the packet's version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guideline_version: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -152,6 +156,12 @@ pub struct Packet {
     /// issued before suggestion modes existed have none and read as `prefilled`.
     #[serde(default)]
     pub suggestion_mode: SuggestionMode,
+    /// The guideline version the packet was issued under, and its text (so the annotator's app
+    /// shows the version in force); absent in packets issued before versions existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guideline_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guideline: Option<String>,
     pub issued_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned_at: Option<String>,
@@ -308,6 +318,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
     let info = project.info().clone();
     let people = roster::list(project)?;
     let suggestion_mode = crate::settings::suggestion_mode(project.conn())?;
+    let guideline = crate::guideline::current(project)?;
     let mut issued = Vec::new();
     let tx = project.conn_mut().transaction()?;
     for person in people.iter().filter(|p| p.assigned > 0) {
@@ -332,6 +343,8 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
             annotator: person.name.clone(),
             blinding,
             suggestion_mode,
+            guideline_version: Some(guideline.label.clone()),
+            guideline: Some(guideline.text.clone()),
             issued_at: now(),
             returned_at: None,
             secret: Some(hex::encode(secret)),
@@ -472,6 +485,10 @@ pub struct MergeReport {
     pub new_events: u64,
     #[ts(type = "number")]
     pub finished_rows: u64,
+    /// The guideline version the packet was issued under, and, when a newer one was published
+    /// while the packet was out, the version in force now (its labels were given under the older).
+    pub guideline_version: String,
+    pub newer_guideline: Option<String>,
 }
 
 /// Merges returned packets, each all-or-nothing, in one transaction for all files: if any file
@@ -614,6 +631,8 @@ fn merge_one(
         params![p.packet_id, mac],
         |r| r.get(0),
     )?;
+    let issued_under = p.guideline_version.clone().unwrap_or_else(|| crate::guideline::FIRST.to_string());
+    let now_in_force = crate::guideline::current_label(tx)?;
     let mut report = MergeReport {
         file: file.to_string(),
         packet_id: p.packet_id.clone(),
@@ -622,6 +641,8 @@ fn merge_one(
         rows: p.rows.len() as u64,
         new_events: 0,
         finished_rows: 0,
+        newer_guideline: (now_in_force != issued_under).then_some(now_in_force),
+        guideline_version: issued_under,
     };
     if already {
         return Ok(report);
@@ -797,8 +818,8 @@ fn merge_one(
             let inserted = tx
                 .prepare_cached(
                     "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
-                         packet_return_id, undoes, packet_id, uid, suggestion_mode)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                         packet_return_id, undoes, packet_id, uid, suggestion_mode, guideline_version)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                      ON CONFLICT (uid) DO NOTHING",
                 )?
                 .execute(params![
@@ -817,7 +838,8 @@ fn merge_one(
                     e.undoes.as_deref().and_then(|u| local.get(u).copied()),
                     p.packet_id,
                     e.uid,
-                    e.suggestion_mode.unwrap_or(p.suggestion_mode).as_str()
+                    e.suggestion_mode.unwrap_or(p.suggestion_mode).as_str(),
+                    e.guideline_version.as_deref().or(p.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
                 ])?;
             if inserted == 0 {
                 return Err(refuse(

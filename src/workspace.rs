@@ -51,8 +51,14 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
         ],
     )?;
     let import_id = tx.last_insert_rowid();
-    // The workspace shows the suggestions as the lead chose when issuing the packet.
+    // The workspace shows the suggestions as the lead chose when issuing the packet, and the
+    // guideline version it was issued under.
     tx.execute("UPDATE project SET suggestions = ?1 WHERE singleton = 1", [packet.suggestion_mode.as_str()])?;
+    crate::guideline::set_for_workspace(
+        &tx,
+        packet.guideline_version.as_deref().unwrap_or(crate::guideline::FIRST),
+        packet.guideline.as_deref().unwrap_or(crate::guideline::GUIDELINE),
+    )?;
     tx.execute(
         "INSERT INTO annotators (name, role, created_at) VALUES (?1, 'annotator', ?2)",
         params![packet.annotator, now()],
@@ -139,7 +145,8 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let annotator_id: i64 =
         conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
     let mut events = conn.prepare(
-        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode FROM annotation_events e
+        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
+         FROM annotation_events e
          LEFT JOIN annotation_events u ON u.id = e.undoes
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
     )?;
@@ -155,6 +162,7 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
                     origin: r.get(5)?,
                     undoes: r.get(6)?,
                     suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
+                    guideline_version: r.get(8)?,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;

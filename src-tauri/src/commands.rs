@@ -140,9 +140,21 @@ pub async fn add_time(
     studio.with_mut(|p| annotate::add_time(p, &id, &annotator, seconds))
 }
 
+/// The guideline version in force (a workspace's: its packet's), with what changed from the
+/// version before.
 #[tauri::command]
-pub fn guideline() -> &'static str {
-    forcebench::guideline::GUIDELINE
+pub async fn guideline(studio: State<'_, Studio>) -> Result<forcebench::guideline::InForce, ErrorPayload> {
+    studio.with(forcebench::guideline::in_force)
+}
+
+/// Annotator side: reads a feedback file the lead wrote (`forcebench feedback issue`).
+#[tauri::command]
+pub async fn open_feedback(path: String) -> Result<forcebench::feedback::Feedback, ErrorPayload> {
+    let path = path.trim();
+    if path.is_empty() {
+        return Err(forcebench::Error::InvalidArgument("type the path of the feedback file".into()).payload());
+    }
+    forcebench::feedback::read(std::path::Path::new(path)).map_err(|e| e.payload())
 }
 
 /// Lead side: merges returned packets (all or nothing).

@@ -149,6 +149,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::confirm_suggestions,
         commands::add_time,
         commands::guideline,
+        commands::open_feedback,
         commands::merge_packets,
         commands::return_packet,
         commands::open_packet,

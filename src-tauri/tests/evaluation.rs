@@ -151,7 +151,12 @@ fn judge_requests_go_out_and_responses_come_back_scored() {
         })
         .collect();
     let shipped: Vec<(String, String)> =
-        forcebench::evaluate::judge::TEMPLATES.iter().map(|t| (t.0.to_string(), t.2.to_string())).collect();
+        // The per-claim templates (the pairwise one is for `judge run --control order` only).
+        forcebench::evaluate::judge::TEMPLATES
+            .iter()
+            .filter(|t| !forcebench::evaluate::judge::is_pairwise(t.1))
+            .map(|t| (t.0.to_string(), t.2.to_string()))
+            .collect();
     assert_eq!(offered, shipped);
     for (name, _) in &shipped {
         let out = dir.path().join(format!("{name}.jsonl"));

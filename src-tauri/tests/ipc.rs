@@ -226,8 +226,10 @@ fn a_packet_opened_in_the_app_is_annotated_returned_and_merged() {
 fn the_guideline_and_the_roster_answer() {
     let (project, _, _) = annotate_project();
     let (_app, window) = app(Ok(project));
-    let text = invoke(&window, "guideline", json!({})).unwrap();
-    assert!(text.as_str().unwrap().starts_with("# "));
+    let shown = invoke(&window, "guideline", json!({})).unwrap();
+    assert_eq!(shown["version"]["label"], "1", "a new project is on the bundled guideline");
+    assert_eq!(shown["version"]["text"].as_str().unwrap(), forcebench::guideline::GUIDELINE);
+    assert_eq!((shown["previous"].clone(), shown["changes"].clone()), (json!(null), json!([])));
     let people = invoke(&window, "list_annotators", json!({})).unwrap();
     let names: Vec<&str> = people.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Ana", "Ben", "Chidi", "Dana", "Eve", "Lee"]);

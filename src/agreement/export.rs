@@ -6,7 +6,7 @@
 //! CSV sections, in order: `decision` (the three-label decision, with Krippendorff's alpha and
 //! Fleiss' kappa over the same labels), `accept_vs_not`, `axis_when_both_accept`, `severity`,
 //! `span`, `calibrated_claim_edits`, `raised_claim_edits`, `by_source`, `by_suggested_axis`,
-//! `by_pair`, `by_suggestion_mode`. A pair section has one line per statistic (empty key), one `confusion` line per
+//! `by_pair`, `by_suggestion_mode`, `by_guideline_version`, `by_week`. A pair section has one line per statistic (empty key), one `confusion` line per
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
 //! `note` line per sentence saying why a statistic is missing. A breakdown section keys each
 //! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
@@ -131,6 +131,8 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.breakdown("by_suggested_axis", &report.by_suggested_axis)?;
     out.breakdown("by_pair", &report.by_pair)?;
     out.breakdown("by_suggestion_mode", &report.by_suggestion_mode)?;
+    out.breakdown("by_guideline_version", &report.by_guideline_version)?;
+    out.breakdown("by_week", &report.by_week)?;
     let bytes = out.0.into_inner().map_err(|e| Error::Internal(format!("could not write the CSV report: {e}")))?;
     Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
 }

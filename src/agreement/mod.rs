@@ -262,6 +262,12 @@ pub struct DoubleAnnotated {
     /// The suggestion mode both annotations were started in (index into
     /// [`SuggestionMode::ALL`]), or `SuggestionMode::ALL.len()` when the two differ.
     mode: u8,
+    /// The guideline version both labels were last changed under (index into
+    /// `AnnotatedRows::versions`; "mixed" when the two differ).
+    version: u32,
+    /// The ISO week (`2025-W10`) of the later of the two annotations' last changes (index into
+    /// `AnnotatedRows::weeks`).
+    week: u32,
 }
 
 /// Every double-annotated row of a project, with the tables its indices point into.
@@ -270,6 +276,8 @@ pub struct AnnotatedRows {
     pub rows: Vec<DoubleAnnotated>,
     sources: Vec<String>,
     names: Vec<String>,
+    versions: Vec<String>,
+    weeks: Vec<String>,
 }
 
 impl AnnotatedRows {
@@ -329,7 +337,13 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
                 (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
                   WHERE e.candidate_id = c.id AND e.annotator_id = s1.annotator_id ORDER BY e.id LIMIT 1),
                 (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
-                  WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id LIMIT 1)
+                  WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id LIMIT 1),
+                (SELECT coalesce(e.guideline_version, '1') FROM annotation_events e
+                  WHERE e.candidate_id = c.id AND e.annotator_id = s1.annotator_id ORDER BY e.id DESC LIMIT 1),
+                (SELECT coalesce(e.guideline_version, '1') FROM annotation_events e
+                  WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id DESC LIMIT 1),
+                (SELECT strftime('%G-W%V', max(e.at)) FROM annotation_events e
+                  WHERE e.candidate_id = c.id AND e.annotator_id IN (s1.annotator_id, s2.annotator_id))
          FROM candidates c
          JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
          JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
@@ -341,6 +355,7 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
     )?;
     let mut out = AnnotatedRows::default();
     let (mut source_index, mut name_index) = (HashMap::new(), HashMap::new());
+    let (mut version_index, mut week_index) = (HashMap::new(), HashMap::new());
     let mut query = stmt.query([])?;
     while let Some(r) = query.next()? {
         // Annotator 1 at columns 4..=9, annotator 2 at 10..=15; swapped into roster order.
@@ -374,6 +389,10 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
         };
         let (m1, m2) = (mode_of(19)?, mode_of(20)?);
         let mode = if m1 == m2 { m1 } else { SuggestionMode::ALL.len() } as u8;
+        // A label's guideline version is the one in force at its last change.
+        let (v1, v2): (String, String) = (r.get(21)?, r.get(22)?);
+        let version = intern(&mut out.versions, &mut version_index, if v1 == v2 { v1 } else { "mixed".into() });
+        let week = intern(&mut out.weeks, &mut week_index, r.get::<_, Option<String>>(23)?.unwrap_or_default());
         out.rows.push(DoubleAnnotated {
             id: r.get(0)?,
             source: intern(&mut out.sources, &mut source_index, r.get(1)?),
@@ -385,6 +404,8 @@ pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows>
             span,
             kept: [[r.get(x + 4)?, r.get(x + 5)?], [r.get(y + 4)?, r.get(y + 5)?]],
             mode,
+            version,
+            week,
         });
     }
     Ok(out)
@@ -501,6 +522,85 @@ pub struct ProjectAgreement {
     /// Decision agreement per suggestion mode the two annotations were made in (`prefilled`,
     /// `beside`, `hidden`, or `mixed` when the two annotators worked in different modes).
     pub by_suggestion_mode: Vec<Breakdown>,
+    /// Decision agreement per guideline version both labels were last changed under (`mixed`
+    /// when the two differ): whether a clarification helped.
+    pub by_guideline_version: Vec<Breakdown>,
+    /// Decision agreement per ISO week (`2025-W10`) of the later of the two labels.
+    pub by_week: Vec<Breakdown>,
+    /// Each annotator against the final labels (empty when no row is adjudicated, and in a
+    /// report read from a CSV).
+    pub by_annotator: Vec<AnnotatorQuality>,
+}
+
+/// One annotator against the adjudicated labels.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AnnotatorQuality {
+    pub annotator: String,
+    /// Adjudicated rows this annotator finished.
+    #[ts(type = "number")]
+    pub adjudicated_rows: u64,
+    /// Field -> share of rows where their value is the final one (over the rows whose final
+    /// decision uses the field), with its Wilson 95% interval.
+    pub per_field: std::collections::BTreeMap<String, Proportion>,
+    /// Mean seconds per finished row.
+    pub seconds_per_row: Option<f64>,
+    /// Share of their finished rows they sent to discussion.
+    pub sent_to_discussion: Option<f64>,
+    /// Finished rows decided in under two seconds of time recorded in the app (flagged to the
+    /// adjudicator; labels imported from a file have no time and are not counted).
+    #[ts(type = "number")]
+    pub under_two_seconds: u64,
+}
+
+/// A share with its Wilson 95% interval.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Proportion {
+    #[ts(type = "number")]
+    pub agree: u64,
+    #[ts(type = "number")]
+    pub total: u64,
+    pub share: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+}
+
+/// `agree` of `total` with the Wilson score interval (Wilson 1927) at 95%.
+pub fn proportion(agree: u64, total: u64) -> Proportion {
+    if total == 0 {
+        return Proportion { agree, total, share: None, ci95: None };
+    }
+    let (n, p) = (total as f64, agree as f64 / total as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    Proportion { agree, total, share: Some(p), ci95: Some([(centre - half).max(0.0), (centre + half).min(1.0)]) }
+}
+
+/// Each annotator with finished rows, against the final labels (see [`AnnotatorQuality`]).
+pub fn by_annotator(project: &Project) -> Result<Vec<AnnotatorQuality>> {
+    let conn = project.conn();
+    let mut out = Vec::new();
+    for person in crate::roster::list(project)?.into_iter().filter(|p| p.role == crate::roster::Role::Annotator) {
+        let (finished, seconds, discuss, fast): (i64, Option<f64>, i64, i64) = conn.query_row(
+            "SELECT count(*), avg(seconds_spent), coalesce(sum(decision = 'needs_discussion'), 0),
+                    coalesce(sum(seconds_spent > 0 AND seconds_spent < 2), 0)
+             FROM annotations WHERE annotator_id = ?1 AND finished = 1",
+            [person.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        if finished == 0 {
+            continue;
+        }
+        let f = crate::feedback::for_annotator(project, &person.name)?;
+        out.push(AnnotatorQuality {
+            annotator: person.name,
+            adjudicated_rows: f.summary.adjudicated_rows,
+            per_field: f.summary.per_field.iter().map(|(k, t)| (k.clone(), proportion(t.agree, t.total))).collect(),
+            seconds_per_row: seconds,
+            sent_to_discussion: Some(discuss as f64 / finished as f64),
+            under_two_seconds: fast as u64,
+        });
+    }
+    Ok(out)
 }
 
 fn names_of<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Vec<String> {
@@ -535,7 +635,9 @@ fn breakdown(rows: &[DoubleAnnotated], groups: Vec<String>, key: impl Fn(&Double
 /// Agreement of the project's pre-adjudication labels. `bootstrap`: (replicates, seed), or
 /// `None` to skip the bootstrap interval.
 pub fn project_report(project: &Project, bootstrap: Option<(u32, u64)>) -> Result<ProjectAgreement> {
-    Ok(report_for(&double_annotated(project)?, bootstrap))
+    let mut report = report_for(&double_annotated(project)?, bootstrap);
+    report.by_annotator = by_annotator(project)?;
+    Ok(report)
 }
 
 /// Every statistic of [`project_report`] on rows already read.
@@ -630,6 +732,9 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         by_suggested_axis: breakdown(rows, axis_groups, |r| r.suggested_axis.map_or(Axis::ALL.len(), usize::from)),
         by_pair: breakdown(rows, pair_names, pair_key),
         by_suggestion_mode: breakdown(rows, mode_groups, |r| r.mode as usize),
+        by_guideline_version: breakdown(rows, data.versions.clone(), |r| r.version as usize),
+        by_week: breakdown(rows, data.weeks.clone(), |r| r.week as usize),
+        by_annotator: Vec::new(),
     }
 }
 

@@ -134,10 +134,22 @@ fn insert_event(
 ) -> Result<i64> {
     tx.prepare_cached(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid,
-             suggestion_mode)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             suggestion_mode, guideline_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
-    .execute(params![candidate_id, annotator_id, field.as_str(), old, new, now(), origin, packet_return, new_event_uid(), mode.as_str()])?;
+    .execute(params![
+        candidate_id,
+        annotator_id,
+        field.as_str(),
+        old,
+        new,
+        now(),
+        origin,
+        packet_return,
+        new_event_uid(),
+        mode.as_str(),
+        crate::guideline::current_label(tx)?
+    ])?;
     Ok(tx.last_insert_rowid())
 }
 
@@ -334,9 +346,21 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     let before = fold(&tx, &c, annotator_id, annotator)?;
     let field: Field = field.parse().map_err(Error::Corrupt)?;
     tx.execute(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid, suggestion_mode)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8, ?9)",
-        params![candidate_id, annotator_id, field.as_str(), before.stored(field), old, now(), target, new_event_uid(), before.suggestion_mode.as_str()],
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes, uid, suggestion_mode,
+             guideline_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'app', ?7, ?8, ?9, ?10)",
+        params![
+            candidate_id,
+            annotator_id,
+            field.as_str(),
+            before.stored(field),
+            old,
+            now(),
+            target,
+            new_event_uid(),
+            before.suggestion_mode.as_str(),
+            crate::guideline::current_label(&tx)?
+        ],
     )?;
     let event = tx.last_insert_rowid();
     // Folded again: undoing a confirmation gives the field back its suggested mark.

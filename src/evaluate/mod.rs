@@ -489,6 +489,11 @@ pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Re
 pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64, force: bool) -> Result<u64> {
     crate::output::check_target(out, force)?;
     let (name, text) = judge::template(template)?;
+    if judge::is_pairwise(&text) {
+        return Err(Error::InvalidArgument(format!(
+            "`{name}` is a pairwise template (both claims in one prompt): it is for `judge run --control order`, not for one request per claim"
+        )));
+    }
     let (_, pairs) = eval_pairs(project)?;
     let with_context: Vec<(Pair, String)> = pairs
         .into_iter()

@@ -10,6 +10,8 @@ mod common;
 mod db;
 mod error;
 mod evaluate;
+mod feedback;
+mod guideline;
 mod hostile;
 mod import;
 mod judge;

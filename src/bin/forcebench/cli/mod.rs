@@ -8,6 +8,7 @@
 mod adjudication;
 mod annotation;
 mod evaluate;
+mod guideline;
 mod split;
 
 use clap::{Args, Parser, Subcommand};
@@ -82,8 +83,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print the annotation guideline
-    Guideline,
+    /// Print the annotation guideline in force (or a version, or what changed); publish and list versions
+    Guideline(guideline::GuidelineArgs),
+    /// Show an annotator how their adjudicated rows were decided; write blinded feedback files
+    Feedback(guideline::FeedbackArgs),
     /// Issue, open, return and merge annotation packets
     #[command(subcommand)]
     Packets(annotation::PacketsCommand),
@@ -401,6 +404,8 @@ pub fn run(cli: Cli) -> Result<()> {
                         ("by suggested axis", &r.by_suggested_axis),
                         ("by pair", &r.by_pair),
                         ("by suggestion mode", &r.by_suggestion_mode),
+                        ("by guideline version", &r.by_guideline_version),
+                        ("by week", &r.by_week),
                     ] {
                         println!("{title}");
                         for b in rows.iter() {
@@ -413,14 +418,33 @@ pub fn run(cli: Cli) -> Result<()> {
                             );
                         }
                     }
+                    if !r.by_annotator.is_empty() {
+                        println!("by annotator, against the final labels");
+                        for a in &r.by_annotator {
+                            let fields: Vec<String> = a
+                                .per_field
+                                .iter()
+                                .map(|(f, p)| {
+                                    format!("{f} {}", p.share.map_or("—".into(), |s| format!("{:.0}%", s * 100.0)))
+                                })
+                                .collect();
+                            println!(
+                                "  {:<12} {} adjudicated rows; {}; {} s per row; {} sent to discussion; {} decided in under 2 s",
+                                a.annotator,
+                                a.adjudicated_rows,
+                                fields.join(", "),
+                                a.seconds_per_row.map_or("—".into(), |s| format!("{s:.0}")),
+                                a.sent_to_discussion.map_or("—".into(), |s| format!("{:.0}%", s * 100.0)),
+                                a.under_two_seconds
+                            );
+                        }
+                    }
                 }
             }
             Ok(())
         }
-        Command::Guideline => {
-            print!("{}", forcebench::guideline::GUIDELINE);
-            Ok(())
-        }
+        Command::Guideline(args) => guideline::guideline_cmd(cli.project.as_deref(), args),
+        Command::Feedback(args) => guideline::feedback_cmd(cli.project.as_deref(), args),
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
         Command::Assign { seed, json } => annotation::assign_rows(cli.project.as_deref(), seed, json),
         Command::Packets(cmd) => annotation::packets(cli.project.as_deref(), cmd),

@@ -1,0 +1,190 @@
+//! Guideline versions: the bundled guideline is version 1, a published version is in force and
+//! recorded on every label, packets carry theirs and a merge says when a newer one came out, and
+//! agreement is read per version and per week.
+
+use crate::common::*;
+use crate::packets::{issue, packet_for};
+use forcebench::annotate::{self, Field};
+use forcebench::packets::{self, Blinding};
+use forcebench::{guideline, workspace, Project};
+
+/// The version each of the project's annotation events was recorded under, in order.
+fn event_versions(p: &Project) -> Vec<Option<String>> {
+    let mut stmt = p.conn().prepare("SELECT guideline_version FROM annotation_events ORDER BY id").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap()
+}
+
+fn publish(p: &mut Project, dir: &std::path::Path, label: &str, text: &str, note: &str) {
+    let file = write(dir, &format!("guideline-{label}.md"), text);
+    guideline::publish(p, &file, label, Some(note), "Lee").unwrap();
+}
+
+#[test]
+fn a_new_project_starts_on_the_bundled_guideline_and_a_published_version_is_in_force() {
+    let (dir, _, mut p) = temp_project();
+    let list = guideline::list(&p).unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!((list[0].label.as_str(), list[0].current), ("1", true));
+    assert_eq!(guideline::current(&p).unwrap().text, guideline::GUIDELINE);
+
+    let clarified = guideline::GUIDELINE.replacen("\n", "\nA hedge inside a quotation counts like any other.\n", 1);
+    publish(&mut p, dir.path(), "2", &clarified, "hedges in quotations");
+    let now = guideline::current(&p).unwrap();
+    assert_eq!(
+        (now.label.as_str(), now.note.as_deref(), now.published_by.as_str()),
+        ("2", Some("hedges in quotations"), "Lee")
+    );
+    let changed: Vec<(String, String)> = guideline::changes(&p, "2")
+        .unwrap()
+        .into_iter()
+        .filter(|l| l.change != "same")
+        .map(|l| (l.change, l.text))
+        .collect();
+    assert_eq!(changed, [("added".to_string(), "A hedge inside a quotation counts like any other.".to_string())]);
+    assert!(guideline::changes(&p, "1").unwrap().is_empty(), "the first version has nothing before it");
+
+    // The same text again, a label in use, an empty file: refused, nothing published.
+    let same = write(dir.path(), "same.md", &clarified);
+    let Err(err) = guideline::publish(&mut p, &same, "3", None, "Lee") else { panic!("refused") };
+    assert_eq!(err.code(), "already_done");
+    let other = write(dir.path(), "other.md", "# Another text\n");
+    let Err(err) = guideline::publish(&mut p, &other, "2", None, "Lee") else { panic!("refused") };
+    assert_eq!(err.to_string(), "guideline version `2` is already published; choose a new label");
+    let empty = write(dir.path(), "empty.md", "  \n");
+    assert!(guideline::publish(&mut p, &empty, "3", None, "Lee").is_err());
+    assert_eq!(guideline::list(&p).unwrap().len(), 2);
+}
+
+// Broke before versions: nothing said which guideline a label was given under.
+#[test]
+fn every_event_and_adjudication_records_the_version_in_force() {
+    let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
+    forcebench::roster::add(&p, "eve", forcebench::roster::Role::Adjudicator).unwrap();
+    let row = forcebench::candidate::list(&p).unwrap()[0].id.clone();
+    annotate::set_field(&mut p, &row, "ana", Field::Notes, Some("under one")).unwrap();
+    publish(&mut p, dir.path(), "2", "# Guideline, second version\n", "rewritten");
+    annotate::set_field(&mut p, &row, "ana", Field::Notes, Some("under two")).unwrap();
+    let versions = event_versions(&p);
+    assert_eq!(versions.first().unwrap().as_deref(), Some("1"));
+    assert_eq!(versions.last().unwrap().as_deref(), Some("2"));
+
+    for who in ["ana", "ben"] {
+        let line =
+            format!("{{\"id\":\"{row}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n");
+        annotate::import_jsonl(&mut p, &write(dir.path(), &format!("{who}.jsonl"), line), who).unwrap();
+    }
+    forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    let (adjudication, events): (Option<String>, i64) = p
+        .conn()
+        .query_row(
+            "SELECT j.guideline_version, (SELECT count(*) FROM adjudication_events e WHERE e.candidate_id = j.candidate_id
+                 AND e.guideline_version = '2') FROM adjudications j WHERE j.candidate_id = ?1",
+            [&row],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(adjudication.as_deref(), Some("2"));
+    assert!(events > 0);
+}
+
+#[test]
+fn a_packet_carries_its_version_to_the_workspace_and_its_merge_flags_a_newer_one() {
+    let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut p, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let issued = packets::read(&packet).unwrap();
+    assert_eq!(
+        (issued.guideline_version.as_deref(), issued.guideline.as_deref()),
+        (Some("1"), Some(guideline::GUIDELINE))
+    );
+
+    // The lead clarifies the guideline while the packet is out.
+    publish(&mut p, dir.path(), "2", "# Clarified\n", "clarified");
+    let mut ws = workspace::open_packet(&packet, &dir.path().join("ana.forcebench")).unwrap();
+    let shown = guideline::in_force(&ws).unwrap();
+    assert_eq!(
+        (shown.version.label.as_str(), shown.version.text.as_str()),
+        ("1", guideline::GUIDELINE),
+        "the packet's"
+    );
+    let first = annotate::queue(&ws, "ana").unwrap()[0].id.clone();
+    annotate::set_field(&mut ws, &first, "ana", Field::Notes, Some("seen")).unwrap();
+    let returned = dir.path().join("ana.returned.json");
+    workspace::return_packet(&ws, &returned).unwrap();
+
+    let report = packets::merge(&mut p, &[returned]).unwrap();
+    assert_eq!((report[0].guideline_version.as_str(), report[0].newer_guideline.as_deref()), ("1", Some("2")));
+    let merged: Vec<Option<String>> = {
+        let mut stmt =
+            p.conn().prepare("SELECT guideline_version FROM annotation_events WHERE origin <> 'app'").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap()
+    };
+    assert!(!merged.is_empty() && merged.iter().all(|v| v.as_deref() == Some("1")), "{merged:?}");
+}
+
+// Hand-computed: four rows under version 1 where Ana and Ben agree on two (p_o 0.5, each gave
+// two accepts and two rejects, p_e 0.5: kappa 0), then four rows under version 2 where they
+// agree on all (p_o 1, p_e 0.5: kappa 1).
+#[test]
+fn agreement_is_read_per_guideline_version_and_per_week() {
+    let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = forcebench::candidate::list(&p).unwrap().into_iter().take(8).map(|c| c.id).collect();
+    let line = |id: &str, accept: bool| {
+        if accept {
+            format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":2}}\n")
+        } else {
+            format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n")
+        }
+    };
+    let file = |name: &str, rows: &[String], pattern: [bool; 4]| {
+        write(dir.path(), name, rows.iter().zip(pattern).map(|(id, a)| line(id, a)).collect::<String>())
+    };
+    annotate::import_jsonl(&mut p, &file("a1.jsonl", &ids[..4], [true, true, false, false]), "ana").unwrap();
+    annotate::import_jsonl(&mut p, &file("b1.jsonl", &ids[..4], [true, false, false, true]), "ben").unwrap();
+    publish(&mut p, dir.path(), "2", "# Second\n", "second");
+    annotate::import_jsonl(&mut p, &file("a2.jsonl", &ids[4..], [true, true, false, false]), "ana").unwrap();
+    annotate::import_jsonl(&mut p, &file("b2.jsonl", &ids[4..], [true, true, false, false]), "ben").unwrap();
+
+    let r = forcebench::agreement::project_report(&p, None).unwrap();
+    let by: Vec<(String, u64, Option<f64>)> =
+        r.by_guideline_version.iter().map(|b| (b.key.clone(), b.n_items, b.cohen_kappa)).collect();
+    assert_eq!(by.len(), 2, "{by:?}");
+    assert_eq!((by[0].0.as_str(), by[0].1), ("1", 4));
+    assert!(by[0].2.unwrap().abs() < 1e-12, "{by:?}");
+    assert_eq!((by[1].0.as_str(), by[1].1), ("2", 4));
+    assert!((by[1].2.unwrap() - 1.0).abs() < 1e-12, "{by:?}");
+    let week = chrono::Utc::now().format("%G-W%V").to_string();
+    assert_eq!(r.by_week.iter().map(|b| (b.key.clone(), b.n_items)).collect::<Vec<_>>(), [(week, 8)]);
+}
+
+#[test]
+fn the_guideline_commands_publish_list_and_show_what_changed() {
+    let (dir, path, p) = temp_project();
+    drop(p);
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("forcebench")
+            .unwrap()
+            .env_remove("FORCEBENCH_PROJECT")
+            .arg("--project")
+            .arg(&path)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(&["guideline"]), guideline::GUIDELINE);
+    let file = write(dir.path(), "v2.md", format!("{}Ranges count as ranges.\n", guideline::GUIDELINE));
+    let said = run(&["guideline", "publish", file.to_str().unwrap(), "--version", "2", "--note", "ranges"]);
+    assert!(said.starts_with("published guideline version 2 (sha256 "), "{said}");
+    assert_eq!(run(&["guideline", "--changes"]), "+ Ranges count as ranges.\n");
+    assert_eq!(run(&["guideline", "--version", "1"]), guideline::GUIDELINE);
+    let list: serde_json::Value = serde_json::from_str(&run(&["guideline", "list", "--json"])).unwrap();
+    let labels: Vec<(&str, bool)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["label"].as_str().unwrap(), v["current"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(labels, [("1", false), ("2", true)]);
+}
