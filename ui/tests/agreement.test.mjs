@@ -212,3 +212,34 @@ test("screenshot of the agreement view, for review", async () => {
   await page.screenshot({ path: join(shotsDir, "agreement.png") });
   await page.close();
 });
+
+test("agreement per guideline version and week, and each annotator against the final labels", async () => {
+  const report = {
+    ...agreementReport,
+    by_guideline_version: [
+      { key: "1", n_items: 24, percent_agreement: 0.75, cohen_kappa: 0.58, kappa_ci95: [0.3, 0.86] },
+      { key: "2", n_items: 16, percent_agreement: 0.94, cohen_kappa: 0.88, kappa_ci95: [0.7, 1] },
+    ],
+    by_week: [{ key: "2025-W10", n_items: 40, percent_agreement: 0.82, cohen_kappa: 0.7, kappa_ci95: [0.5, 0.9] }],
+    by_annotator: [
+      {
+        annotator: "Ana",
+        adjudicated_rows: 20,
+        per_field: { decision: { agree: 18, total: 20, share: 0.9, ci95: [0.7, 0.97] }, axis: { agree: 14, total: 16, share: 0.875, ci95: [0.64, 0.97] } },
+        seconds_per_row: 41.6,
+        sent_to_discussion: 0.05,
+        under_two_seconds: 2,
+      },
+    ],
+  };
+  const { page, problems } = await openAgreement(report);
+  assert.match(await text(page, "by-version"), /1 24 75%.*0\.58.*2 16 94%.*0\.88/);
+  assert.match(await text(page, "by-week"), /2025-W10 40/);
+  assert.equal(
+    await page.innerText('[data-testid="annotator-quality"][data-annotator="Ana"]').then((t) => t.replace(/\s+/g, " ").trim()),
+    "Ana 20 90% 87.5% 42 5% 2",
+  );
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

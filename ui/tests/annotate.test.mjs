@@ -181,6 +181,17 @@ test("the guideline opens with one key and closes with Esc", async () => {
   assert.match(text, /Annotation guideline/);
   assert.equal(await page.$$eval('[data-testid="guideline"] ol li', (l) => l.length), 2);
   assert.equal(await page.$$eval('[data-testid="guideline"] ul li', (l) => l.length), 2);
+  // The version in force and, on request, what changed from the one before.
+  assert.equal(
+    (await page.textContent('[data-testid="guideline-version"]')).replace(/\s+/g, " ").trim(),
+    "Version 2 · published 2025-03-03 by Lee: a hedge kept in a quotation counts What changed from version 1",
+  );
+  await page.click('[data-testid="guideline-changes-toggle"]');
+  assert.deepEqual(await page.$$eval('[data-testid="guideline-changes"] li', (l) => l.map((x) => x.classList[0] + " " + x.textContent.trim())), [
+    "removed − A hedge inside a quotation does not count.",
+    "added + A hedge inside a quotation counts like any other.",
+  ]);
+  await page.click('[data-testid="guideline-changes-toggle"]');
   await page.keyboard.press("a"); // not a decision while the guideline is open
   await page.keyboard.press("Escape");
   assert.equal(await page.isVisible('[data-testid="guideline"]'), false);

@@ -105,3 +105,36 @@ test("open packet switches the window to the workspace; a failure keeps the proj
   assert.equal(await failing.page.isVisible('[data-testid="packets-view"]'), true);
   await failing.page.close();
 });
+
+const FEEDBACK = {
+  format: "forcebench-feedback",
+  format_version: 1,
+  project: "UI fixture project",
+  annotator: "Ana",
+  written_at: "2025-03-06T10:00:00Z",
+  guideline_version: "2",
+  summary: {
+    adjudicated_rows: 3,
+    differing_rows: 1,
+    per_field: { decision: { agree: 3, total: 3 }, severity: { agree: 2, total: 3 } },
+    per_axis: { scope: { agree: 1, total: 2 } },
+    seconds_per_row: 41.5,
+  },
+  rows: [{ id: "fx-2", field: "severity", yours: "1", final: "3", rationale: "the other annotator is right: high-impact", guideline_version: "1" }],
+  row_text: { "fx-2": { context: "Q?", passage: "Sea level rose 3 mm a year.", calibrated_claim: "It rose about 3 mm.", raised_claim: "It rose exactly 3 mm." } },
+};
+
+test("an annotator opens the feedback the lead sent: their differing fields, the final label and the reason", async () => {
+  const { page, problems } = await openPackets({ answers: { open_feedback: FEEDBACK } });
+  await page.fill('[data-testid="feedback-path"]', "/tmp/Ana.feedback.json");
+  await page.click('[data-testid="feedback-open"]');
+  await page.waitForSelector('[data-testid="feedback-row"]');
+  assert.deepEqual(await page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "open_feedback").map((c) => c.args)), [{ path: "/tmp/Ana.feedback.json" }]);
+  const t = (id) => page.innerText(`[data-testid="${id}"]`).then((s) => s.replace(/\s+/g, " ").trim());
+  assert.equal(await t("feedback-summary"), "Ana: 3 adjudicated rows, 1 where the final label differs from yours; 42 s per row. Guideline in force: version 2.");
+  assert.equal(await t("feedback-fields"), "decision 100% (3 of 3) severity 67% (2 of 3)");
+  assert.equal(await t("feedback-field"), "severity 1 · subtle 3 · high-impact");
+  assert.equal(await t("feedback-rationale"), "“the other annotator is right: high-impact”");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

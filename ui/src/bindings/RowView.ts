@@ -19,4 +19,9 @@ annotator_a: string | null, annotator_b: string | null, category: Category, a: A
 /**
  * What the view needs to know to guide a decision (see [`Rules`]).
  */
-rules: Rules, };
+rules: Rules, 
+/**
+ * `A`, `B` or both when that annotation was decided in under [`QUICK_SECONDS`] of time
+ * recorded in the app: worth a second look.
+ */
+decided_quickly: Array<string>, };

@@ -9,6 +9,7 @@ export type FileFilter = { name: string; extensions: string[] };
 export const FILTERS = {
   candidates: [{ name: "Candidates (CSV or JSONL)", extensions: ["csv", "jsonl", "ndjson"] }],
   packet: [{ name: "ForceBench packet", extensions: ["json"] }],
+  feedback: [{ name: "ForceBench feedback", extensions: ["json"] }],
   jsonl: [{ name: "JSON lines", extensions: ["jsonl", "ndjson"] }],
   template: [{ name: "Prompt template", extensions: ["txt", "md"] }],
 } satisfies Record<string, FileFilter[]>;

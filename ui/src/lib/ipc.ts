@@ -1,6 +1,8 @@
 // The one door to the Rust side. Every command the UI calls is a typed function here, and every
 // failure comes out as an `IpcError` carrying the core's `{code, message}`, so views can branch
 // on the code and show the real message. To add a command: add a function below.
+import type { Feedback } from "../bindings/Feedback";
+import type { InForce } from "../bindings/InForce";
 import { invoke } from "@tauri-apps/api/core";
 import type { CandidateDetail } from "../bindings/CandidateDetail";
 import type { CandidateSummary } from "../bindings/CandidateSummary";
@@ -74,7 +76,9 @@ export const confirmSuggestions = (id: string, annotator: string) =>
   call<Annotation>("confirm_suggestions", { id, annotator });
 export const addTime = (id: string, annotator: string, seconds: number) =>
   call<null>("add_time", { id, annotator, seconds });
-export const guideline = () => call<string>("guideline");
+export const guideline = () => call<InForce>("guideline");
+/** Reads a feedback file the lead wrote for an annotator. */
+export const openFeedback = (path: string) => call<Feedback>("open_feedback", { path });
 export const mergePackets = (paths: string[]) => call<MergeReport[]>("merge_packets", { paths });
 export const returnPacket = (out: string | null) => call<ReturnedPacket>("return_packet", { out });
 export const openPacket = (path: string) => call<SessionInfo>("open_packet", { path });

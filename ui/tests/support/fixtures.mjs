@@ -135,7 +135,7 @@ export const TEMPLATES = [
 
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE, annotate, answers: { judge_templates: TEMPLATES, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: TEMPLATES, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------
@@ -247,6 +247,24 @@ Judge one thing per row.
 - Relation: association versus causation.
 - Modality: may versus will.
 `;
+
+/** The guideline as the core answers `guideline`: version 2 in force, one line changed from 1. */
+export const GUIDELINE_IN_FORCE = {
+  version: {
+    label: "2",
+    text: GUIDELINE,
+    sha256: "ab".repeat(32),
+    published_at: "2025-03-03T10:00:00Z",
+    published_by: "Lee",
+    note: "a hedge kept in a quotation counts",
+  },
+  previous: "1",
+  changes: [
+    { change: "same", text: "# Annotation guideline" },
+    { change: "removed", text: "A hedge inside a quotation does not count." },
+    { change: "added", text: "A hedge inside a quotation counts like any other." },
+  ],
+};
 
 // --- The agreement view ----------------------------------------------------------------------
 
@@ -430,6 +448,7 @@ function rowView(candidate, category, names, a, b, s, extra = {}) {
     history: [],
     qc: [],
     rules: RULES,
+    decided_quickly: [],
     ...extra,
   };
 }
