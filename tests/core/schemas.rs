@@ -86,3 +86,31 @@ fn adjudication_import_examples_match_the_adjudication_schema() {
     assert!(!v.is_valid(&serde_json::json!({"id": "a", "checklist": {"tidy": true}})));
     assert!(!v.is_valid(&serde_json::json!({"id": "a", "notes": "x"})));
 }
+
+#[test]
+fn feedback_files_match_the_feedback_schema() {
+    let v = validator("feedback.schema.json");
+    let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
+    forcebench::roster::add(&p, "eve", forcebench::roster::Role::Adjudicator).unwrap();
+    let ids: Vec<String> = forcebench::candidate::list(&p).unwrap().into_iter().take(2).map(|c| c.id).collect();
+    let line = |id: &str, severity: u8| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n");
+    annotate::import_jsonl(&mut p, &write(dir.path(), "a.jsonl", line(&ids[0], 1) + &line(&ids[1], 2)), "ana").unwrap();
+    annotate::import_jsonl(&mut p, &write(dir.path(), "b.jsonl", line(&ids[0], 3) + &line(&ids[1], 2)), "ben").unwrap();
+    forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    let take_b = forcebench::adjudicate::Resolution {
+        choices: vec![(Field::Severity, forcebench::adjudicate::Choice::B)],
+        rationale: Some("higher impact".into()),
+        checklist: Default::default(),
+    };
+    forcebench::adjudicate::resolve(&mut p, &ids[0], "eve", &take_b).unwrap();
+    let written = forcebench::feedback::issue(&p, &dir.path().join("fb"), false).unwrap();
+    for w in &written {
+        let value: Value = serde_json::from_slice(&std::fs::read(&w.file).unwrap()).unwrap();
+        assert_valid(&v, &value, &w.file);
+    }
+    let ana: Value = serde_json::from_slice(&std::fs::read(&written[0].file).unwrap()).unwrap();
+    assert_eq!(ana["rows"].as_array().unwrap().len(), 1, "one differing field: the schema saw a real row");
+    let mut bad = ana.clone();
+    bad["rows"][0]["source"] = "b".into();
+    assert!(!v.is_valid(&bad), "the schema must reject a row that says where the final value came from");
+}
