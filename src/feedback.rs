@@ -69,7 +69,8 @@ pub struct Summary {
     /// Final axis -> how often the annotator's whole label matched the final one on that axis's
     /// accepted rows.
     pub per_axis: BTreeMap<String, Tally>,
-    /// Mean seconds the annotator spent on an adjudicated row.
+    /// Mean seconds the annotator spent on an adjudicated row, over the rows with time recorded
+    /// in the app (`None` when every label was imported from a file).
     pub seconds_per_row: Option<f64>,
 }
 
@@ -144,10 +145,14 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
     };
     let mut rows = Vec::new();
     let mut row_text = BTreeMap::new();
-    let mut seconds = 0.0;
+    // Time recorded in the app only (labels imported from a file carry none).
+    let (mut seconds, mut timed) = (0.0, 0u64);
     for (id, version, rationale, other) in &adjudicated {
         let mine = crate::annotate::get(project, id, &who.name)?;
-        seconds += mine.seconds_spent;
+        if mine.seconds_spent > 0.0 {
+            seconds += mine.seconds_spent;
+            timed += 1;
+        }
         let Some(label) = crate::label::load_in(conn, id)? else { continue };
         let needed = crate::label::needed(label.decision);
         let rationale = rationale.as_deref().map(|r| other.as_deref().map_or(r.to_string(), |o| without_name(r, o)));
@@ -195,8 +200,8 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
             );
         }
     }
-    if !adjudicated.is_empty() {
-        summary.seconds_per_row = Some(seconds / adjudicated.len() as f64);
+    if timed > 0 {
+        summary.seconds_per_row = Some(seconds / timed as f64);
     }
     Ok(Feedback {
         format: FORMAT.into(),

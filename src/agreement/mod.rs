@@ -542,7 +542,7 @@ pub struct AnnotatorQuality {
     /// Field -> share of rows where their value is the final one (over the rows whose final
     /// decision uses the field), with its Wilson 95% interval.
     pub per_field: std::collections::BTreeMap<String, Proportion>,
-    /// Mean seconds per finished row.
+    /// Mean seconds per finished row, over the rows with time recorded in the app.
     pub seconds_per_row: Option<f64>,
     /// Share of their finished rows they sent to discussion.
     pub sent_to_discussion: Option<f64>,
@@ -581,7 +581,7 @@ pub fn by_annotator(project: &Project) -> Result<Vec<AnnotatorQuality>> {
     let mut out = Vec::new();
     for person in crate::roster::list(project)?.into_iter().filter(|p| p.role == crate::roster::Role::Annotator) {
         let (finished, seconds, discuss, fast): (i64, Option<f64>, i64, i64) = conn.query_row(
-            "SELECT count(*), avg(seconds_spent), coalesce(sum(decision = 'needs_discussion'), 0),
+            "SELECT count(*), avg(CASE WHEN seconds_spent > 0 THEN seconds_spent END), coalesce(sum(decision = 'needs_discussion'), 0),
                     coalesce(sum(seconds_spent > 0 AND seconds_spent < 2), 0)
              FROM annotations WHERE annotator_id = ?1 AND finished = 1",
             [person.id],

@@ -93,7 +93,9 @@ fn feedback_files_match_the_feedback_schema() {
     let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
     forcebench::roster::add(&p, "eve", forcebench::roster::Role::Adjudicator).unwrap();
     let ids: Vec<String> = forcebench::candidate::list(&p).unwrap().into_iter().take(2).map(|c| c.id).collect();
-    let line = |id: &str, severity: u8| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n");
+    let line = |id: &str, severity: u8| {
+        format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n")
+    };
     annotate::import_jsonl(&mut p, &write(dir.path(), "a.jsonl", line(&ids[0], 1) + &line(&ids[1], 2)), "ana").unwrap();
     annotate::import_jsonl(&mut p, &write(dir.path(), "b.jsonl", line(&ids[0], 3) + &line(&ids[1], 2)), "ben").unwrap();
     forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();

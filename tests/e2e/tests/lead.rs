@@ -207,3 +207,88 @@ async fn a_change_made_with_the_command_line_reaches_the_open_window_within_seco
     drop(driver);
     drop(display);
 }
+
+async fn open_feedback(client: Client, file: String, summary: String, first_row: String) -> Res {
+    client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-packets]")).await?;
+    keys(&client, &format!("{}3", k(Key::Alt))).await?; // Alt+3: Packets
+    type_into(&client, "feedback-path", &file).await?;
+    click(&client, "feedback-open").await?;
+    wait_js(&client, &text_of("feedback-summary"), json!(summary)).await?;
+    let first = js(&client, "return document.querySelector('[data-testid=feedback-row]')?.dataset.id ?? null").await?;
+    assert_eq!(first, json!(first_row));
+    shot(&client, "window-feedback.png").await?;
+    Ok(())
+}
+
+// The annotator's side of feedback: the file the lead's command line wrote opens in the
+// window with the figures the core computed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feedback_file_written_by_the_lead_opens_in_the_annotators_window() {
+    let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
+    cli_binary().unwrap_or_else(|message| panic!("{message}"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("feedback.forcebench");
+    {
+        let mut project = Project::create(&path, "E2E feedback").unwrap();
+        sample::load_demo_project(&mut project).unwrap();
+    }
+    cli(&path, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve"]);
+    // Eve settles every decision disagreement by taking B's label, with a rationale.
+    let queue: Value = serde_json::from_str(&cli(&path, &["adjudicate", "queue", "--json"])).unwrap();
+    let open: Vec<&str> = queue["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["category"] == "decision_disagreement")
+        .map(|q| q["id"].as_str().unwrap())
+        .collect();
+    assert!(!open.is_empty(), "the demo project has decision disagreements");
+    let mut lines = String::new();
+    for id in &open {
+        let row: Value = serde_json::from_str(&cli(&path, &["adjudicate", "show", id, "--json"])).unwrap();
+        let fields = row["fields"].as_array().unwrap();
+        if fields.iter().any(|f| f["field"] == "decision" && f["b"] == "needs_discussion") {
+            continue;
+        }
+        // B's value for every field where the two differ (a span as its object, severity a number).
+        let mut line = json!({ "id": id, "rationale": "B read the hedge right" });
+        for f in fields.iter().filter(|f| f["differs"] == true) {
+            let value = match (f["field"].as_str().unwrap(), f["b"].as_str()) {
+                ("evidence_span", Some(v)) => serde_json::from_str(v).unwrap(),
+                ("severity", Some(v)) => json!(v.parse::<u8>().unwrap()),
+                (_, v) => json!(v),
+            };
+            line[f["field"].as_str().unwrap()] = value;
+        }
+        lines += &format!("{line}\n");
+    }
+    std::fs::write(dir.path().join("adj.jsonl"), lines).unwrap();
+    let adj = dir.path().join("adj.jsonl");
+    cli(&path, &["adjudicate", "import", adj.to_str().unwrap(), "--adjudicator", "Eve"]);
+    let out = dir.path().join("fb");
+    let written: Value =
+        serde_json::from_str(&cli(&path, &["feedback", "issue", "--out", out.to_str().unwrap(), "--json"])).unwrap();
+    let with_rows = written
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["differing_rows"].as_u64().unwrap() > 0)
+        .expect("someone has feedback");
+    let file = with_rows["file"].as_str().unwrap().to_string();
+    let f: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let s = &f["summary"];
+    let seconds = s["seconds_per_row"].as_f64().map_or(String::new(), |x| format!("; {} s per row", x.round()));
+    let summary = format!(
+        "{}: {} adjudicated rows, {} where the final label differs from yours{seconds}. Guideline in force: version 1.",
+        f["annotator"].as_str().unwrap(),
+        s["adjudicated_rows"],
+        s["differing_rows"]
+    );
+    let first_row = f["rows"][0]["id"].as_str().unwrap().to_string();
+
+    let (display, driver) = start_for(&tools, &path, dir.path());
+    let client = session(&tools, &driver).await;
+    run(client.clone(), open_feedback(client, file, summary, first_row)).await;
+    drop(driver);
+    drop(display);
+}

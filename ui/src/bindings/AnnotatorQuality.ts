@@ -15,7 +15,7 @@ adjudicated_rows: number,
  */
 per_field: { [key in string]?: Proportion }, 
 /**
- * Mean seconds per finished row.
+ * Mean seconds per finished row, over the rows with time recorded in the app.
  */
 seconds_per_row: number | null, 
 /**

@@ -13,6 +13,7 @@ per_field: { [key in string]?: Tally },
  */
 per_axis: { [key in string]?: Tally }, 
 /**
- * Mean seconds the annotator spent on an adjudicated row.
+ * Mean seconds the annotator spent on an adjudicated row, over the rows with time recorded
+ * in the app (`None` when every label was imported from a file).
  */
 seconds_per_row: number | null, };
