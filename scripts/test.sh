@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 
+# A whole test run is not an edit-compile loop: incremental caches only cost disk (gigabytes on a
+# clean clone), so they are off unless the caller sets CARGO_INCREMENTAL.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+free_gb=$(df -Pk . | awk 'NR==2 {print int($4 / 1048576)}')
+echo "== disk: ${free_gb} GB free here; a clean build and test run needs about 12 GB =="
+
 echo "== layout and lints: cargo fmt, clippy on every crate and target =="
 cargo fmt --all --check
 # The app embeds ui/dist at compile time, so the UI is built before the shell is linted.
