@@ -6,7 +6,10 @@ with each command's peak memory and the project file's size. Writes docs/scaling
 each step's growth exponent between the two largest sizes) and docs/scaling.svg (time against
 rows, log-log). A benchmark: prints figures, asserts nothing.
 
-Usage: scripts/bench-scaling.sh [SIZES...]   (default 1000 10000 100000; add 1000000 for 1M)
+Usage: scripts/bench-scaling.sh [--packets-up-to=N] [SIZES...]
+       (default sizes 1000 10000 100000; add 1000000 for 1M; the packet round trip runs at sizes
+       up to N, default 100000)
+       FORCEBENCH_BENCH_DIR=DIR keeps the projects and files of each size under DIR.
 """
 import json
 import math
@@ -15,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FB = os.path.join(ROOT, "target", "release", "forcebench")
@@ -23,7 +27,11 @@ STEPS = [
     "floor: read+write bytes",
     "import",
     "assign",
+    "packets issue",
+    "packets open (Ana)",
     "annotate import (Ana)",
+    "packets return (Ana)",
+    "packets merge (Ana)",
     "annotate import (Ben)",
     "agreement",
     "adjudicate confirm-agreements",
@@ -32,27 +40,66 @@ STEPS = [
     "split lock",
     "export",
     "verify",
-    "packets issue",
 ]
 
 
-def timed(args, **kw):
-    """Runs args under GNU time; returns (seconds, peak resident MiB)."""
-    out = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M"] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw
-    )
-    if out.returncode != 0:
-        sys.exit(f"failed: {' '.join(args)}\n{out.stderr}")
-    secs, kib = out.stderr.strip().splitlines()[-1].split()
-    return float(secs), int(kib) / 1024
+def timed(args):
+    """Runs args; returns (seconds, peak resident MiB, peak private MiB).
+
+    Resident memory counts the pages of the project file that SQLite reads through its memory
+    map (up to 1 GiB), which the OS shares and can drop at will; private memory (RssAnon, sampled
+    every 10 ms) is what the command itself allocated."""
+    with tempfile.NamedTemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err:
+        # GNU time reports the peak resident memory of the command alone (a fork of this Python
+        # process would count its own pages); the command is time's only child.
+        proc = subprocess.Popen(["/usr/bin/time", "-f", "%e %M", "-o", out.name] + args,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        private, child = 0, None
+        while proc.poll() is None:
+            try:
+                if child is None:
+                    with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                        child = int(f.read().split()[0])
+                with open(f"/proc/{child}/status") as f:
+                    for line in f:
+                        if line.startswith("RssAnon:"):
+                            private = max(private, int(line.split()[1]))
+            except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+                pass
+            time.sleep(0.01)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"failed: {' '.join(args)}\n{err.read()}")
+        secs, kib = open(out.name).read().split()[-2:]
+    return float(secs), int(kib) / 1024, private / 1024
 
 
 def fb(project, *args):
     return [FB, "--project", project, *args]
 
 
-def run_size(n, work):
-    os.makedirs(work, exist_ok=True)
+PACKET_STEPS = ["packets issue", "packets open (Ana)", "packets return (Ana)", "packets merge (Ana)"]
+
+
+def ana_offline(r, p, work, path, labels, queue_of):
+    """Ana works offline: her packet is opened as a workspace, labelled there, returned and merged."""
+    packets = os.path.join(work, "packets")
+    r["packets issue"] = timed(fb(p, "packets", "issue", "--out", packets))
+    issued = [os.path.join(packets, f) for f in os.listdir(packets) if "Ana" in f and f.endswith(".json")]
+    if len(issued) != 1:
+        sys.exit(f"expected one packet for Ana in {packets}, found {issued}")
+    ws = os.path.join(work, "ana.forcebench")
+    r["packets open (Ana)"] = timed([FB, "packets", "open", issued[0], "--workspace", ws])
+    labels("Ana", queue_of(ws, "Ana"), path)
+    r["annotate import (Ana)"] = timed(fb(ws, "annotate", "import", path, "--annotator", "Ana"))
+    returned = os.path.join(work, "ana-returned.json")
+    r["packets return (Ana)"] = timed(fb(ws, "packets", "return", "--out", returned))
+    r["packets merge (Ana)"] = timed(fb(p, "packets", "merge", returned))
+
+
+def run_size(n, work, packets_too=True):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
     p = os.path.join(work, "p.forcebench")
     csv = os.path.join(work, "candidates.csv")
     subprocess.run([FB, "sample", "generate", "--rows", str(n), "--seed", "1", "--out", csv, "--force"], check=True,
@@ -65,18 +112,34 @@ def run_size(n, work):
     for who, role in [("Ana", "annotator"), ("Ben", "annotator"), ("Eve", "adjudicator")]:
         subprocess.run(fb(p, "annotators", "add", who, "--role", role), check=True, stdout=subprocess.DEVNULL)
     r["assign"] = timed(fb(p, "assign", "--seed", "1"))
-    # Both annotators label every row: accept, keeping the suggestions; Ben rejects every 7th.
-    for who in ["Ana", "Ben"]:
-        queue = json.loads(subprocess.run(fb(p, "annotate", "queue", "--annotator", who, "--json"), check=True,
-                                          capture_output=True, text=True).stdout)
-        path = os.path.join(work, f"{who}.jsonl")
+
+    def labels(who, queue, path):
+        """Every row accepted keeping the suggestions, but Ben rejects every 7th."""
         with open(path, "w") as f:
             for i, q in enumerate(queue):
                 if who == "Ben" and i % 7 == 3:
                     f.write(json.dumps({"id": q["id"], "decision": "reject_not_force_gap", "boundary_type": "ambiguous"}) + "\n")
                 else:
                     f.write(json.dumps({"id": q["id"], "decision": "accept_force_gap", "severity": 2}) + "\n")
-        r[f"annotate import ({who})"] = timed(fb(p, "annotate", "import", path, "--annotator", who))
+
+    def queue_of(project, who):
+        return json.loads(subprocess.run(fb(project, "annotate", "queue", "--annotator", who, "--json"), check=True,
+                                         capture_output=True, text=True).stdout)
+
+    path = os.path.join(work, "Ana.jsonl")
+    if not packets_too:
+        # Ana labels in the lead's project too; the packet steps are left out at this size.
+        labels("Ana", queue_of(p, "Ana"), path)
+        r["annotate import (Ana)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ana"))
+        for step in PACKET_STEPS:
+            r[step] = None
+    else:
+        ana_offline(r, p, work, path, labels, queue_of)
+
+    # Ben labels in the lead's project.
+    path = os.path.join(work, "Ben.jsonl")
+    labels("Ben", queue_of(p, "Ben"), path)
+    r["annotate import (Ben)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ben"))
     r["agreement"] = timed(fb(p, "agreement", "--json", "--bootstrap", "0"))
     r["adjudicate confirm-agreements"] = timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve"))
     r["qc run"] = timed(fb(p, "qc", "run"))
@@ -85,7 +148,6 @@ def run_size(n, work):
     out = os.path.join(work, "export")
     r["export"] = timed(fb(p, "export", out))
     r["verify"] = timed([FB, "verify", out])
-    r["packets issue"] = timed(fb(p, "packets", "issue", "--out", os.path.join(work, "packets")))
     size = os.path.getsize(p) / 2**20
     csv_size = os.path.getsize(csv) / 2**20
     return r, size, csv_size
@@ -95,7 +157,7 @@ def svg(results, sizes):
     """Time against rows on log-log axes, one line per step."""
     w, h, left, top, right, bottom = 760, 480, 70, 30, 250, 50
     pw, ph = w - left - right, h - top - bottom
-    ts = [t for r in results.values() for (t, _) in r.values() if t > 0]
+    ts = [v[0] for r in results.values() for v in r.values() if v and v[0] > 0]
     lo, hi = math.floor(math.log10(max(min(ts), 0.005))), math.ceil(math.log10(max(ts)))
     xs = [math.log10(n) for n in sizes]
     x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
@@ -107,7 +169,7 @@ def svg(results, sizes):
         return top + (hi - math.log10(max(t, 10**lo))) / (hi - lo) * ph
 
     colours = ["#888", "#bbb", "#1f77b4", "#ff7f0e", "#2ca02c", "#98df8a", "#d62728", "#9467bd", "#8c564b",
-               "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79"]
+               "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
            f'<rect width="{w}" height="{h}" fill="#fff"/>',
            f'<text x="{left}" y="18" font-size="14">Time per step against rows (log-log)</text>']
@@ -120,7 +182,7 @@ def svg(results, sizes):
         out.append(f'<text x="{X(n)}" y="{top + ph + 16}" text-anchor="middle">{n:,}</text>')
     out.append(f'<text x="{left + pw / 2}" y="{h - 10}" text-anchor="middle">rows</text>')
     for i, step in enumerate(STEPS):
-        pts = [(X(n), Y(results[n][step][0])) for n in sizes]
+        pts = [(X(n), Y(results[n][step][0])) for n in sizes if results[n][step]]
         c = colours[i % len(colours)]
         dash = ' stroke-dasharray="4 3"' if step.startswith("floor") else ""
         out.append(f'<polyline fill="none" stroke="{c}" stroke-width="2"{dash} points="'
@@ -132,46 +194,79 @@ def svg(results, sizes):
     return "\n".join(out)
 
 
-def main():
-    sizes = [int(s) for s in sys.argv[1:]] or [1000, 10000, 100000]
-    if not os.path.exists(FB):
-        sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
-    work = tempfile.mkdtemp(prefix="forcebench-scaling-")
-    results, files = {}, {}
-    try:
-        for n in sizes:
-            print(f"== {n:,} rows", flush=True)
-            results[n], size, csv_size = run_size(n, os.path.join(work, str(n)))
-            files[n] = (size, csv_size)
-            for step in STEPS:
-                t, m = results[n][step]
-                print(f"  {step:<32} {t:8.2f} s  {m:8.1f} MiB", flush=True)
-            print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB)", flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def write_docs(results, files, sizes, packets_up_to):
+    """docs/scaling.md and docs/scaling.svg for the sizes measured so far."""
     a, b = sizes[-2:] if len(sizes) > 1 else (sizes[0], sizes[0])
+    # The slope n log n itself has between the two sizes, plus a margin of 0.05 for one run's noise.
+    nlogn = math.log(b * math.log(b) / (a * math.log(a))) / math.log(b / a) if a != b else 1.0
     lines = ["# How cost grows with the project", "",
              "Written by `scripts/bench-scaling.sh` (release build, one run, this machine: "
-             f"{os.cpu_count()} cores). Seconds of wall time and peak resident memory per command; "
-             "the exponent k is the slope between the two largest sizes on log-log axes "
-             "(time grows as rows^k: 1 is linear, n log n shows as slightly above 1).", "",
-             "| step | " + " | ".join(f"{n:,} rows" for n in sizes) + f" | k ({a:,}→{b:,}) | peak MiB at {b:,} |",
-             "| --- | " + " | ".join("---:" for _ in sizes) + " | ---: | ---: |"]
+             f"{os.cpu_count()} cores). Seconds of wall time per command; the exponent k is the slope "
+             "between the two largest sizes on log-log axes (time grows as rows^k: 1 is linear; "
+             f"n log n has slope {nlogn:.2f} here, and a step is marked faster than n log n when k "
+             f"exceeds {nlogn + 0.05:.2f}, a margin for one run's noise). Resident memory counts the project file's pages SQLite "
+             "reads through its memory map (up to 1 GiB, shared with the OS's file cache); private "
+             "memory is what the command allocated itself.", "",
+             "| step | " + " | ".join(f"{n:,} rows" for n in sizes)
+             + f" | k ({a:,}→{b:,}) | growth | resident MiB at {b:,} | private MiB at {b:,} |",
+             "| --- | " + " | ".join("---:" for _ in sizes) + " | ---: | --- | ---: | ---: |"]
     for step in STEPS:
-        ts = [results[n][step][0] for n in sizes]
-        k = "—"
-        if a != b and ts[-2] > 0.05 and ts[-1] > 0:
-            k = f"{math.log(ts[-1] / ts[-2]) / math.log(b / a):.2f}"
-        lines.append(f"| {step} | " + " | ".join(f"{t:.2f}" for t in ts) + f" | {k} | {results[b][step][1]:.0f} |")
-    lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " | | |")
-    lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " | | |")
-    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates).", "",
+        ts = [results[n][step][0] if results[n][step] else None for n in sizes]
+        k, growth = "—", ""
+        if a != b and ts[-2] and ts[-1] and ts[-2] > 0.05:
+            slope = math.log(ts[-1] / ts[-2]) / math.log(b / a)
+            k, growth = f"{slope:.2f}", ("faster than n log n" if slope > nlogn + 0.05 else "within n log n")
+        _, resident, private = results[b][step] or (None, None, None)
+        cell = lambda v, f: "—" if v is None else format(v, f)  # noqa: E731
+        lines.append(f"| {step} | " + " | ".join(cell(t, ".2f") for t in ts)
+                     + f" | {k} | {growth} | {cell(resident, '.0f')} | {cell(private, '.0f')} |")
+    lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " | | | | |")
+    lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " | | | | |")
+    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates). "
+              f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows).", "",
               "![Time per step against rows](scaling.svg)", ""]
     with open(os.path.join(ROOT, "docs", "scaling.md"), "w") as f:
         f.write("\n".join(lines))
     with open(os.path.join(ROOT, "docs", "scaling.svg"), "w") as f:
         f.write(svg(results, sizes))
-    print("wrote docs/scaling.md and docs/scaling.svg")
+    print("wrote docs/scaling.md and docs/scaling.svg", flush=True)
+
+
+def main():
+    args = sys.argv[1:]
+    # Sizes above --packets-up-to=N (default 100,000) leave the packet round trip out: a packet is
+    # one JSON document read whole, so its memory grows with it (docs/benchmarks.md).
+    packets_up_to = 100000
+    for a in [a for a in args if a.startswith("--packets-up-to=")]:
+        packets_up_to = int(a.split("=", 1)[1])
+        args.remove(a)
+    sizes = [int(s) for s in args] or [1000, 10000, 100000]
+    if not os.path.exists(FB):
+        sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
+    # FORCEBENCH_BENCH_DIR=DIR keeps each size's project, packets and export in DIR for a look.
+    keep = os.environ.get("FORCEBENCH_BENCH_DIR")
+    work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
+    results, files = {}, {}
+    try:
+        for n in sizes:
+            print(f"== {n:,} rows", flush=True)
+            results[n], size, csv_size = run_size(n, os.path.join(work, str(n)), n <= packets_up_to)
+            files[n] = (size, csv_size)
+            for step in STEPS:
+                if results[n][step] is None:
+                    print(f"  {step:<34}  left out at this size", flush=True)
+                    continue
+                t, m, priv = results[n][step]
+                print(f"  {step:<34} {t:8.2f} s  {m:8.1f} MiB resident  {priv:8.1f} MiB private", flush=True)
+            print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB)", flush=True)
+            # Written after each size, so a run stopped at a larger one keeps what it measured.
+            done = [m for m in sizes if m in results]
+            write_docs(results, files, done, packets_up_to)
+            if not keep:
+                shutil.rmtree(os.path.join(work, str(n)), ignore_errors=True)
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
