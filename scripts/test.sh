@@ -11,7 +11,7 @@ scripts/setup.sh
 # clean clone), so they are off unless the caller sets CARGO_INCREMENTAL.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 free_gb=$(df -Pk . | awk 'NR==2 {print int($4 / 1048576)}')
-echo "== disk: ${free_gb} GB free here; a clean build and test run needs about 12 GB =="
+echo "== disk: ${free_gb} GB free here; a clean build and test run takes about 4 GB of target/ and needs some room besides =="
 
 echo "== layout and lints: cargo fmt, clippy on every crate and target =="
 cargo fmt --all --check

@@ -485,6 +485,10 @@ pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolut
 /// Confirms, in bulk, every full agreement not yet adjudicated (the annotators' shared label
 /// becomes final; logged as bulk-confirmed, checklist unanswered). Returns how many.
 pub fn confirm_agreements(project: &mut Project, adjudicator: &str) -> Result<u64> {
+    project.bulk(|project| confirm_agreements_in(project, adjudicator))
+}
+
+fn confirm_agreements_in(project: &mut Project, adjudicator: &str) -> Result<u64> {
     let ids: Vec<String> = queue(project, &QueueFilter::default())?
         .items
         .into_iter()

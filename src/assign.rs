@@ -103,6 +103,10 @@ pub fn pair_order(k: usize) -> Vec<(usize, usize)> {
 
 /// Assigns every unassigned candidate to two distinct annotators.
 pub fn assign(project: &mut Project, seed: u64) -> Result<AssignReport> {
+    project.bulk(|project| assign_in(project, seed))
+}
+
+fn assign_in(project: &mut Project, seed: u64) -> Result<AssignReport> {
     let mut people: Vec<_> = roster::list(project)?.into_iter().filter(|a| a.role == Role::Annotator).collect();
     if people.len() < 2 {
         return Err(Error::NotEnoughAnnotators(format!(

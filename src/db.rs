@@ -70,6 +70,13 @@ pub fn latest_version() -> i64 {
     MIGRATION_SQL.len() as i64
 }
 
+/// The everyday page cache: 64 MiB (negative sizes are in KiB).
+pub const CACHE_SIZE: i64 = -65_536;
+
+/// The page cache of one bulk write ([`crate::project::Project::bulk`]): up to 1 GiB, taken only
+/// as pages are touched and given back when the write ends.
+pub const BULK_CACHE_SIZE: i64 = -1_048_576;
+
 /// Sets the pragmas every connection uses: WAL, enforced foreign keys, fully synchronous commits
 /// (a label acknowledged as saved survives a crash or power loss), and a busy timeout.
 ///
@@ -88,7 +95,7 @@ pub fn configure(conn: &mut Connection) -> Result<()> {
     conn.pragma_update(None, "synchronous", "FULL")?;
     // A 64 MiB page cache and memory-mapped reads: the default 2 MiB cache made whole-project
     // reads (agreement, split, export) re-read pages from the OS on every pass.
-    conn.pragma_update(None, "cache_size", -65_536)?;
+    conn.pragma_update(None, "cache_size", CACHE_SIZE)?;
     conn.pragma_update(None, "mmap_size", 1_i64 << 30)?;
     Ok(())
 }

@@ -325,6 +325,10 @@ pub struct QcReport {
 /// Runs QC on every adjudicated row and reports the failures per row. Rows a locked split
 /// freezes are reported from the results they were locked with, not re-run.
 pub fn run(project: &mut Project) -> Result<QcReport> {
+    project.bulk(|project| run_in(project))
+}
+
+fn run_in(project: &mut Project) -> Result<QcReport> {
     let tx = project.conn_mut().transaction()?;
     let ids: Vec<String> = tx
         .prepare(

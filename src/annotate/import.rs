@@ -25,6 +25,10 @@ pub struct AnnotationImportReport {
 /// suggestion; `null` clears. Every row must end up finished (valid for its decision). All or
 /// nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
+    project.bulk(|project| import_jsonl_in(project, path, annotator))
+}
+
+fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
     let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let mut problem = |line: u64, field: Option<&str>, message: String| {
         problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })

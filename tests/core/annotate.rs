@@ -324,3 +324,42 @@ fn an_import_confirms_the_suggestions_its_rows_leave_in_place() {
     assert!(a.finished && a.suggested.is_empty(), "{:?}", a.problems);
     assert_eq!(annotate::history(&project, &id, "ana").unwrap().iter().filter(|e| e.origin == "confirm").count(), 4);
 }
+
+#[test]
+fn new_event_uids_are_time_ordered_so_their_index_grows_at_its_end() {
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    for r in candidate::list(&project).unwrap().iter().take(6) {
+        if let Some((a, _)) = assign::annotators_of(&project, &r.id).unwrap() {
+            annotate::set_field(&mut project, &r.id, &a, Field::Decision, Some("accept_force_gap")).unwrap();
+            annotate::confirm(&mut project, &r.id, &a).unwrap();
+        }
+    }
+    let uids: Vec<String> = project
+        .conn()
+        .prepare("SELECT uid FROM annotation_events ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(uids.len() > 30, "prefill, decision and confirm events on six rows: {}", uids.len());
+    for uid in &uids {
+        assert_eq!(uuid::Uuid::parse_str(uid).unwrap().get_version_num(), 7, "{uid}");
+    }
+    // Written in the same millisecond or not, each uid sorts after the one before it.
+    assert!(uids.windows(2).all(|w| w[0] < w[1]), "{uids:?}");
+}
+
+#[test]
+fn a_bulk_import_gives_its_large_page_cache_back_even_when_it_fails() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let cache = |p: &Project| p.conn().query_row("PRAGMA cache_size", [], |r| r.get::<_, i64>(0)).unwrap();
+    assert_eq!(cache(&project), forcebench::db::CACHE_SIZE);
+    let id = row_of(&project, "ana");
+    let good = write(dir.path(), "good.jsonl", format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\"}}\n"));
+    annotate::import_jsonl(&mut project, &good, "ana").unwrap();
+    assert_eq!(cache(&project), forcebench::db::CACHE_SIZE);
+    let bad = write(dir.path(), "bad.jsonl", "{\"id\":\"no-such-row\",\"decision\":\"accept_force_gap\"}\n");
+    annotate::import_jsonl(&mut project, &bad, "ana").unwrap_err();
+    assert_eq!(cache(&project), forcebench::db::CACHE_SIZE);
+}
