@@ -73,10 +73,7 @@ fn main() {
     // after the bulk setup, so its write-ahead log is checkpointed, and opened again.
     drop(project);
     let mut project = forcebench::Project::open(&dir.join("bench.forcebench")).unwrap();
-    let accepted: i64 = project
-        .conn()
-        .query_row("SELECT count(*) FROM candidate_states WHERE state = 'accepted'", [], |r| r.get(0))
-        .unwrap();
+    let accepted = forcebench::status::status(&project).unwrap().funnel.total.accepted;
 
     let params = forcebench::split::SplitParams::new(
         [(forcebench::vocab::Axis::Relation, (accepted / 8) as u32)].into_iter().collect(),

@@ -157,6 +157,25 @@ pub enum Error {
     #[error("{0}")]
     Internal(String),
 
+    /// A judge run's report (trust, answers) asked for a name with no run on the locked split.
+    /// The app shows "no run yet" on this code.
+    #[error("{0}")]
+    NoJudgeRun(String),
+
+    /// A judge run started under the name of an earlier run with other settings (model,
+    /// template, parameters): resuming would mix two judges' answers.
+    #[error("{0}")]
+    JudgeRunDiffers(String),
+
+    /// The swapped-evidence control on a split whose evaluation rows all come from one group, so
+    /// no passage of another group can be swapped in.
+    #[error("{0}")]
+    NotEnoughGroups(String),
+
+    /// A guideline version label that was never published.
+    #[error("{0}")]
+    NoGuidelineVersion(String),
+
     /// A step that needs a locked split (export, evaluation) on a project that has none: no
     /// split, or only a draft. The app shows its "lock a split first" state on this code.
     #[error("{0}")]
@@ -222,6 +241,10 @@ impl Error {
             Error::Unfinished(_) => "unfinished",
             Error::Internal(_) => "internal",
             Error::NoLockedSplit(_) => "no_locked_split",
+            Error::NoJudgeRun(_) => "no_judge_run",
+            Error::JudgeRunDiffers(_) => "judge_run_differs",
+            Error::NotEnoughGroups(_) => "not_enough_groups",
+            Error::NoGuidelineVersion(_) => "no_guideline_version",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",

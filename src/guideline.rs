@@ -91,7 +91,7 @@ pub fn get(project: &Project, label: &str) -> Result<Version> {
         .ok_or_else(|| {
             let labels: Vec<String> =
                 list(project).map(|l| l.into_iter().map(|v| v.label).collect()).unwrap_or_default();
-            Error::InvalidArgument(format!(
+            Error::NoGuidelineVersion(format!(
                 "there is no guideline version `{}` (published: {})",
                 label.trim(),
                 labels.join(", ")

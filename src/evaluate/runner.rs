@@ -242,7 +242,7 @@ pub fn swap_donors(pairs: &[Pair], seed: u64) -> Result<Vec<usize>> {
             .map(|step| order[(k + step) % order.len()])
             .find(|&j| pairs[j].group_id != pairs[i].group_id)
             .ok_or_else(|| {
-                Error::InvalidArgument(
+                Error::NotEnoughGroups(
                     "the swapped-evidence control needs evaluation rows from at least two groups".into(),
                 )
             })?;
@@ -291,7 +291,7 @@ fn find_or_create_run(
             differs.push(format!("parameters {old_params}"));
         }
         if !differs.is_empty() {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::JudgeRunDiffers(format!(
                 "a judge run named `{}` ({}) already exists on this split with {}; resume it with the same settings, or give this run another --name",
                 opts.name,
                 opts.control.as_str(),
@@ -804,9 +804,7 @@ pub fn requests(project: &Project, name: &str, control: Control) -> Result<Vec<R
             |r| r.get(0),
         )
         .optional()?
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!("no judge run named `{}` ({})", name.trim(), control.as_str()))
-        })?;
+        .ok_or_else(|| Error::NoJudgeRun(format!("no judge run named `{}` ({})", name.trim(), control.as_str())))?;
     let mut stmt = project.conn().prepare(
         "SELECT request_id, prompt, attempts, sent_at, answered_at, http_status, raw_response, content, last_error
          FROM judge_requests WHERE run_id = ?1 ORDER BY seq",

@@ -112,7 +112,7 @@ pub fn trust(project: &Project, name: &str) -> Result<TrustReport> {
     let swapped = run_of(project, name, Control::SwappedEvidence, version)?;
     let order = run_of(project, name, Control::Order, version)?;
     if own.is_none() && swapped.is_none() && order.is_none() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NoJudgeRun(format!(
             "no judge run named `{name}` on split v{version}; run one with `forcebench judge run --name {name} ...`"
         )));
     }

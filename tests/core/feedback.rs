@@ -116,3 +116,37 @@ fn each_annotators_quality_against_the_final_labels_in_the_agreement_report() {
     assert_eq!(z.sent_to_discussion, Some(0.0));
     assert_eq!(z.under_two_seconds, 0, "imported labels have no time and are not flagged");
 }
+
+// Broke if time recorded in the app were ignored: a row decided in 1.2 s is flagged to the
+// adjudicator (as the annotator in its slot) and counted for that annotator; 30 s is not.
+#[test]
+fn a_row_decided_in_under_two_seconds_is_flagged_to_the_adjudicator_and_counted() {
+    let (_dir, mut p, ids) = fixture();
+    forcebench::annotate::add_time(&mut p, &ids[1], "Zephyrine", 1.2).unwrap();
+    forcebench::annotate::add_time(&mut p, &ids[1], "Quillon", 30.0).unwrap();
+    let view = adjudicate::row_view(&p, &ids[1], false).unwrap();
+    let quick: Vec<&str> = view
+        .decided_quickly
+        .iter()
+        .map(
+            |slot| {
+                if slot == "A" {
+                    view.annotator_a.as_deref().unwrap()
+                } else {
+                    view.annotator_b.as_deref().unwrap()
+                }
+            },
+        )
+        .collect();
+    assert_eq!(quick, ["Zephyrine"]);
+    // Blinded, the flag names the slot only.
+    let blind = adjudicate::row_view(&p, &ids[1], true).unwrap();
+    assert_eq!(blind.decided_quickly, view.decided_quickly);
+    assert!(blind.annotator_a.is_none() && blind.annotator_b.is_none());
+
+    let r = forcebench::agreement::project_report(&p, None).unwrap();
+    let of = |name: &str| r.by_annotator.iter().find(|a| a.annotator == name).unwrap().clone();
+    // By hand: time is recorded on one row each, so time per row is that row's time.
+    assert_eq!((of("Zephyrine").under_two_seconds, of("Zephyrine").seconds_per_row), (1, Some(1.2)));
+    assert_eq!((of("Quillon").under_two_seconds, of("Quillon").seconds_per_row), (0, Some(30.0)));
+}

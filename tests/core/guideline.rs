@@ -74,6 +74,30 @@ fn every_event_and_adjudication_records_the_version_in_force() {
         annotate::import_jsonl(&mut p, &write(dir.path(), &format!("{who}.jsonl"), line), who).unwrap();
     }
     forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    // A row resolved by hand records the version too: the two annotators differ on severity.
+    let other = forcebench::candidate::list(&p).unwrap()[1].id.clone();
+    for (who, severity) in [("ana", 1), ("ben", 3)] {
+        let line = format!("{{\"id\":\"{other}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n");
+        annotate::import_jsonl(&mut p, &write(dir.path(), &format!("{who}-2.jsonl"), line), who).unwrap();
+    }
+    let yes = Some(true);
+    let res = forcebench::adjudicate::Resolution {
+        choices: vec![(Field::Severity, forcebench::adjudicate::Choice::B)],
+        rationale: Some("High-impact: the claim changes what a reader would do.".into()),
+        checklist: forcebench::adjudicate::Checklist {
+            span_decisive: yes,
+            calibrated_supported: yes,
+            raised_underwarranted: yes,
+            one_local_axis: yes,
+            no_unrelated_addition: yes,
+        },
+    };
+    forcebench::adjudicate::resolve(&mut p, &other, "eve", &res).unwrap();
+    let resolved: Option<String> = p
+        .conn()
+        .query_row("SELECT guideline_version FROM adjudications WHERE candidate_id = ?1", [&other], |r| r.get(0))
+        .unwrap();
+    assert_eq!(resolved.as_deref(), Some("2"));
     let (adjudication, events): (Option<String>, i64) = p
         .conn()
         .query_row(
@@ -89,7 +113,7 @@ fn every_event_and_adjudication_records_the_version_in_force() {
 
 #[test]
 fn a_packet_carries_its_version_to_the_workspace_and_its_merge_flags_a_newer_one() {
-    let (dir, _, mut p) = annotated_project(&["ana", "ben"]);
+    let (dir, path, mut p) = annotated_project(&["ana", "ben"]);
     let list = issue(&mut p, dir.path(), Blinding::Standard);
     let packet = packet_for(&list, "ana");
     let issued = packets::read(&packet).unwrap();
@@ -112,8 +136,24 @@ fn a_packet_carries_its_version_to_the_workspace_and_its_merge_flags_a_newer_one
     let returned = dir.path().join("ana.returned.json");
     workspace::return_packet(&ws, &returned).unwrap();
 
-    let report = packets::merge(&mut p, &[returned]).unwrap();
+    let report = packets::merge(&mut p, &[returned.clone()]).unwrap();
     assert_eq!((report[0].guideline_version.as_str(), report[0].newer_guideline.as_deref()), ("1", Some("2")));
+    // The command line's text says so too, on a merge of the same file again.
+    let out = assert_cmd::Command::cargo_bin("forcebench")
+        .unwrap()
+        .env_remove("FORCEBENCH_PROJECT")
+        .arg("--project")
+        .arg(&path)
+        .args(["packets", "merge"])
+        .arg(&returned)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let file = returned.display();
+    assert_eq!(
+        text,
+        format!("{file}: already merged; nothing changed\n{file}: labelled under guideline version 1; version 2 has been published since\n")
+    );
     let merged: Vec<Option<String>> = {
         let mut stmt =
             p.conn().prepare("SELECT guideline_version FROM annotation_events WHERE origin <> 'app'").unwrap();
@@ -179,6 +219,9 @@ fn the_guideline_commands_publish_list_and_show_what_changed() {
     assert!(said.starts_with("published guideline version 2 (sha256 "), "{said}");
     assert_eq!(run(&["guideline", "--changes"]), "+ Ranges count as ranges.\n");
     assert_eq!(run(&["guideline", "--version", "1"]), guideline::GUIDELINE);
+    let Err(err) = guideline::get(&Project::open(&path).unwrap(), "7") else { panic!("no version 7") };
+    assert_eq!(err.code(), "no_guideline_version");
+    assert_eq!(err.to_string(), "there is no guideline version `7` (published: 1, 2)");
     let list: serde_json::Value = serde_json::from_str(&run(&["guideline", "list", "--json"])).unwrap();
     let labels: Vec<(&str, bool)> = list
         .as_array()

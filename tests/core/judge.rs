@@ -453,6 +453,8 @@ fn the_trust_report_reads_agreement_the_evidence_swap_and_order_bias() {
     });
     let cancel = AtomicBool::new(false);
     runner::run(&mut p, &options(&server, "j"), &mut no_progress(), &cancel).unwrap();
+    let Err(err) = trust::trust(&p, "nobody") else { panic!("no run named nobody") };
+    assert_eq!(err.code(), "no_judge_run", "{err}");
     let t = trust::trust(&p, "j").unwrap();
     let h = t.human_agreement.unwrap();
     // By hand: the humans call 10 claims supported and 10 not; the judge supports 10 + 3.
@@ -504,6 +506,7 @@ fn a_resumed_run_must_ask_the_same_of_the_same_model() {
         err.to_string(),
         "a judge run named `careful` (none) already exists on this split with model scripted-model; resume it with the same settings, or give this run another --name"
     );
+    assert_eq!(err.code(), "judge_run_differs");
     let s = runner::run(&mut p, &options(&server, "careful"), &mut no_progress(), &AtomicBool::new(false)).unwrap();
     assert_eq!((s.answered_before, s.answered_now, s.unanswered), (4, 16, 0));
     assert_eq!(server.prompts().len(), 20);

@@ -191,6 +191,12 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
                 } else {
                     println!("{}: already merged; nothing changed", r.file);
                 }
+                if let Some(newer) = &r.newer_guideline {
+                    println!(
+                        "{}: labelled under guideline version {}; version {newer} has been published since",
+                        r.file, r.guideline_version
+                    );
+                }
             }
         }
         PacketsCommand::Open { file, workspace: path } => {

@@ -8,6 +8,7 @@
 mod adjudication;
 mod annotation;
 mod evaluate;
+mod feedback;
 mod guideline;
 mod split;
 
@@ -86,7 +87,7 @@ pub enum Command {
     /// Print the annotation guideline in force (or a version, or what changed); publish and list versions
     Guideline(guideline::GuidelineArgs),
     /// Show an annotator how their adjudicated rows were decided; write blinded feedback files
-    Feedback(guideline::FeedbackArgs),
+    Feedback(feedback::FeedbackArgs),
     /// Issue, open, return and merge annotation packets
     #[command(subcommand)]
     Packets(annotation::PacketsCommand),
@@ -444,7 +445,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Guideline(args) => guideline::guideline_cmd(cli.project.as_deref(), args),
-        Command::Feedback(args) => guideline::feedback_cmd(cli.project.as_deref(), args),
+        Command::Feedback(args) => feedback::feedback_cmd(cli.project.as_deref(), args),
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
         Command::Assign { seed, json } => annotation::assign_rows(cli.project.as_deref(), seed, json),
         Command::Packets(cmd) => annotation::packets(cli.project.as_deref(), cmd),
