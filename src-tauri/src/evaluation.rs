@@ -9,6 +9,7 @@ use forcebench::evaluate::{self, judge::ResponseStats, plots, EvaluatorReport, L
 use forcebench::ErrorPayload;
 use serde::Serialize;
 use tauri::State;
+use ts_rs::TS;
 
 use crate::Studio;
 
@@ -52,7 +53,7 @@ pub async fn run_baselines(studio: State<'_, Studio>) -> Result<Vec<EvaluatorRep
 }
 
 /// The two plots as the core draws them: exactly the SVG that export writes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PlotsSvg {
     pub scatter: String,
     pub heatmap: String,
@@ -79,7 +80,7 @@ pub async fn export_plots(studio: State<'_, Studio>, dir: String) -> Result<Vec<
 }
 
 /// Writes judge requests (one stateless prompt per claim) for the locked split to `out`, with
-/// a built-in template (`generic`, `force_aware`, `axis_free`, `dummy_axis`) or a template file;
+/// a shipped template that asks about one claim (see `judge_templates`) or a template file;
 /// answers with how many requests were written.
 #[tauri::command]
 pub async fn judge_export(
@@ -100,7 +101,7 @@ pub async fn judge_export(
 }
 
 /// What reading a judge's responses gave: its scores, and how each response was read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct JudgeImport {
     pub report: EvaluatorReport,
     pub parsing: ResponseStats,

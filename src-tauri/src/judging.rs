@@ -1,7 +1,7 @@
 //! IPC commands for running an LLM judge from the evaluation view: the shipped templates (with
-//! the label map each is read with), a run with its progress on a channel, cancelling it, the
-//! runs recorded, and a judge's trust report. Each is a call into `forcebench::evaluate::runner`
-//! and `forcebench::evaluate::trust`.
+//! the label map each is read with), the label maps and a run's defaults, a run with its progress
+//! on a channel, cancelling it, the runs recorded, and a judge's trust report. Each is a call into
+//! `forcebench::evaluate::runner` and `forcebench::evaluate::trust`.
 //!
 //! A run takes minutes: it works on its own connection to the project file, so the window's
 //! other views keep answering while it runs (SQLite lets one writer and many readers share a
@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use forcebench::evaluate::judge;
 use forcebench::evaluate::runner::{self, Control, RunOptions, RunProgress, RunRecord, RunSummary};
 use forcebench::evaluate::trust::{self, TrustReport};
+use forcebench::evaluate::{judge, LABEL_MAPS};
 use forcebench::{ErrorPayload, Project};
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
@@ -32,20 +32,52 @@ pub struct TemplateInfo {
     pub pairwise: bool,
 }
 
-/// The templates that ship with ForceBench, in the core's order.
-#[tauri::command]
-pub async fn judge_templates() -> Result<Vec<TemplateInfo>, ErrorPayload> {
-    Ok(judge::TEMPLATES
-        .iter()
-        .map(|(name, text, map)| TemplateInfo {
-            name: name.to_string(),
-            map: map.to_string(),
-            pairwise: judge::is_pairwise(text),
-        })
-        .collect())
+/// What a run uses for an option left out: `judge run`'s defaults (the core's `RunOptions::new`).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RunDefaults {
+    pub concurrency: u32,
+    pub temperature: f64,
+    /// Seconds one request may take before it is retried.
+    #[ts(type = "number")]
+    pub timeout: u64,
+    /// Tries per request.
+    pub attempts: u32,
 }
 
-/// What the window asks for a run (the CLI's `judge run` options).
+/// What the window needs to offer a judge: the shipped templates in the core's order, the label
+/// maps known by name (a JSON file path works too), and the defaults of a run.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct JudgeCatalog {
+    pub templates: Vec<TemplateInfo>,
+    pub label_maps: Vec<String>,
+    pub defaults: RunDefaults,
+}
+
+/// The templates, label maps and run defaults that ship with ForceBench.
+#[tauri::command]
+pub async fn judge_templates() -> Result<JudgeCatalog, ErrorPayload> {
+    let d = RunOptions::new("", "", "", "");
+    Ok(JudgeCatalog {
+        templates: judge::TEMPLATES
+            .iter()
+            .map(|(name, text, map)| TemplateInfo {
+                name: name.to_string(),
+                map: map.to_string(),
+                pairwise: judge::is_pairwise(text),
+            })
+            .collect(),
+        label_maps: LABEL_MAPS.iter().map(|m| m.to_string()).collect(),
+        defaults: RunDefaults {
+            concurrency: d.concurrency as u32,
+            temperature: d.sampling.temperature,
+            timeout: d.timeout.as_secs(),
+            attempts: d.max_attempts,
+        },
+    })
+}
+
+/// What the window asks for a run (the CLI's `judge run` options); an option left out takes the
+/// CLI's default.
 #[derive(Debug, Clone, Deserialize, TS)]
 pub struct JudgeParams {
     pub base_url: String,
@@ -67,22 +99,42 @@ pub struct JudgeParams {
     pub seed: Option<u64>,
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Seconds one request may take before it is retried (at least 1).
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub timeout: Option<u64>,
+    /// Tries per request (at least 1).
+    #[serde(default)]
+    pub attempts: Option<u32>,
     #[serde(default)]
     pub control: Option<Control>,
 }
 
 impl JudgeParams {
-    fn options(&self) -> RunOptions {
+    /// The core's options for this run.
+    pub fn options(&self) -> RunOptions {
         let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
         let mut o = RunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim(), self.template.trim());
         o.map = blank(&self.map);
         o.sampling.api_key_env = blank(&self.api_key_env);
-        o.sampling.temperature = self.temperature.unwrap_or(0.0);
+        if let Some(t) = self.temperature {
+            o.sampling.temperature = t;
+        }
         o.sampling.max_tokens = self.max_tokens;
         o.sampling.seed = self.seed;
-        o.concurrency = self.concurrency.map_or(4, |c| c as usize);
+        if let Some(c) = self.concurrency {
+            o.concurrency = c as usize;
+        }
         o.limit = self.limit.map(|n| n as usize);
-        o.control = self.control.unwrap_or(Control::None);
+        if let Some(t) = self.timeout {
+            o.timeout = Duration::from_secs(t.max(1));
+        }
+        if let Some(a) = self.attempts {
+            o.max_attempts = a.max(1);
+        }
+        if let Some(c) = self.control {
+            o.control = c;
+        }
         o
     }
 }

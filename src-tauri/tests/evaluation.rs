@@ -140,24 +140,17 @@ fn judge_requests_go_out_and_responses_come_back_scored() {
     let (_app, window) = app(Ok(project));
     let dir = tempfile::tempdir().unwrap();
 
-    // The view lists the shipped templates with the map their answers use: the core's list.
-    let ts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/lib/evaluateIpc.ts")).unwrap();
-    let offered: Vec<(String, String)> = ts
-        .lines()
-        .filter_map(|l| {
-            let name = l.split("name: \"").nth(1)?.split('"').next()?;
-            let map = l.split("map: \"").nth(1)?.split('"').next()?;
-            Some((name.to_string(), map.to_string()))
-        })
+    // The view offers the templates `judge_templates` lists (the core's), and each per-claim one
+    // writes requests (the pairwise one is for `judge run --control order` only).
+    let catalog = invoke(&window, "judge_templates", json!({})).unwrap();
+    let shipped: Vec<(String, String)> = catalog["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| !t["pairwise"].as_bool().unwrap())
+        .map(|t| (t["name"].as_str().unwrap().to_string(), t["map"].as_str().unwrap().to_string()))
         .collect();
-    let shipped: Vec<(String, String)> =
-        // The per-claim templates (the pairwise one is for `judge run --control order` only).
-        forcebench::evaluate::judge::TEMPLATES
-            .iter()
-            .filter(|t| !forcebench::evaluate::judge::is_pairwise(t.1))
-            .map(|t| (t.0.to_string(), t.2.to_string()))
-            .collect();
-    assert_eq!(offered, shipped);
+    assert_eq!(shipped.len(), 4);
     for (name, _) in &shipped {
         let out = dir.path().join(format!("{name}.jsonl"));
         let n =

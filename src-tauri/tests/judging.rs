@@ -74,10 +74,10 @@ fn params(url: &str, name: &str) -> Value {
 }
 
 #[test]
-fn the_window_lists_the_cores_templates_with_their_maps() {
+fn the_window_lists_the_cores_templates_label_maps_and_run_defaults() {
     let (_app, window) = app(Ok(Project::in_memory("t").unwrap()));
-    let list = invoke(&window, "judge_templates", json!({})).unwrap();
-    let names: Vec<(&str, &str, bool)> = list
+    let catalog = invoke(&window, "judge_templates", json!({})).unwrap();
+    let names: Vec<(&str, &str, bool)> = catalog["templates"]
         .as_array()
         .unwrap()
         .iter()
@@ -92,6 +92,34 @@ fn the_window_lists_the_cores_templates_with_their_maps() {
             ("dummy_axis", "force", false),
             ("pairwise", "pairwise", true)
         ]
+    );
+    assert_eq!(catalog["label_maps"], json!(["generic", "force", "audit"]));
+    for map in catalog["label_maps"].as_array().unwrap() {
+        assert!(
+            forcebench::evaluate::LabelMap::named(map.as_str().unwrap()).is_ok(),
+            "{map} is not a map the core reads"
+        );
+    }
+    assert_eq!(catalog["defaults"], json!({ "concurrency": 4, "temperature": 0.0, "timeout": 120, "attempts": 5 }));
+}
+
+#[test]
+fn a_runs_options_from_the_window_reach_the_core_and_left_out_ones_take_the_clis_defaults() {
+    let p: forcebench_studio::judging::JudgeParams = serde_json::from_value(json!({
+        "base_url": "http://127.0.0.1:1/v1", "model": "m", "template": "generic", "name": "j",
+        "temperature": 0.7, "max_tokens": 300, "seed": 9, "limit": 3, "timeout": 30, "attempts": 2, "map": " audit "
+    }))
+    .unwrap();
+    let o = p.options();
+    assert_eq!((o.sampling.temperature, o.sampling.max_tokens, o.sampling.seed), (0.7, Some(300), Some(9)));
+    assert_eq!((o.limit, o.timeout, o.max_attempts), (Some(3), Duration::from_secs(30), 2));
+    assert_eq!(o.map.as_deref(), Some("audit"));
+    let bare: forcebench_studio::judging::JudgeParams =
+        serde_json::from_value(params("http://127.0.0.1:1/v1", "j")).unwrap();
+    let (o, d) = (bare.options(), forcebench::evaluate::runner::RunOptions::new("j", "u", "m", "t"));
+    assert_eq!(
+        (o.timeout, o.max_attempts, o.sampling.temperature),
+        (d.timeout, d.max_attempts, d.sampling.temperature)
     );
 }
 

@@ -24,6 +24,9 @@ use crate::error::{Error, Result};
 use crate::input::InputProblem;
 use crate::project::{now, Project};
 
+/// The label maps known by name; [`LabelMap::named`] also reads a JSON file of label -> number.
+pub const LABEL_MAPS: [&str; 3] = ["generic", "force", "audit"];
+
 /// How label outputs become scores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelMap {

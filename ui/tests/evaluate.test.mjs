@@ -284,10 +284,10 @@ test("export writes the plots into the typed folder and lists the files", async 
 
 /** Opens Evaluate with a judge backend: judge_run sends `steps` on its channel, then waits for
  *  judge_cancel (or answers at once when `hold` is false). */
-async function openRunner({ steps, hold = true, summary }) {
+async function openRunner({ steps, hold = true, summary, trust = { code: "no_judge_run", message: "no judge run named `local-judge` (none)" } }) {
   const app = await openEvaluate();
   await app.page.evaluate(
-    ({ steps, hold, summary }) => {
+    ({ steps, hold, summary, trust }) => {
       const base = window.__TAURI_INTERNALS__.invoke;
       let release;
       const cancelled = new Promise((ok) => (release = ok));
@@ -299,7 +299,10 @@ async function openRunner({ steps, hold = true, summary }) {
           release();
           return true;
         }
-        if (cmd === "judge_trust") throw { code: "invalid_argument", message: "no judge run named" };
+        if (cmd === "judge_trust") {
+          if (trust.code) throw trust;
+          return trust;
+        }
         for (const s of steps) {
           await new Promise((ok) => setTimeout(ok, 5));
           onProgress.onmessage(s);
@@ -308,7 +311,7 @@ async function openRunner({ steps, hold = true, summary }) {
         return summary;
       };
     },
-    { steps, hold, summary },
+    { steps, hold, summary, trust },
   );
   return app;
 }
@@ -332,7 +335,8 @@ test("a judge runs from the view with its progress, and Cancel keeps what was an
   const [sent] = await calls(page, "judge_run");
   assert.deepEqual(sent.params, {
     base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: null,
-    api_key_env: null, concurrency: 4, temperature: null, max_tokens: null, seed: null, limit: null, control: "none",
+    api_key_env: null, concurrency: 4, temperature: 0, max_tokens: null, seed: null, limit: null, timeout: 120, attempts: 5,
+    control: "none",
   });
   await page.click('[data-testid="run-cancel"]');
   await page.waitForSelector('[data-testid="run-done"]');
@@ -349,6 +353,156 @@ test("the order control offers only the pairwise templates the core lists", asyn
   await page.selectOption('[data-testid="run-control"]', "order");
   assert.deepEqual(await options(), ["pairwise"]);
   assert.match(await text(page, "run-control-about"), /asked twice with their order swapped/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** Fills the runner's required fields. */
+async function fillRunner(page) {
+  await page.fill('[data-testid="run-model"]', "qwen");
+  await page.fill('[data-testid="run-name"]', "local-judge");
+}
+
+test("a run's options reach the command: map, temperature, max tokens, seed, limit, timeout and attempts", async () => {
+  const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
+  await fillRunner(page);
+  // The defaults are the core's, shown in the form.
+  await page.click('[data-testid="run-options"] summary');
+  assert.equal(await page.inputValue('[data-testid="run-temperature"]'), "0");
+  assert.equal(await page.inputValue('[data-testid="run-timeout"]'), "120");
+  assert.equal(await page.inputValue('[data-testid="run-attempts"]'), "5");
+  assert.equal(await page.inputValue('[data-testid="run-concurrency"]'), "4");
+  const maps = await page.$$eval('[data-testid="run-map"] option', (os) => os.map((o) => `${o.value}:${o.textContent}`));
+  assert.deepEqual(maps, [":own: force", "generic:generic", "force:force", "audit:audit"]);
+
+  await page.selectOption('[data-testid="run-map"]', "audit");
+  await page.fill('[data-testid="run-concurrency"]', "8");
+  await page.fill('[data-testid="run-temperature"]', "0.7");
+  await page.fill('[data-testid="run-max_tokens"]', "300");
+  await page.fill('[data-testid="run-seed"]', "9");
+  await page.fill('[data-testid="run-limit"]', "3");
+  await page.fill('[data-testid="run-timeout"]', " 30 ");
+  await page.fill('[data-testid="run-attempts"]', "2");
+  await page.click('[data-testid="run-start"]');
+  await page.waitForSelector('[data-testid="run-done"]');
+  const [sent] = await calls(page, "judge_run");
+  assert.deepEqual(sent.params, {
+    base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: "audit",
+    api_key_env: null, concurrency: 8, temperature: 0.7, max_tokens: 300, seed: 9, limit: 3, timeout: 30, attempts: 2,
+    control: "none",
+  });
+  // The order control reads picks: no label map is sent.
+  await page.selectOption('[data-testid="run-control"]', "order");
+  assert.equal(await page.isDisabled('[data-testid="run-map"]'), true);
+  await page.click('[data-testid="run-start"]');
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "judge_run").length === 2);
+  const [, second] = await calls(page, "judge_run");
+  assert.deepEqual([second.params.template, second.params.control, second.params.map], ["pairwise", "order", null]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("bad option values are refused by their fields and nothing is sent", async () => {
+  const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
+  await fillRunner(page);
+  await page.click('[data-testid="run-options"] summary');
+  const bad = { concurrency: "0", temperature: "2.5", max_tokens: "-1", seed: "1.5", limit: "0", timeout: "abc", attempts: "0" };
+  for (const [k, v] of Object.entries(bad)) await page.fill(`[data-testid="run-${k}"]`, v);
+  // Closed again: the refused Run opens it, to show where the problem is.
+  await page.click('[data-testid="run-options"] summary');
+  await page.click('[data-testid="run-start"]');
+  assert.equal(await page.getAttribute('[data-testid="run-options"]', "open"), "");
+  const said = {};
+  for (const k of Object.keys(bad)) {
+    said[k] = await text(page, `run-${k}-error`);
+    assert.equal(await page.getAttribute(`[data-testid="run-${k}"]`, "aria-invalid"), "true", k);
+  }
+  assert.deepEqual(said, {
+    concurrency: "A whole number from 1 to 64.",
+    temperature: "A number from 0 to 2.",
+    max_tokens: "A whole number ≥ 1.",
+    seed: "A whole number ≥ 0.",
+    limit: "A whole number ≥ 1.",
+    timeout: "A whole number ≥ 1.",
+    attempts: "A whole number ≥ 1.",
+  });
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "run-concurrency");
+  assert.deepEqual(await calls(page, "judge_run"), []);
+  await mkdir(shotsDir, { recursive: true });
+  await (await page.$('[data-testid="judge-run"]')).screenshot({ path: join(shotsDir, "evaluate-judge-options.png") });
+  // Corrected, the run goes; blank optional fields send nothing.
+  const good = { concurrency: "2", temperature: "1", max_tokens: "", seed: "", limit: "", timeout: "60", attempts: "3" };
+  for (const [k, v] of Object.entries(good)) await page.fill(`[data-testid="run-${k}"]`, v);
+  assert.equal(await page.$('[data-testid="run-temperature-error"]'), null);
+  await page.click('[data-testid="run-start"]');
+  await page.waitForSelector('[data-testid="run-done"]');
+  const [sent] = await calls(page, "judge_run");
+  assert.deepEqual(
+    [sent.params.concurrency, sent.params.temperature, sent.params.max_tokens, sent.params.seed, sent.params.limit, sent.params.timeout, sent.params.attempts],
+    [2, 1, null, null, null, 60, 3],
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+const kappa = (n, k, ci) => ({ n_items: n, percent_agreement: 0.8, chance_agreement: 0.5, cohen_kappa: k, kappa_se: 0.1, kappa_ci95: ci, pabak: 0.6, gwet_ac1: 0.6 });
+
+test("the trust panel shows the judge's MVR and FS, kappa per axis with its interval, the swap and the order", async () => {
+  const trust = {
+    name: "my-judge",
+    human_agreement: {
+      claims: 40, left_out: 2, overall: kappa(40, 0.512, [0.301, 0.723]),
+      per_axis: { relation: kappa(12, 0.6, [0.25, 0.95]), numeric: kappa(8, -0.1, [-0.6, 0.4]) },
+    },
+    swapped_evidence: { pairs: 20, safe_own: 0.9, safe_swapped: 0.3, support_drop: 0.6, still_supported: 0.25 },
+    order: { pairs: 20, position_bias: 0.15, picks_calibrated: 0.7 },
+  };
+  const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ name: "my-judge", cancelled: false, unanswered: 0 }), trust });
+  await page.fill('[data-testid="run-model"]', "qwen");
+  await page.fill('[data-testid="run-name"]', "my-judge");
+  await page.click('[data-testid="run-start"]');
+  await page.waitForSelector('[data-testid="run-trust"]');
+  // my-judge's scores as the comparison table has them.
+  assert.equal(await text(page, "trust-scores"), "As an evaluator: MVR 0.242 0.142–0.342, FS 0.455 0.405–0.505");
+  assert.match(await text(page, "run-trust"), /Agreement with the adjudicated labels: κ 0\.512 0\.301–0\.723 on 40 claims/);
+  const rows = await page.$$eval('[data-testid="trust-axes"] tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
+  assert.deepEqual(rows, ["Relation 12 0.600 0.250–0.950", "Modality 0 — ", "Scope 0 — ", "Temporal 0 — ", "Numeric 8 -0.100 -0.600–0.400"].map((r) => r.trim()));
+  assert.match(await text(page, "run-trust"), /Evidence swap: support drop 0\.600; 25% still supported Order: position bias 15%; calibrated claim picked 70%/);
+  assert.equal(await page.$('[data-testid="run-trust-error"]'), null);
+  await mkdir(shotsDir, { recursive: true });
+  await (await page.$('[data-testid="judge-run"]')).screenshot({ path: join(shotsDir, "evaluate-trust.png") });
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a judge with no run yet shows no trust report, and any other trust failure is shown", async () => {
+  const quiet = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
+  await fillRunner(quiet.page);
+  await quiet.page.click('[data-testid="run-start"]');
+  await quiet.page.waitForSelector('[data-testid="run-done"]');
+  await quiet.page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "judge_trust"));
+  assert.equal(await quiet.page.$('[data-testid="run-trust"]'), null);
+  assert.equal(await quiet.page.$('[data-testid="run-trust-error"]'), null);
+  assert.equal(await quiet.page.$('[data-testid="run-error"]'), null);
+  await quiet.page.close();
+
+  const failure = { code: "database", message: "database is locked" };
+  const loud = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }), trust: failure });
+  await fillRunner(loud.page);
+  await loud.page.click('[data-testid="run-start"]');
+  await loud.page.waitForSelector('[data-testid="run-trust-error"]');
+  assert.equal(await text(loud.page, "run-trust-error"), "database: database is locked");
+  await loud.page.close();
+});
+
+test("the templates and label maps offered are the core's", async () => {
+  const { page, problems } = await openEvaluate();
+  const values = (testid) => page.$$eval(`[data-testid="${testid}"] option`, (os) => os.map((o) => o.value));
+  // Writing one request per claim takes the one-claim templates; pairwise is for the order control.
+  assert.deepEqual(await values("judge-template"), ["generic", "force_aware", "axis_free", "dummy_axis", "file"]);
+  assert.deepEqual(await values("judge-map"), ["generic", "force", "audit"]);
+  assert.deepEqual(await values("import-map"), ["generic", "force", "audit"]);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -4,23 +4,17 @@
 // the view formats with.
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
 import type { Metrics } from "../bindings/Metrics";
-import type { ResponseStats } from "../bindings/ResponseStats";
 import { Channel } from "@tauri-apps/api/core";
+import type { JudgeCatalog } from "../bindings/shell/JudgeCatalog";
+import type { JudgeImport } from "../bindings/shell/JudgeImport";
 import type { JudgeParams } from "../bindings/shell/JudgeParams";
-import type { TemplateInfo } from "../bindings/shell/TemplateInfo";
+import type { PlotsSvg } from "../bindings/shell/PlotsSvg";
 import type { RunProgress } from "../bindings/RunProgress";
 import type { RunSummary } from "../bindings/RunSummary";
 import type { TrustReport } from "../bindings/TrustReport";
 import { IpcError, call } from "./ipc";
 
-/** The two plots exactly as the core draws (and exports) them. */
-export interface PlotsSvg {
-  scatter: string;
-  heatmap: string;
-}
-
-/** The label maps the core knows by name (a JSON file path works too). */
-export const LABEL_MAPS = ["generic", "force", "audit"] as const;
+export type { JudgeCatalog, JudgeImport, PlotsSvg };
 
 export const evaluationCompare = () => call<EvaluatorReport[]>("evaluation_compare");
 export const importScores = (path: string, name: string, map: string) => call<EvaluatorReport>("import_scores", { path, name, map });
@@ -29,28 +23,29 @@ export const evaluationPlotsSvg = () => call<PlotsSvg>("evaluation_plots_svg");
 export const exportPlots = (dir: string) => call<string[]>("export_plots", { dir });
 
 /**
- * The judge templates that ship with ForceBench (the core's `judge::TEMPLATES`), with the label
- * map their answers are read with. A path to a template file works too.
+ * What each shipped template asks, in a line (wording only: the list of templates and the label
+ * map each is read with come from the core through `judgeTemplates`).
  */
-export const JUDGE_TEMPLATES = [
-  { name: "generic", map: "generic", about: "Asks whether the passage supports the claim (five support labels)." },
-  { name: "force_aware", map: "force", about: "Explains force gaps and names the pair's axis." },
-  { name: "axis_free", map: "force", about: "Explains force gaps without naming an axis." },
-  { name: "dummy_axis", map: "force", about: "Control: as force_aware, but names a wrong axis." },
-] as const;
+const TEMPLATE_ABOUT: Record<string, string> = {
+  generic: "Asks whether the passage supports the claim (five support labels).",
+  force_aware: "Explains force gaps and names the pair's axis.",
+  axis_free: "Explains force gaps without naming an axis.",
+  dummy_axis: "Control: as force_aware, but names a wrong axis.",
+  pairwise: "Both claims in one prompt: which one the passage licenses better (for the order control).",
+};
 
-/** What reading a judge's responses gave (as `forcebench judge import --json`). */
-export interface JudgeImport {
-  report: EvaluatorReport;
-  parsing: ResponseStats;
+/** A line about a template the core lists; a template the UI has no words for says its map. */
+export function templateAbout(t: { name: string; map: string }): string {
+  return TEMPLATE_ABOUT[t.name] ?? `Answers read with the ${t.map} label map.`;
 }
 
 /** Writes one request per claim of the locked split to `out`; answers how many. */
 export const judgeExport = (template: string, out: string, seed: number) => call<number>("judge_export", { template, out, seed });
 export const judgeImport = (path: string, name: string, map: string) => call<JudgeImport>("judge_import", { path, name, map });
 
-/** The templates that ship with the core, with the label map each is read with. */
-export const judgeTemplates = () => call<TemplateInfo[]>("judge_templates");
+/** The templates that ship with the core (with the label map each is read with), the label maps
+ *  known by name and a run's defaults. */
+export const judgeTemplates = () => call<JudgeCatalog>("judge_templates");
 /** Runs (or resumes) a judge against an endpoint; `onprogress` hears after each answer. */
 export function judgeRun(params: JudgeParams, onprogress: (p: RunProgress) => void): Promise<RunSummary> {
   const onProgress = new Channel<RunProgress>(onprogress);
@@ -60,9 +55,20 @@ export function judgeRun(params: JudgeParams, onprogress: (p: RunProgress) => vo
 export const judgeCancel = () => call<boolean>("judge_cancel");
 export const judgeTrust = (name: string) => call<TrustReport>("judge_trust", { name });
 
-/** The label map a template's answers are read with ("generic" for a template file). */
-export function mapForTemplate(template: string): string {
-  return JUDGE_TEMPLATES.find((t) => t.name === template)?.map ?? "generic";
+/** The judge's trust report, or null when it has no run yet (the core's `no_judge_run`); any
+ *  other failure is thrown. */
+export async function judgeTrustIfRun(name: string): Promise<TrustReport | null> {
+  try {
+    return await judgeTrust(name);
+  } catch (e) {
+    if (IpcError.from(e).code === "no_judge_run") return null;
+    throw e;
+  }
+}
+
+/** The label map a template's answers are read with ("generic" for a template file, as the core). */
+export function mapForTemplate(templates: { name: string; map: string }[], template: string): string {
+  return templates.find((t) => t.name === template)?.map ?? "generic";
 }
 
 /** A metric to three decimals, or an em dash when there is none (no pairs). */

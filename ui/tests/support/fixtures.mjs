@@ -123,19 +123,23 @@ export const status = {
   software: { version: "0.1.0", commit: "0123456789ab", schema_version: 8 },
 };
 
-/** The default mock backend; override fields per test. */
-/** The shipped judge templates as the core lists them (`judge_templates`). */
-export const TEMPLATES = [
-  { name: "generic", map: "generic", pairwise: false },
-  { name: "force_aware", map: "force", pairwise: false },
-  { name: "axis_free", map: "force", pairwise: false },
-  { name: "dummy_axis", map: "force", pairwise: false },
-  { name: "pairwise", map: "pairwise", pairwise: true },
-];
+/** The shipped judge templates, label maps and run defaults as the core lists them (`judge_templates`). */
+export const JUDGE_CATALOG = {
+  templates: [
+    { name: "generic", map: "generic", pairwise: false },
+    { name: "force_aware", map: "force", pairwise: false },
+    { name: "axis_free", map: "force", pairwise: false },
+    { name: "dummy_axis", map: "force", pairwise: false },
+    { name: "pairwise", map: "pairwise", pairwise: true },
+  ],
+  label_maps: ["generic", "force", "audit"],
+  defaults: { concurrency: 4, temperature: 0, timeout: 120, attempts: 5 },
+};
 
+/** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: TEMPLATES, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------

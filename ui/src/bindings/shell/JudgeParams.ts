@@ -2,6 +2,15 @@
 import type { Control } from "./Control";
 
 /**
- * What the window asks for a run (the CLI's `judge run` options).
+ * What the window asks for a run (the CLI's `judge run` options); an option left out takes the
+ * CLI's default.
  */
-export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, api_key_env: string | null, concurrency: number | null, temperature: number | null, max_tokens: number | null, seed: number | null, limit: number | null, control: Control | null, };
+export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, api_key_env: string | null, concurrency: number | null, temperature: number | null, max_tokens: number | null, seed: number | null, limit: number | null, 
+/**
+ * Seconds one request may take before it is retried (at least 1).
+ */
+timeout: number | null, 
+/**
+ * Tries per request (at least 1).
+ */
+attempts: number | null, control: Control | null, };
