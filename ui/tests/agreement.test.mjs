@@ -235,6 +235,17 @@ test("agreement per guideline version and week, and each annotator against the f
   const { page, problems } = await openAgreement(report);
   assert.match(await text(page, "by-version"), /1 24 75%.*0\.58.*2 16 94%.*0\.88/);
   assert.match(await text(page, "by-week"), /2025-W10 40/);
+  // Each group's kappa with its interval, as agreement --json carries it (kappa_ci95).
+  const rowsOf = (testid) =>
+    page.$$eval(`[data-testid="${testid}"] tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.innerText.replace(/\s+/g, " ").trim())));
+  assert.deepEqual(await rowsOf("by-version"), [
+    ["1", "24", "75%", "0.58 moderate", "0.30–0.86"],
+    ["2", "16", "94%", "0.88 almost perfect", "0.70–1.00"],
+  ]);
+  assert.deepEqual(await rowsOf("by-week"), [["2025-W10", "40", "82%", "0.70 substantial", "0.50–0.90"]]);
+  assert.equal(await page.$eval('[data-testid="by-version"] thead', (t) => t.innerText.replace(/\s+/g, " ").trim()), "Group Rows Agree κ 95% CI");
+  await mkdir(shotsDir, { recursive: true });
+  await (await page.$(".breakdowns")).screenshot({ path: join(shotsDir, "agreement-breakdowns.png") });
   assert.equal(
     await page.innerText('[data-testid="annotator-quality"][data-annotator="Ana"]').then((t) => t.replace(/\s+/g, " ").trim()),
     "Ana 20 90% 87.5% 42 5% 2",
