@@ -54,6 +54,25 @@ test("merge: one path per line, each report shown", async () => {
   await page.close();
 });
 
+test("merge: a return labelled under an older guideline is flagged with both versions; one under the current is not", async () => {
+  const base = { packet_id: "pk-1", merged: true, rows: 6, new_events: 20, finished_rows: 5, guideline_version: "1" };
+  const reports = [
+    { ...base, file: "/in/ana.returned.json", annotator: "Ana", newer_guideline: "2" },
+    { ...base, file: "/in/ben.returned.json", annotator: "Ben", packet_id: "pk-2", guideline_version: "2", newer_guideline: null },
+  ];
+  const { page, problems } = await openPackets({ answers: { merge_packets: reports } });
+  await page.fill('[data-testid="merge-paths"]', "/in/ana.returned.json\n/in/ben.returned.json");
+  await page.click('[data-testid="merge"]');
+  await page.waitForSelector('[data-testid="merge-reports"]');
+  const flags = await page.$$eval('[data-testid="merge-newer-guideline"]', (els) =>
+    els.map((e) => [e.closest("tr").innerText.split("\t")[0].trim(), e.textContent.replace(/\s+/g, " ").trim()]),
+  );
+  assert.equal(await page.$$eval('[data-testid="merge-reports"] tbody tr', (trs) => trs.length), 2);
+  assert.deepEqual(flags, [["/in/ana.returned.json", "labelled under guideline 1; version 2 came out since"]]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("merge: a refusal is shown in full with its code", async () => {
   const message = "/in/ana.returned.json: checksum check failed: the file was changed after ForceBench wrote it\n  row fb-0001: content hash differs";
   const { page } = await openPackets({ errors: { merge_packets: { code: "invalid_input", message } } });
