@@ -20,3 +20,15 @@ export function splitOnSpan(passage: string, span: string | null | undefined): P
   if (from < passage.length) pieces.push({ text: passage.slice(from), span: false });
   return pieces;
 }
+
+/** A piece of a passage as `PassageText` shows it: plain text, or a highlight of a given tone. */
+export interface PassagePiece {
+  text: string;
+  marked: boolean;
+  /** The highlight's kind (classes of the mark): none for the evidence span, "preview" while one
+   *  is being chosen, "suggested" for a suggestion not yet confirmed, "a", "b" or "a b" for two
+   *  annotators' spans. */
+  tone?: string;
+  /** Data attributes of the mark (`data-a`, ...), for tests and tools. */
+  data?: Record<string, string>;
+}
