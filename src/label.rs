@@ -235,10 +235,28 @@ impl FinalTable {
 /// row id, then field), so each row's fields arrive together and rows arrive sorted: no map to
 /// build (a 100,000-row project has 650,000 final fields).
 pub(crate) fn all_final_fields(conn: &rusqlite::Connection) -> Result<FinalTable> {
+    final_fields_of(
+        conn,
+        "SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field",
+        [],
+    )
+}
+
+/// The final fields of the rows with ids from `first` to `last` (inclusive), one range of the
+/// table's key: an export reads a large project a slice at a time.
+pub(crate) fn final_fields_between(conn: &rusqlite::Connection, first: &str, last: &str) -> Result<FinalTable> {
+    final_fields_of(
+        conn,
+        "SELECT candidate_id, field, value, source FROM adjudication_fields
+         WHERE candidate_id BETWEEN ?1 AND ?2 ORDER BY candidate_id, field",
+        [first, last],
+    )
+}
+
+fn final_fields_of(conn: &rusqlite::Connection, sql: &str, params: impl rusqlite::Params) -> Result<FinalTable> {
     let mut table = FinalTable::default();
-    let mut stmt = conn
-        .prepare("SELECT candidate_id, field, value, source FROM adjudication_fields ORDER BY candidate_id, field")?;
-    let mut rows = stmt.query([])?;
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(params)?;
     while let Some(r) = rows.next()? {
         let field = crate::db::text(r, 1)?;
         let Some(i) = FIELDS.iter().position(|f| f.as_str() == field) else { continue };

@@ -188,6 +188,22 @@ impl StateRule {
         Ok(StateRule { qc, marks })
     }
 
+    /// The rule for the rows with ids from `first` to `last` (inclusive) only: what an export
+    /// that reads a large project a slice at a time needs in memory at once.
+    pub fn load_between(conn: &Connection, first: &str, last: &str) -> Result<Self> {
+        let marks = conn
+            .prepare_cached("SELECT candidate_id, reason FROM locality_marks WHERE candidate_id BETWEEN ?1 AND ?2")?
+            .query_map([first, last], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results
+             WHERE candidate_id BETWEEN ?1 AND ?2 GROUP BY candidate_id ORDER BY candidate_id",
+        )?;
+        let qc: Vec<(String, bool)> =
+            stmt.query_map([first, last], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(StateRule { qc, marks })
+    }
+
     /// The state of adjudicated row `id` with final `decision` (see [`settle`]).
     pub fn state(&self, id: &str, decision: Decision) -> WorkflowState {
         let qc = self.qc.binary_search_by(|(k, _)| k.as_str().cmp(id)).ok().map(|i| {
@@ -261,12 +277,4 @@ pub(crate) fn freeze(conn: &Connection, split_id: i64) -> Result<u64> {
         [split_id],
     )?;
     Ok(n as u64)
-}
-
-/// The rows locked split `split_id` covers, in id order.
-pub(crate) fn covered(conn: &Connection, split_id: i64) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare("SELECT candidate_id FROM locked_rows WHERE split_id = ?1")?;
-    let mut ids: Vec<String> = stmt.query_map([split_id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-    ids.sort_unstable();
-    Ok(ids)
 }

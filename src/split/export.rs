@@ -6,16 +6,16 @@
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
 use super::datasheet::datasheet;
 use super::lines::{adjudication_lines, annotation_lines, read_people, rejected_lines};
-use super::{latest, read_roles, AxisTable, LeftOut, Roles, SplitParams, StageCounts, ZERO_HASH};
+use super::{latest, read_roles, read_roles_between, AxisTable, LeftOut, Roles, SplitParams, StageCounts, ZERO_HASH};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
-use crate::label::{FinalFields, FinalTable, FIELDS};
+use crate::label::{final_fields_between, FinalFields, FinalTable, FIELDS};
 use crate::project::Project;
 
 /// The rows of an export with their final fields.
@@ -46,25 +46,37 @@ pub(super) struct CandidateText {
     pub(super) axis: Option<String>,
 }
 
-fn candidate_texts(conn: &Connection) -> Result<Vec<CandidateText>> {
-    let mut stmt = conn.prepare(
-        "SELECT id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis FROM candidates",
-    )?;
-    let mut out: Vec<CandidateText> = stmt
-        .query_map([], |r| {
-            Ok(CandidateText {
-                id: r.get(0)?,
-                group_id: r.get(1)?,
-                source_dataset: r.get(2)?,
-                context: r.get(3)?,
-                passage: r.get(4)?,
-                calibrated_claim: r.get(5)?,
-                raised_claim: r.get(6)?,
-                axis: r.get(7)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+const TEXT_COLUMNS: &str = "id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis";
+
+fn text_of(r: &rusqlite::Row) -> rusqlite::Result<CandidateText> {
+    Ok(CandidateText {
+        id: r.get(0)?,
+        group_id: r.get(1)?,
+        source_dataset: r.get(2)?,
+        context: r.get(3)?,
+        passage: r.get(4)?,
+        calibrated_claim: r.get(5)?,
+        raised_claim: r.get(6)?,
+        axis: r.get(7)?,
+    })
+}
+
+/// The texts of the candidates with ids from `first` to `last` (inclusive) that `keep` wants,
+/// in id order (one range of the id index).
+fn candidate_texts_between(
+    conn: &Connection,
+    (first, last): (&str, &str),
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<CandidateText>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {TEXT_COLUMNS} FROM candidates WHERE id BETWEEN ?1 AND ?2 ORDER BY id"))?;
+    let mut rows = stmt.query([first, last])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        if keep(crate::db::text(r, 0)?) {
+            out.push(text_of(r)?);
+        }
+    }
     Ok(out)
 }
 
@@ -150,23 +162,30 @@ fn ids_in(roles: &[(String, Roles)], keep: impl Fn(&Roles) -> bool) -> Vec<&str>
     roles.iter().filter(|(_, r)| r.removed.is_none() && keep(r)).map(|(id, _)| id.as_str()).collect()
 }
 
-/// The evaluation rows of the latest split, with their final fields, in id order.
+/// The evaluation rows of the latest split, with their final fields, in id order. Each row is
+/// looked up by its id, so a small evaluation set of a large project reads little of it.
 pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     let conn = project.conn();
     let (split_id, ..) = latest(conn)?.ok_or_else(|| Error::NoSplit("there is no split".into()))?;
     let roles = read_roles(conn, split_id)?;
-    let ids = ids_in(&roles, |r| r.eval);
-    let finals = crate::adjudicate::all_final_fields(conn)?;
-    let texts = candidate_texts(conn)?;
-    Ok(pair_lines(&texts, &finals, &ids, None).iter().map(EvalRow::from).collect())
+    let mut out = Vec::new();
+    for id in ids_in(&roles, |r| r.eval) {
+        let finals = crate::label::final_fields_between(conn, id, id)?;
+        let texts = candidate_texts_between(conn, (id, id), |_| true)?;
+        out.extend(pair_lines(&texts, &finals, &[id], None).iter().map(EvalRow::from));
+    }
+    Ok(out)
 }
 
-/// Writes `eval.csv`: the columns of `eval.jsonl`, every text cell made inert for spreadsheets
-/// ([`crate::output::inert_cell`]; `eval.jsonl` keeps the exact text).
-fn eval_csv(w: &mut dyn std::io::Write, eval: &[PairLine<'_>]) -> std::io::Result<()> {
+/// Writes rows of `eval.csv` (its header is [`EVAL_COLUMNS`]): the columns of `eval.jsonl`,
+/// every text cell made inert for spreadsheets ([`crate::output::inert_cell`]; `eval.jsonl` keeps
+/// the exact text).
+fn eval_csv(w: &mut dyn std::io::Write, header: bool, eval: &[PairLine<'_>]) -> std::io::Result<()> {
     use crate::output::inert_cell;
     let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
-    c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
+    if header {
+        c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
+    }
     for l in eval {
         let severity = l.severity.to_string();
         let cells = [
@@ -198,11 +217,6 @@ fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item 
         w.write_all(&line)?;
     }
     Ok(())
-}
-
-/// Gives a closure the signature [`write_file`] expects (for any lifetime of the writer).
-fn filler<F: FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>(f: F) -> F {
-    f
 }
 
 /// Hashes what passes on to a file. Used behind a buffer, so it hashes and writes large chunks.
@@ -352,8 +366,21 @@ pub fn export_version(
     version: Option<i64>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ExportReport> {
+    export_in_slices(project, dir, version, SLICE_ROWS, progress)
+}
+
+/// [`export_version`] reading `slice_rows` frozen rows at a time (tests check that the files do
+/// not depend on it).
+#[doc(hidden)]
+pub fn export_in_slices(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    slice_rows: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ExportReport> {
     let staging = super::publish::Staging::prepare(dir)?;
-    match write_export(project, staging.path(), version, progress) {
+    match write_export(project, staging.path(), version, slice_rows.max(1), progress) {
         Ok(report) => {
             staging.publish()?;
             Ok(ExportReport { dir: dir.display().to_string(), ..report })
@@ -399,16 +426,71 @@ fn locked_split(conn: &Connection, version: Option<i64>) -> Result<(i64, i64)> {
     }
 }
 
+/// Rows of the lock's frozen set read at a time: an export holds a few such slices in memory,
+/// whatever the size of the project.
+const SLICE_ROWS: usize = 4096;
+
+/// Slices each file's writer may have waiting; the reader waits while a writer is this far behind.
+const QUEUED_SLICES: usize = 4;
+
+/// The files written from the rows, slice by slice, in the order [`export_slice`] fills them.
+const STREAMED: [&str; 6] =
+    ["benchmark.jsonl", "eval.jsonl", "eval.csv", "annotations.jsonl", "adjudications.jsonl", "rejected.jsonl"];
+
+/// What one slice adds to each of the [`STREAMED`] files, and its pairs counted.
+struct Slice {
+    bytes: [Vec<u8>; 6],
+    eval_ids: Vec<String>,
+    retained: u64,
+}
+
+/// Reads the rows with ids from the first to the last of `covered` (sorted frozen ids) and
+/// serialises their lines: every file is in id order, so the slices, in order, make the files.
+fn export_slice(
+    conn: &Connection,
+    split_id: i64,
+    covered: &[String],
+    people: &HashMap<i64, String>,
+    header: bool,
+) -> Result<Slice> {
+    let range = (covered[0].as_str(), covered[covered.len() - 1].as_str());
+    let roles = read_roles_between(conn, split_id, range.0, range.1)?;
+    let in_split = |id: &str| roles.binary_search_by(|(k, _)| k.as_str().cmp(id)).is_ok();
+    let texts = candidate_texts_between(conn, range, |id| in_split(id) || super::lines::holds(covered, id))?;
+    let finals = final_fields_between(conn, range.0, range.1)?;
+    let eval_ids = ids_in(&roles, |r| r.eval);
+    let retained_ids = ids_in(&roles, |r| r.retained);
+    let eval_set: BTreeSet<&str> = eval_ids.iter().copied().collect();
+    let eval = pair_lines(&texts, &finals, &eval_ids, None);
+    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set));
+    let annotations = annotation_lines(conn, covered, people, range)?;
+    let adjudications = adjudication_lines(conn, covered, &finals, &annotations, people, range)?;
+    let rejected = rejected_lines(conn, covered, &texts, range)?;
+    let mut bytes: [Vec<u8>; 6] = Default::default();
+    let io = |e: std::io::Error| Error::Internal(format!("serialising the export: {e}"));
+    jsonl(&mut bytes[0], &retained).map_err(io)?;
+    jsonl(&mut bytes[1], &eval).map_err(io)?;
+    eval_csv(&mut bytes[2], header, &eval).map_err(io)?;
+    annotations.write(&mut bytes[3]).map_err(io)?;
+    jsonl(&mut bytes[4], &adjudications).map_err(io)?;
+    jsonl(&mut bytes[5], &rejected).map_err(io)?;
+    Ok(Slice { bytes, eval_ids: eval.iter().map(|l| l.id.to_string()).collect(), retained: retained.len() as u64 })
+}
+
 /// Writes every file of the export into `dir` (the staging folder).
+///
+/// The frozen rows are read in slices of [`SLICE_ROWS`] ids on this thread (each table by a
+/// range of its key), and each slice's lines go to one writer thread per file, which hashes and
+/// writes them while the next slice is read. Memory holds a few slices, not the project.
 fn write_export(
     project: &Project,
     dir: &Path,
     version: Option<i64>,
+    slice_rows: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ExportReport> {
     let conn = project.conn();
     let (split_id, version) = locked_split(conn, version)?;
-    let covered: HashSet<String> = crate::rowstate::covered(conn, split_id)?.into_iter().collect();
     let stored: serde_json::Value = conn
         .query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get::<_, Option<String>>(0))?
         .and_then(|m| serde_json::from_str(&m).ok())
@@ -416,20 +498,12 @@ fn write_export(
     let recorded: Recorded = serde_json::from_value(stored.clone())
         .map_err(|e| Error::Corrupt(format!("split v{version}: its stored manifest cannot be read: {e}")))?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-
-    let roles = read_roles(conn, split_id)?;
-    let eval_ids = ids_in(&roles, |r| r.eval);
-    let retained_ids = ids_in(&roles, |r| r.retained);
-    let eval_set: BTreeSet<&str> = eval_ids.iter().copied().collect();
-    let finals = crate::adjudicate::all_final_fields(conn)?;
-    let texts = candidate_texts(conn)?;
-    let eval = pair_lines(&texts, &finals, &eval_ids, None);
-    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set));
+    let people = read_people(conn)?;
 
     let total = EXPORT_FILES.len();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     // Progress as each writer finishes (it signals even if it fails or panics), reported from
-    // this thread between reads and while waiting at the end.
+    // this thread between slices and while waiting at the end.
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
     struct Signal(std::sync::mpsc::Sender<()>);
     impl Drop for Signal {
@@ -438,8 +512,6 @@ fn write_export(
         }
     }
     let mut finished = 0;
-    // Reports the writers finished since the last call (with `wait`, waits for one first);
-    // returns how many have finished in all.
     let mut report = |wait: bool| -> usize {
         if wait && finished_rx.recv().is_ok() {
             finished += 1;
@@ -451,63 +523,103 @@ fn write_export(
         }
         finished
     };
-    // Read inside the scope (while the pairs are written) but kept beyond it, so that the
-    // writers can borrow them.
-    let (people_cell, annotations_cell) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
-    let mut written: Vec<(&str, Result<String>)> = std::thread::scope(|scope| -> Result<_> {
+    let mut eval_ids: Vec<String> = Vec::new();
+    let mut retained = 0u64;
+    let (read, mut written): (Result<()>, Vec<(&str, Result<String>)>) = std::thread::scope(|scope| {
         let mut writers = Vec::new();
-        macro_rules! spawn {
-            ($name:expr, $fill:expr) => {{
-                let fill = filler($fill);
-                let signal = Signal(finished_tx.clone());
-                writers.push((
-                    $name,
-                    scope.spawn(move || {
-                        let _signal = signal;
-                        write_file(dir, $name, fill)
-                    }),
-                ))
-            }};
+        let mut senders = Vec::new();
+        for name in STREAMED {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(QUEUED_SLICES);
+            let signal = Signal(finished_tx.clone());
+            let writer = scope.spawn(move || {
+                let _signal = signal;
+                write_file(dir, name, |w| rx.into_iter().try_for_each(|bytes| w.write_all(&bytes)))
+            });
+            writers.push((name, writer));
+            senders.push(tx);
         }
-        spawn!("benchmark.jsonl", |w| jsonl(w, &retained));
-        spawn!("eval.jsonl", |w| jsonl(w, &eval));
-        spawn!("eval.csv", |w| eval_csv(w, &eval));
-        // Read on this thread while the pairs are written.
-        let people = people_cell.get_or_init(|| read_people(conn));
-        let people = people.as_ref().map_err(|e| Error::Corrupt(e.to_string()))?;
-        report(false);
-        let annotations = annotations_cell.get_or_init(|| annotation_lines(conn, &covered, people));
-        let annotations = annotations.as_ref().map_err(|e| Error::Corrupt(e.to_string()))?;
-        report(false);
-        let adjudications = adjudication_lines(conn, &covered, &finals, annotations, people)?;
-        spawn!("annotations.jsonl", move |w| annotations.write(w));
-        spawn!("adjudications.jsonl", move |w| jsonl(w, &adjudications));
-        report(false);
-        let rejected = rejected_lines(conn, &covered, &texts)?;
-        spawn!("rejected.jsonl", move |w| jsonl(w, &rejected));
-        spawn!("locality_removed.jsonl", |w| jsonl(w, &recorded.locality_removed));
+        let signal = Signal(finished_tx.clone());
+        let removed = &recorded.locality_removed;
+        writers.push((
+            "locality_removed.jsonl",
+            scope.spawn(move || {
+                let _signal = signal;
+                write_file(dir, "locality_removed.jsonl", |w| jsonl(w, removed))
+            }),
+        ));
+        let read = (|| -> Result<()> {
+            let mut stmt =
+                conn.prepare("SELECT candidate_id FROM locked_rows WHERE split_id = ?1 ORDER BY candidate_id")?;
+            let mut ids = stmt.query([split_id])?;
+            let mut covered: Vec<String> = Vec::with_capacity(slice_rows);
+            let mut header = true;
+            loop {
+                let end = match ids.next()? {
+                    Some(r) => {
+                        covered.push(r.get(0)?);
+                        false
+                    }
+                    None => true,
+                };
+                if covered.len() == slice_rows || (end && (!covered.is_empty() || header)) {
+                    let slice = if covered.is_empty() {
+                        // No frozen row at all: the files are written empty (eval.csv its header).
+                        let mut bytes: [Vec<u8>; 6] = Default::default();
+                        bytes[2] = EVAL_COLUMNS.join(",").into_bytes();
+                        bytes[2].push(b'\n');
+                        Slice { bytes, eval_ids: Vec::new(), retained: 0 }
+                    } else {
+                        export_slice(conn, split_id, &covered, &people, header)?
+                    };
+                    header = false;
+                    eval_ids.extend(slice.eval_ids);
+                    retained += slice.retained;
+                    for (tx, bytes) in senders.iter().zip(slice.bytes) {
+                        // A writer that stopped (a full disk) has said why; stop reading.
+                        if tx.send(bytes).is_err() {
+                            return Ok(());
+                        }
+                    }
+                    covered.clear();
+                    report(false);
+                }
+                if end {
+                    return Ok(());
+                }
+            }
+        })();
+        drop(senders);
         let mut all = report(false);
         while all < writers.len() {
             all = report(true);
         }
-        Ok(writers
+        let written = writers
             .into_iter()
             .map(|(name, h)| {
-                (
-                    name,
-                    h.join().unwrap_or_else(|_| {
-                        Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly")))
-                    }),
-                )
+                let result = h.join().unwrap_or_else(|_| {
+                    Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly")))
+                });
+                (name, result)
             })
-            .collect())
-    })?;
+            .collect();
+        (read, written)
+    });
+    read?;
     // In the files' order; the first failure, if any, is the export's error.
     for name in EXPORT_FILES {
         if let Some(at) = written.iter().position(|(n, _)| *n == name) {
             let (_, result) = written.swap_remove(at);
             files.insert(name.to_string(), result?);
         }
+    }
+    // Every pair the lock counted was written: the frozen rows hold the split's rows.
+    if (eval_ids.len() as u64, retained) != (recorded.counts.eval, recorded.counts.retained) {
+        return Err(Error::Corrupt(format!(
+            "split v{version}: the lock counted {} evaluation and {} retained rows, but {} and {retained} are frozen",
+            recorded.counts.eval,
+            recorded.counts.retained,
+            eval_ids.len()
+        )));
     }
     let mut done = |name: &str, hash: String, files: &mut BTreeMap<String, String>| {
         files.insert(name.to_string(), hash);
@@ -516,9 +628,8 @@ fn write_export(
 
     let capped: Vec<String> = recorded.capped.iter().map(|c| c.id.clone()).collect();
     let removed: Vec<String> = recorded.locality_removed.iter().map(|c| c.id.clone()).collect();
-    let eval_id_list: Vec<String> = eval_ids.iter().map(|id| id.to_string()).collect();
     let content_sha256 =
-        sha256_hex(&canonical_content(&stored["params"], &files["benchmark.jsonl"], &eval_id_list, &capped, &removed));
+        sha256_hex(&canonical_content(&stored["params"], &files["benchmark.jsonl"], &eval_ids, &capped, &removed));
     let sheet = datasheet(&recorded, &stored, &content_sha256);
     done("DATASHEET.md", write_file(dir, "DATASHEET.md", |w| w.write_all(sheet.as_bytes()))?, &mut files);
 

@@ -3,7 +3,7 @@
 
 use rusqlite::Connection;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::export::CandidateText;
 use crate::annotate::Field;
@@ -55,27 +55,34 @@ impl Annotations<'_> {
     }
 }
 
-/// Both independent annotations of every adjudicated row the split covers, in id order,
-/// annotator A first (by roster order).
+/// Whether `id` is among `covered` (sorted): the rows of the slice being exported that the
+/// lock froze.
+pub(super) fn holds(covered: &[String], id: &str) -> bool {
+    covered.binary_search_by(|c| c.as_str().cmp(id)).is_ok()
+}
+
+/// Both independent annotations of every adjudicated row among `covered` (sorted, every id from
+/// `first` to `last`), in id order, annotator A first (by roster order).
 pub(super) fn annotation_lines<'a>(
     conn: &Connection,
-    covered: &HashSet<String>,
+    covered: &[String],
     people: &'a HashMap<i64, String>,
+    (first, last): (&str, &str),
 ) -> Result<Annotations<'a>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end, calibrated_claim,
                 raised_claim, axis, severity, boundary_type, repair, notes, seconds_spent,
                 (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
                   WHERE e.candidate_id = annotations.candidate_id AND e.annotator_id = annotations.annotator_id
                   ORDER BY e.id LIMIT 1)
-         FROM annotations WHERE finished = 1",
+         FROM annotations WHERE finished = 1 AND candidate_id BETWEEN ?1 AND ?2",
     )?;
-    let mut rows = stmt.query([])?;
+    let mut rows = stmt.query([first, last])?;
     let mut out = Annotations { text: Vec::new(), index: Vec::new() };
     while let Some(r) = rows.next()? {
         let id = crate::db::text(r, 0)?;
         // Only the rows the lock froze (every one of them adjudicated).
-        if !covered.contains(id) {
+        if !holds(covered, id) {
             continue;
         }
         let maybe = |i: usize| crate::db::text_or_null(r, i);
@@ -190,23 +197,24 @@ const CHECKLIST_KEYS: [&str; 5] = [
     "checklist_no_unrelated_addition",
 ];
 
-/// Every adjudicated row's final labels, in id order. `annotations` (in id order, A first)
-/// names each row's annotators.
+/// The final labels of every adjudicated row among `covered` (sorted, every id from `first` to
+/// `last`), in id order. `annotations` (in id order, A first) names each row's annotators.
 pub(super) fn adjudication_lines<'a>(
     conn: &Connection,
-    covered: &HashSet<String>,
+    covered: &[String],
     finals: &'a FinalTable,
     annotations: &'a Annotations<'a>,
     people: &'a HashMap<i64, String>,
+    (first, last): (&str, &str),
 ) -> Result<Vec<AdjudicationLine<'a>>> {
-    let rule = crate::rowstate::StateRule::load(conn)?;
-    let mut stmt = conn.prepare(
+    let rule = crate::rowstate::StateRule::load_between(conn, first, last)?;
+    let mut stmt = conn.prepare_cached(
         "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed,
                 span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition
-         FROM adjudications",
+         FROM adjudications WHERE candidate_id BETWEEN ?1 AND ?2",
     )?;
     let mut out: Vec<AdjudicationLine> = stmt
-        .query_map([], |r| {
+        .query_map([first, last], |r| {
             let id: String = r.get(0)?;
             let decision: String = r.get(1)?;
             let parsed: Decision = decision.parse().map_err(|e: String| {
@@ -233,7 +241,7 @@ pub(super) fn adjudication_lines<'a>(
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
-    out.retain(|line| covered.contains(&line.id));
+    out.retain(|line| holds(covered, &line.id));
     out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     // Both lists in id order: walk the annotations forward.
     let index = &annotations.index;
@@ -264,18 +272,21 @@ pub(super) struct RejectedLine<'a> {
     suggested_axis: Option<&'a str>,
 }
 
-/// Every rejected row with its boundary type and rationale, in id order.
+/// Every rejected row among `covered` (sorted, every id from `first` to `last`) with its
+/// boundary type and rationale, in id order.
 pub(super) fn rejected_lines<'a>(
     conn: &Connection,
-    covered: &HashSet<String>,
+    covered: &[String],
     texts: &'a [CandidateText],
+    (first, last): (&str, &str),
 ) -> Result<Vec<RejectedLine<'a>>> {
-    let mut stmt = conn.prepare(
-        "SELECT candidate_id, boundary_type, rationale FROM adjudications WHERE decision = 'reject_not_force_gap'",
+    let mut stmt = conn.prepare_cached(
+        "SELECT candidate_id, boundary_type, rationale FROM adjudications
+         WHERE decision = 'reject_not_force_gap' AND candidate_id BETWEEN ?1 AND ?2",
     )?;
     let mut found: Vec<(String, Option<String>, Option<String>)> =
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
-    found.retain(|(id, ..)| covered.contains(id));
+        stmt.query_map([first, last], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    found.retain(|(id, ..)| holds(covered, id));
     found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut out = Vec::with_capacity(found.len());
     let mut at = 0;

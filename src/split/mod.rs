@@ -38,7 +38,7 @@ mod lines;
 mod publish;
 mod verify;
 
-pub use export::{eval_rows, export, export_version, EvalRow, ExportReport, EXPORT_FILES};
+pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport, EXPORT_FILES};
 pub use verify::{verify, VerifyReport};
 
 /// Evaluation rows per axis in the paper.
@@ -337,7 +337,21 @@ struct Roles {
 fn read_roles(conn: &Connection, split_id: i64) -> Result<Vec<(String, Roles)>> {
     let mut stmt =
         conn.prepare("SELECT candidate_id, role, reason FROM split_rows WHERE split_id = ?1 ORDER BY candidate_id")?;
-    let mut rows = stmt.query([split_id])?;
+    let roles = roles_of(stmt.query([split_id])?);
+    roles
+}
+
+/// The roles of the split's rows with ids from `first` to `last` (inclusive), in id order.
+fn read_roles_between(conn: &Connection, split_id: i64, first: &str, last: &str) -> Result<Vec<(String, Roles)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT candidate_id, role, reason FROM split_rows
+         WHERE split_id = ?1 AND candidate_id BETWEEN ?2 AND ?3 ORDER BY candidate_id",
+    )?;
+    let roles = roles_of(stmt.query(params![split_id, first, last])?);
+    roles
+}
+
+fn roles_of(mut rows: rusqlite::Rows<'_>) -> Result<Vec<(String, Roles)>> {
     let mut out: Vec<(String, Roles)> = Vec::new();
     while let Some(r) = rows.next()? {
         let id = crate::db::text(r, 0)?;

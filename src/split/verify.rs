@@ -120,16 +120,13 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         return Err(fail(name, "this file is in the export folder but the manifest does not list it (an export holds only the files its manifest lists)".into()));
     }
 
-    // The records.
+    // The records: the evaluation rows in memory, the benchmark (every retained row) read a line
+    // at a time.
     let eval = records(dir, "eval.jsonl", &bytes["eval.jsonl"])?;
-    let benchmark = records(dir, "benchmark.jsonl", &bytes["benchmark.jsonl"])?;
     let removed = records(dir, "locality_removed.jsonl", &bytes["locality_removed.jsonl"])?;
     check_keys(dir, "eval.jsonl", &eval, &EVAL_COLUMNS)?;
-    let mut benchmark_keys = EVAL_COLUMNS.to_vec();
-    benchmark_keys.push("in_eval");
-    check_keys(dir, "benchmark.jsonl", &benchmark, &benchmark_keys)?;
     check_csv(dir, &bytes["eval.csv"], &eval)?;
-    check_in_eval(dir, &eval, &benchmark)?;
+    let benchmark = check_benchmark(dir, &eval)?;
     check_counts(dir, &manifest, &eval, &benchmark, &removed, rejected)?;
 
     // The content hash, from the records.
@@ -141,13 +138,10 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         .flatten()
         .filter_map(|r| r["id"].as_str().map(String::from))
         .collect();
-    let content = sha256_hex(&canonical_content(
-        &manifest["params"],
-        &sha256_hex(&bytes["benchmark.jsonl"]),
-        &eval_ids,
-        &capped,
-        &removed_ids,
-    ));
+    // Its hash was checked against the manifest's above.
+    let benchmark_sha256 = files["benchmark.jsonl"].as_str().unwrap_or_default();
+    let content =
+        sha256_hex(&canonical_content(&manifest["params"], benchmark_sha256, &eval_ids, &capped, &removed_ids));
     if manifest["content_sha256"].as_str() != Some(content.as_str()) {
         return Err(fail("manifest.json", "content_sha256 does not match the exported rows".into()));
     }
@@ -160,7 +154,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         files_checked: checked,
         content_sha256: content,
         eval_rows: eval.len() as u64,
-        retained_rows: benchmark.len() as u64,
+        retained_rows: benchmark.rows as u64,
     })
 }
 
@@ -168,7 +162,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
 const MAX_MANIFEST: u64 = 256 << 20;
 
 /// The files whose content is read into memory and checked record by record.
-const KEPT: [&str; 5] = ["eval.jsonl", "eval.csv", "benchmark.jsonl", "locality_removed.jsonl", "DATASHEET.md"];
+const KEPT: [&str; 4] = ["eval.jsonl", "eval.csv", "locality_removed.jsonl", "DATASHEET.md"];
 
 /// The sha256 of a file read in chunks and, if asked, how many lines it has (a last line
 /// without a line break counts).
@@ -222,19 +216,18 @@ fn lines<'a>(dir: &Path, name: &str, bytes: &'a [u8]) -> Result<std::str::Lines<
 
 /// Every line of a JSONL file as an object with a text `id`.
 fn records(dir: &Path, name: &str, bytes: &[u8]) -> Result<Vec<Record>> {
-    lines(dir, name, bytes)?
-        .enumerate()
-        .map(|(i, l)| {
-            let line = i + 1;
-            let fields: Map<String, Value> = serde_json::from_str(l)
-                .map_err(|e| mismatch(dir, name, format!("line {line}: not a JSON object: {e}")))?;
-            let id = fields
-                .get("id")
-                .and_then(Value::as_str)
-                .ok_or_else(|| mismatch(dir, name, format!("line {line}: no text `id`")))?;
-            Ok(Record { line, id: id.to_string(), fields })
-        })
-        .collect()
+    lines(dir, name, bytes)?.enumerate().map(|(i, l)| record(dir, name, i + 1, l)).collect()
+}
+
+/// Line `line` of a JSONL file as an object with a text `id`.
+fn record(dir: &Path, name: &str, line: usize, text: &str) -> Result<Record> {
+    let fields: Map<String, Value> =
+        serde_json::from_str(text).map_err(|e| mismatch(dir, name, format!("line {line}: not a JSON object: {e}")))?;
+    let id = fields
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| mismatch(dir, name, format!("line {line}: no text `id`")))?;
+    Ok(Record { line, id: id.to_string(), fields })
 }
 
 /// Every record has exactly `keys`, in that order, and ids are unique.
@@ -310,57 +303,106 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
     Ok(())
 }
 
-/// Every evaluation row is in `benchmark.jsonl` with `in_eval` true and the same fields; no
-/// other benchmark row has `in_eval` true.
-fn check_in_eval(dir: &Path, eval: &[Record], benchmark: &[Record]) -> Result<()> {
-    let by_id: HashMap<&str, &Record> = benchmark.iter().map(|r| (r.id.as_str(), r)).collect();
-    for r in eval {
-        let Some(b) = by_id.get(r.id.as_str()) else {
-            return Err(mismatch(
-                dir,
-                "eval.jsonl",
-                format!("line {} (id `{}`): the row is not in benchmark.jsonl", r.line, r.id),
-            ));
-        };
-        if b.fields["in_eval"] != true {
-            return Err(mismatch(
-                dir,
-                "benchmark.jsonl",
-                format!("line {} (id `{}`): in_eval is not true, but the row is in eval.jsonl", b.line, b.id),
-            ));
-        }
-        if let Some(column) = EVAL_COLUMNS.iter().find(|c| r.fields[**c] != b.fields[**c]) {
-            return Err(mismatch(
-                dir,
-                "eval.jsonl",
-                format!(
-                    "line {} (id `{}`): `{column}` is {}, but benchmark.jsonl line {} has {}",
-                    r.line, r.id, r.fields[*column], b.line, b.fields[*column]
-                ),
-            ));
-        }
+/// What reading `benchmark.jsonl` found: its rows, and per axis [retained, eval, retained
+/// severity 1..3, eval severity 1..3] and per source [retained, eval] (the eval halves filled
+/// from `eval.jsonl` by [`check_counts`]).
+struct Benchmark {
+    rows: usize,
+    axes: BTreeMap<String, [u64; 8]>,
+    sources: BTreeMap<String, [u64; 2]>,
+}
+
+/// Counts a record on its axis (with its severity) and source; `at` is 0 for the benchmark, 1
+/// for the evaluation rows.
+fn tally(axes: &mut BTreeMap<String, [u64; 8]>, sources: &mut BTreeMap<String, [u64; 2]>, r: &Record, at: usize) {
+    let text = |key: &str| r.fields[key].as_str().unwrap_or_default().to_string();
+    let a = axes.entry(text("axis")).or_default();
+    a[at] += 1;
+    if let Some(s @ 1..=3) = r.fields["severity"].as_u64() {
+        a[2 + 3 * at + s as usize - 1] += 1;
     }
-    let in_eval: std::collections::HashSet<&str> = eval.iter().map(|r| r.id.as_str()).collect();
-    for b in benchmark {
-        match &b.fields["in_eval"] {
-            Value::Bool(true) if !in_eval.contains(b.id.as_str()) => {
-                return Err(mismatch(
-                    dir,
-                    "benchmark.jsonl",
-                    format!("line {} (id `{}`): in_eval is true, but the row is not in eval.jsonl", b.line, b.id),
-                ));
+    sources.entry(text("source_dataset")).or_default()[at] += 1;
+}
+
+/// Reads `benchmark.jsonl` a line at a time (it holds every retained row: most of a large
+/// export), checking that each line has the benchmark's keys, that ids rise (an export writes
+/// rows in id order, so none repeats), that every evaluation row is there with `in_eval` true
+/// and the same fields, and that no other row has `in_eval` true.
+fn check_benchmark(dir: &Path, eval: &[Record]) -> Result<Benchmark> {
+    use std::io::BufRead;
+    let name = "benchmark.jsonl";
+    let fail = |message: String| mismatch(dir, name, message);
+    let mut keys = EVAL_COLUMNS.to_vec();
+    keys.push("in_eval");
+    let by_id: HashMap<&str, &Record> = eval.iter().map(|r| (r.id.as_str(), r)).collect();
+    let mut found: HashMap<&str, usize> = HashMap::new();
+    let path = dir.join(name);
+    let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
+    let mut out = Benchmark { rows: 0, axes: BTreeMap::new(), sources: BTreeMap::new() };
+    let mut last: Option<(String, usize)> = None;
+    for (i, text) in std::io::BufReader::with_capacity(1 << 20, file).lines().enumerate() {
+        let line = i + 1;
+        let text = text.map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => fail("not UTF-8".into()),
+            _ => Error::io(&path, e),
+        })?;
+        let b = record(dir, name, line, &text)?;
+        check_keys(dir, name, std::slice::from_ref(&b), &keys)?;
+        match &last {
+            Some((id, at)) if *id == b.id => {
+                return Err(fail(format!("line {line} (id `{}`): the id is already on line {at}", b.id)));
             }
-            Value::Bool(_) => {}
-            other => {
-                return Err(mismatch(
-                    dir,
-                    "benchmark.jsonl",
-                    format!("line {} (id `{}`): in_eval is {other}, not true or false", b.line, b.id),
-                ))
+            Some((id, at)) if *id > b.id => {
+                return Err(fail(format!(
+                    "line {line} (id `{}`): it comes after `{id}` on line {at}; an export writes rows in id order",
+                    b.id
+                )));
+            }
+            _ => {}
+        }
+        match (by_id.get(b.id.as_str()), &b.fields["in_eval"]) {
+            (Some(r), Value::Bool(true)) => {
+                if let Some(column) = EVAL_COLUMNS.iter().find(|c| r.fields[**c] != b.fields[**c]) {
+                    return Err(mismatch(
+                        dir,
+                        "eval.jsonl",
+                        format!(
+                            "line {} (id `{}`): `{column}` is {}, but benchmark.jsonl line {line} has {}",
+                            r.line, r.id, r.fields[*column], b.fields[*column]
+                        ),
+                    ));
+                }
+                found.insert(r.id.as_str(), line);
+            }
+            (Some(_), _) => {
+                return Err(fail(format!(
+                    "line {line} (id `{}`): in_eval is not true, but the row is in eval.jsonl",
+                    b.id
+                )));
+            }
+            (None, Value::Bool(true)) => {
+                return Err(fail(format!(
+                    "line {line} (id `{}`): in_eval is true, but the row is not in eval.jsonl",
+                    b.id
+                )));
+            }
+            (None, Value::Bool(false)) => {}
+            (None, other) => {
+                return Err(fail(format!("line {line} (id `{}`): in_eval is {other}, not true or false", b.id)));
             }
         }
+        tally(&mut out.axes, &mut out.sources, &b, 0);
+        out.rows += 1;
+        last = Some((b.id, line));
     }
-    Ok(())
+    if let Some(r) = eval.iter().find(|r| !found.contains_key(r.id.as_str())) {
+        return Err(mismatch(
+            dir,
+            "eval.jsonl",
+            format!("line {} (id `{}`): the row is not in benchmark.jsonl", r.line, r.id),
+        ));
+    }
+    Ok(out)
 }
 
 /// The manifest's counts match the files: stage counts, per axis (with severities), per source,
@@ -369,14 +411,14 @@ fn check_counts(
     dir: &Path,
     manifest: &Value,
     eval: &[Record],
-    benchmark: &[Record],
+    benchmark: &Benchmark,
     removed: &[Record],
     rejected: usize,
 ) -> Result<()> {
     let counts = &manifest["counts"];
     for (file, key, n) in [
         ("eval.jsonl", "eval", eval.len()),
-        ("benchmark.jsonl", "retained", benchmark.len()),
+        ("benchmark.jsonl", "retained", benchmark.rows),
         ("rejected.jsonl", "rejected", rejected),
         ("locality_removed.jsonl", "locality_removed", removed.len()),
     ] {
@@ -405,18 +447,9 @@ fn check_counts(
 
     // Per axis: [retained, eval, retained severity 1..3, eval severity 1..3]; per source:
     // [retained, eval].
-    let text = |r: &Record, key: &str| r.fields[key].as_str().unwrap_or_default().to_string();
-    let mut axes: BTreeMap<String, [u64; 8]> = BTreeMap::new();
-    let mut sources: BTreeMap<String, [u64; 2]> = BTreeMap::new();
-    for (rows, at) in [(benchmark, 0), (eval, 1)] {
-        for r in rows {
-            let a = axes.entry(text(r, "axis")).or_default();
-            a[at] += 1;
-            if let Some(s @ 1..=3) = r.fields["severity"].as_u64() {
-                a[2 + 3 * at + s as usize - 1] += 1;
-            }
-            sources.entry(text(r, "source_dataset")).or_default()[at] += 1;
-        }
+    let (mut axes, mut sources) = (benchmark.axes.clone(), benchmark.sources.clone());
+    for r in eval {
+        tally(&mut axes, &mut sources, r, 1);
     }
     for t in manifest["per_axis"].as_array().into_iter().flatten() {
         let axis = t["axis"].as_str().unwrap_or_default();

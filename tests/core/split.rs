@@ -1154,3 +1154,62 @@ fn an_export_leaves_the_folder_of_an_export_still_running() {
     assert!(!running.exists());
     fs::verify(&out).unwrap();
 }
+
+// Broke if reading the frozen rows a slice at a time (so an export's memory does not grow with
+// the project) changed a byte: the same split exported one row, two rows, seven rows and every
+// row at a time gives the same files, whatever falls on a slice's edge.
+#[test]
+fn an_export_read_in_slices_of_any_size_writes_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = exported(dir.path());
+    let p = Project::open(&dir.path().join("x.forcebench")).unwrap();
+    for rows in [1, 2, 7, 1_000_000] {
+        let out = dir.path().join(format!("slices-{rows}"));
+        let report = fs::export_in_slices(&p, &out, None, rows, &mut |_, _| {}).unwrap();
+        assert_eq!(report.files.len(), fs::EXPORT_FILES.len());
+        for name in fs::EXPORT_FILES {
+            assert_eq!(
+                std::fs::read(out.join(name)).unwrap(),
+                std::fs::read(whole.join(name)).unwrap(),
+                "{name} read {rows} rows at a time"
+            );
+        }
+    }
+    // The files hold rows across slices in id order, each row once.
+    let ids: Vec<String> =
+        jsonl_of(&whole.join("adjudications.jsonl")).iter().map(|l| l["id"].as_str().unwrap().to_string()).collect();
+    assert!(ids.len() > 7 && ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+}
+
+// Broke if verify held benchmark.jsonl whole to find repeated ids: it reads the file a line at a
+// time, so a repeated or out-of-order row is caught by the export's id order, naming both lines.
+#[test]
+fn verify_reads_the_benchmark_a_line_at_a_time_and_refuses_a_repeated_or_moved_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = exported(dir.path());
+    let b = jsonl_of(&out.join("benchmark.jsonl"));
+    let id = |i: usize| b[i]["id"].as_str().unwrap().to_string();
+    let repeated = copy_of(&out, &dir.path().join("repeated"));
+    let mut rows = b.clone();
+    rows.insert(2, b[1].clone());
+    write_jsonl(&repeated.join("benchmark.jsonl"), &rows);
+    reseal(&repeated);
+    assert_eq!(
+        fs::verify(&repeated).unwrap_err().to_string(),
+        format!("{}/benchmark.jsonl: line 3 (id `{}`): the id is already on line 2", repeated.display(), id(1))
+    );
+    let moved = copy_of(&out, &dir.path().join("moved"));
+    let mut rows = b.clone();
+    rows.swap(0, 1);
+    write_jsonl(&moved.join("benchmark.jsonl"), &rows);
+    reseal(&moved);
+    assert_eq!(
+        fs::verify(&moved).unwrap_err().to_string(),
+        format!(
+            "{}/benchmark.jsonl: line 2 (id `{}`): it comes after `{}` on line 1; an export writes rows in id order",
+            moved.display(),
+            id(0),
+            id(1)
+        )
+    );
+}
