@@ -12,6 +12,8 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::project::ProjectInfo::export_all_to(dir)?;
     crate::candidate::CandidateSummary::export_all_to(dir)?;
     crate::candidate::CandidateDetail::export_all_to(dir)?;
+    crate::candidate::CandidateQuery::export_all_to(dir)?;
+    crate::candidate::CandidatePage::export_all_to(dir)?;
     crate::status::StatusReport::export_all_to(dir)?;
     crate::import::ImportReport::export_all_to(dir)?;
     crate::import::ImportRefusal::export_all_to(dir)?;

@@ -169,6 +169,175 @@ pub fn list(project: &Project) -> Result<Vec<CandidateSummary>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// What the candidate list asks for: a filter and a window of its matches, in import order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CandidateQuery {
+    /// Every whitespace-separated word must occur, case-insensitively, in the id, group, source,
+    /// axis, context or either claim. Empty: no text filter.
+    #[serde(default)]
+    pub text: String,
+    /// Only rows in this workflow state; `None`: every state.
+    #[serde(default)]
+    pub state: Option<WorkflowState>,
+    /// Matches to skip, in import order.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub offset: u64,
+    /// At most this many rows (capped at [`PAGE_LIMIT_MAX`]).
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub limit: u64,
+}
+
+/// The largest page one request returns.
+pub const PAGE_LIMIT_MAX: u64 = 5_000;
+
+/// One window of the candidate list with the counts the view shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct CandidatePage {
+    /// Every candidate in the project.
+    #[ts(type = "number")]
+    pub total: u64,
+    /// Candidates matching the query's filters.
+    #[ts(type = "number")]
+    pub matching: u64,
+    /// The query's offset (the position of `rows[0]` among the matches, from 0).
+    #[ts(type = "number")]
+    pub offset: u64,
+    /// The matches from `offset`, at most `limit` of them, in import order.
+    pub rows: Vec<CandidateSummary>,
+}
+
+/// The words of a text filter, lower-cased (empty when there is no text filter).
+fn filter_words(text: &str) -> Vec<String> {
+    text.to_lowercase().split_whitespace().map(str::to_string).collect()
+}
+
+/// Whether every word occurs in one of the row's searchable fields (joined by newlines, as the
+/// list always searched them, so a word cannot span two fields).
+fn text_matches(words: &[String], fields: [&str; 7], haystack: &mut String) -> bool {
+    if words.is_empty() {
+        return true;
+    }
+    haystack.clear();
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            haystack.push('\n');
+        }
+        haystack.push_str(f);
+    }
+    let lower = haystack.to_lowercase();
+    words.iter().all(|w| lower.contains(w.as_str()))
+}
+
+/// The workflow state of one row from the facts selected beside it (see [`FACT_COLUMNS`]).
+fn state_from_facts(r: &Row, at: usize) -> rusqlite::Result<WorkflowState> {
+    use crate::rowstate::{settle, QcOutcome, RowFacts};
+    let decision: Option<String> = r.get(at)?;
+    let qc: Option<bool> = r.get(at + 1)?;
+    Ok(settle(&RowFacts {
+        decision: decision.map(|d| parse_enum(at, d)).transpose()?,
+        qc: qc.map(|blocked| if blocked { QcOutcome::Blocked } else { QcOutcome::Passed }),
+        marked: r.get(at + 2)?,
+        finished: r.get::<_, i64>(at + 3)?.clamp(0, 2) as u8,
+        assigned: r.get(at + 4)?,
+    }))
+}
+
+/// What decides a row's state, one indexed look-up each (the rule itself is
+/// [`crate::rowstate::settle`]'s).
+const FACT_COLUMNS: &str = "(SELECT a.decision FROM adjudications a WHERE a.candidate_id = c.id), \
+     (SELECT max(q.passed = 0 AND q.severity = 'error') FROM qc_results q WHERE q.candidate_id = c.id), \
+     EXISTS (SELECT 1 FROM locality_marks l WHERE l.candidate_id = c.id), \
+     (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1), \
+     EXISTS (SELECT 1 FROM assignments s WHERE s.candidate_id = c.id)";
+
+/// One page of the candidate list: the matches of `query` from its offset, in import order,
+/// with how many candidates there are and how many match. Memory does not grow with the project:
+/// without a filter the page is read by its position in import order; with one, the rows are
+/// scanned in import order and only the page's are kept.
+pub fn page(project: &Project, query: &CandidateQuery) -> Result<CandidatePage> {
+    let conn = project.conn();
+    let limit = query.limit.min(PAGE_LIMIT_MAX);
+    let words = filter_words(&query.text);
+    let total: u64 = conn.query_row("SELECT count(*) FROM candidates", [], |r| r.get::<_, i64>(0))? as u64;
+    let summary = |r: &Row, state: WorkflowState| -> rusqlite::Result<CandidateSummary> {
+        Ok(CandidateSummary {
+            id: r.get(0)?,
+            group_id: r.get(1)?,
+            source_dataset: r.get(2)?,
+            state,
+            axis: r.get::<_, Option<String>>(3)?.map(|s| parse_enum(3, s)).transpose()?,
+            severity: r.get(4)?,
+            context: r.get(5)?,
+            calibrated_claim: r.get(6)?,
+            raised_claim: r.get(7)?,
+        })
+    };
+    let sql = format!(
+        "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
+                c.calibrated_claim, c.raised_claim, {FACT_COLUMNS}
+         FROM candidates c ORDER BY c.seq"
+    );
+    if words.is_empty() && query.state.is_none() {
+        let mut stmt = conn.prepare(&format!("{sql} LIMIT ?1 OFFSET ?2"))?;
+        let rows = stmt.query_map([limit as i64, query.offset.min(i64::MAX as u64) as i64], |r| {
+            summary(r, state_from_facts(r, 8)?)
+        })?;
+        let rows = rows.collect::<rusqlite::Result<_>>()?;
+        return Ok(CandidatePage { total, matching: total, offset: query.offset, rows });
+    }
+    // A filter: every row is looked at once, in import order. The state's look-ups are made
+    // only for rows whose text matches (or for every row when there is no text filter).
+    let scan = if query.state.is_some() {
+        sql
+    } else {
+        "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
+                c.calibrated_claim, c.raised_claim
+         FROM candidates c ORDER BY c.seq"
+            .to_string()
+    };
+    let mut stmt = conn.prepare(&scan)?;
+    let mut cursor = stmt.query([])?;
+    let mut haystack = String::new();
+    let mut matching = 0u64;
+    let mut rows = Vec::new();
+    while let Some(r) = cursor.next()? {
+        let text = |i: usize| -> rusqlite::Result<&str> {
+            match r.get_ref(i)? {
+                rusqlite::types::ValueRef::Text(t) => std::str::from_utf8(t).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+                }),
+                _ => Ok(""),
+            }
+        };
+        if !text_matches(&words, [text(0)?, text(1)?, text(2)?, text(3)?, text(5)?, text(6)?, text(7)?], &mut haystack)
+        {
+            continue;
+        }
+        let state = match query.state {
+            Some(want) => {
+                let state = state_from_facts(r, 8)?;
+                if state != want {
+                    continue;
+                }
+                Some(state)
+            }
+            None => None,
+        };
+        if matching >= query.offset && (rows.len() as u64) < limit {
+            let id: String = r.get(0)?;
+            let state = match state {
+                Some(s) => s,
+                None => crate::rowstate::state(conn, &id)?.unwrap_or(WorkflowState::Imported),
+            };
+            rows.push(summary(r, state)?);
+        }
+        matching += 1;
+    }
+    Ok(CandidatePage { total, matching, offset: query.offset, rows })
+}
+
 /// One candidate in full; `Error::CandidateNotFound` if the id is unknown.
 pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
     let sql = format!(

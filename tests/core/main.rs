@@ -5,6 +5,7 @@ mod agreement;
 mod annotate;
 mod assign;
 mod bindings;
+mod candidate;
 mod cli;
 mod common;
 mod db;
