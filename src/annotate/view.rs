@@ -43,11 +43,10 @@ pub fn queue(project: &Project, annotator: &str) -> Result<Vec<QueueRow>> {
     };
     match key {
         Some(project_id) => {
-            let mut ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-            crate::assign::annotator_order(&project_id, &who.name, &mut ids);
-            let pos: std::collections::HashMap<&str, usize> =
-                ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
-            rows.sort_by_key(|r| pos[r.0.as_str()]);
+            // The order of `assign::annotator_order`, each row's key computed once (a key per
+            // comparison cost seconds on a queue of 500,000 rows).
+            let seed = annotator_seed(&project_id, &who.name);
+            rows.sort_by_cached_key(|r| crate::assign::stable_key(seed, &r.0));
         }
         None => {
             let seq: std::collections::HashMap<String, i64> = {
@@ -103,15 +102,14 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotation = get(project, candidate_id, annotator)?;
-    let queue = queue(project, annotator)?;
-    let position = queue.iter().position(|q| q.id == candidate_id).map_or(0, |p| p as u32 + 1);
+    let (position, total) = place_in_queue(project, candidate_id, annotator)?;
     let strict = crate::settings::place(project.conn())? == crate::settings::Place::Workspace { strict: true };
     let mode = annotation.suggestion_mode;
     let hidden = mode == SuggestionMode::Hidden;
     Ok(AnnotateRow {
         id: c.id,
         position,
-        total: queue.len() as u32,
+        total,
         context: c.context,
         passage: c.passage,
         suggested_span: if hidden { None } else { c.evidence_span },
@@ -125,4 +123,99 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
         source_dataset: (!strict && !c.source_dataset.is_empty()).then_some(c.source_dataset),
         annotation,
     })
+}
+
+/// The seed of an annotator's shuffle: the one `assign::annotator_order` sorts by (a test holds
+/// the two to the same order).
+fn annotator_seed(project_id: &str, annotator: &str) -> u64 {
+    use sha2::{Digest, Sha256};
+    u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap())
+}
+
+/// What an annotator's order was computed from: the project, the annotator, where the project
+/// is opened (a lead's shuffle or a workspace's packet order) and the last assignment and
+/// reassignment written (assignments are only ever added, or moved with a reassignment).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct OrderOf {
+    project_id: String,
+    path: String,
+    annotator: i64,
+    lead: bool,
+    last_assignment: Option<i64>,
+    last_reassignment: Option<i64>,
+}
+
+/// An annotator's queue as the sorted sort keys of its rows: a row's position is where its key
+/// falls (16 bytes a row; the ids themselves are not kept).
+struct Order {
+    of: OrderOf,
+    keys: Vec<u128>,
+}
+
+/// The orders last computed, most recent last (one per annotator being annotated, a few at most).
+static ORDERS: std::sync::Mutex<Vec<Order>> = std::sync::Mutex::new(Vec::new());
+const ORDERS_KEPT: usize = 4;
+
+/// A row's sort key: the first 16 bytes of its shuffle key (the lead's order), or its import
+/// order (a workspace's).
+fn lead_key(seed: u64, id: &str) -> u128 {
+    u128::from_be_bytes(crate::assign::stable_key(seed, id)[..16].try_into().unwrap())
+}
+
+/// Where a row stands in an annotator's queue (from 1; 0 if it is not in it) and the queue's
+/// length, without reading the queue on every row: the order's keys are computed once per
+/// assignment change and kept, and a row's position is a binary search.
+fn place_in_queue(project: &Project, candidate_id: &str, annotator: &str) -> Result<(u32, u32)> {
+    let who = roster::require(project, annotator)?;
+    let conn = project.conn();
+    let lead = crate::settings::place(conn)? == crate::settings::Place::Lead;
+    let of = OrderOf {
+        project_id: project.info().id.clone(),
+        path: project.info().path.clone(),
+        annotator: who.id,
+        lead,
+        last_assignment: conn.prepare_cached("SELECT max(rowid) FROM assignments")?.query_row([], |r| r.get(0))?,
+        last_reassignment: conn.prepare_cached("SELECT max(id) FROM reassignments")?.query_row([], |r| r.get(0))?,
+    };
+    let seed = annotator_seed(&of.project_id, &who.name);
+    let key = if lead {
+        Some(lead_key(seed, candidate_id))
+    } else {
+        conn.prepare_cached("SELECT seq FROM candidates WHERE id = ?1")?
+            .query_row([candidate_id], |r| r.get::<_, i64>(0))
+            .optional()?
+            .map(|seq| seq as u128)
+    };
+    let mut orders = ORDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let at = match orders.iter().position(|o| o.of == of) {
+        Some(at) => at,
+        None => {
+            let mut keys: Vec<u128> = Vec::new();
+            if lead {
+                let mut stmt = conn.prepare("SELECT candidate_id FROM assignments WHERE annotator_id = ?1")?;
+                let mut rows = stmt.query([who.id])?;
+                while let Some(r) = rows.next()? {
+                    keys.push(lead_key(seed, crate::db::text(r, 0)?));
+                }
+            } else {
+                let mut stmt = conn.prepare(
+                    "SELECT c.seq FROM assignments s JOIN candidates c ON c.id = s.candidate_id
+                     WHERE s.annotator_id = ?1",
+                )?;
+                let mut rows = stmt.query([who.id])?;
+                while let Some(r) = rows.next()? {
+                    keys.push(r.get::<_, i64>(0)? as u128);
+                }
+            }
+            keys.sort_unstable();
+            if orders.len() >= ORDERS_KEPT {
+                orders.remove(0);
+            }
+            orders.push(Order { of, keys });
+            orders.len() - 1
+        }
+    };
+    let keys = &orders[at].keys;
+    let position = key.and_then(|k| keys.binary_search(&k).ok()).map_or(0, |i| i as u32 + 1);
+    Ok((position, keys.len() as u32))
 }
