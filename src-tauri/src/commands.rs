@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use forcebench::agreement::export::ExportFormat;
 use forcebench::agreement::{self, CellRow, ConfusionTable, ProjectAgreement};
 use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueueRow};
-use forcebench::candidate::{self, CandidateDetail, CandidateSummary};
+use forcebench::candidate::{self, CandidateDetail, CandidatePage, CandidateQuery, CandidateSummary};
 use forcebench::packets::{self, MergeReport};
 use forcebench::roster::{self, Annotator};
 use forcebench::status::{self, StatusReport};
@@ -37,6 +37,13 @@ pub async fn project_revision(studio: State<'_, Studio>) -> Result<String, Error
 #[tauri::command]
 pub fn list_candidates(studio: State<'_, Studio>) -> Result<Vec<CandidateSummary>, ErrorPayload> {
     studio.with(candidate::list)
+}
+
+/// One page of the candidate list, filtered in the core: the window never holds the whole pool.
+/// Off the main thread: a filter scans every row, which takes a moment on a large project.
+#[tauri::command]
+pub async fn candidate_page(studio: State<'_, Studio>, query: CandidateQuery) -> Result<CandidatePage, ErrorPayload> {
+    studio.with(|p| candidate::page(p, &query))
 }
 
 #[tauri::command]

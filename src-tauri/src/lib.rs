@@ -139,6 +139,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::project_status,
         commands::project_revision,
         commands::list_candidates,
+        commands::candidate_page,
         commands::get_candidate,
         commands::session_info,
         commands::list_annotators,

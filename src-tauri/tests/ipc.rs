@@ -27,6 +27,27 @@ fn list_candidates_returns_the_rows_of_the_project() {
 }
 
 #[test]
+fn candidate_page_answers_a_filtered_window_with_its_counts() {
+    let project = sample_project();
+    let all = forcebench::candidate::list(&project).unwrap();
+    let (_app, window) = app(Ok(project));
+
+    let page = invoke(&window, "candidate_page", json!({ "query": { "text": "", "offset": 2, "limit": 3 } })).unwrap();
+    assert_eq!(page["total"], all.len());
+    assert_eq!(page["matching"], all.len());
+    let ids: Vec<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, all[2..5].iter().map(|r| r.id.as_str()).collect::<Vec<_>>());
+    let one = invoke(
+        &window,
+        "candidate_page",
+        json!({ "query": { "text": all[7].id, "state": "imported", "offset": 0, "limit": 50 } }),
+    )
+    .unwrap();
+    assert_eq!(one["matching"], 1);
+    assert_eq!(one["rows"][0]["id"], all[7].id.as_str());
+}
+
+#[test]
 fn get_candidate_and_project_status_answer() {
     let project = sample_project();
     let first = forcebench::candidate::list(&project).unwrap().remove(0);
