@@ -24,6 +24,22 @@ after(async () => {
 const rowSel = '[data-testid="candidate-row"]';
 const selectedId = (page) => page.getAttribute(`${rowSel}[aria-selected="true"]`, "data-id");
 const text = (page, testid) => page.textContent(`[data-testid="${testid}"]`);
+const listedIds = (page) => page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id));
+/** Waits until the list shows exactly `ids` (the filter runs in the core, after a pause in typing). */
+async function listIs(page, ids) {
+  await page
+    .waitForFunction(
+      (want) =>
+        JSON.stringify([...document.querySelectorAll('[data-testid="candidate-row"]')].map((tr) => tr.dataset.id)) ===
+        JSON.stringify(want),
+      ids,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
+  assert.deepEqual(await listedIds(page), ids);
+}
+const pageCalls = (page) =>
+  page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "candidate_page").map((c) => c.args.query));
 
 async function open() {
   const app = await openApp(browser.context, server.url, backend());
@@ -31,7 +47,7 @@ async function open() {
   return app;
 }
 
-test("rows render from list_candidates, with per-state counts in the header", async () => {
+test("rows render from candidate_page, with per-state counts in the header", async () => {
   const { page, problems } = await open();
   const ids = await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id));
   assert.deepEqual(ids, rows.map((r) => r.id));
@@ -87,15 +103,15 @@ test("arrow keys and j/k move the selection and the detail follows", async () =>
 test("the text filter and the state filter narrow the list", async () => {
   const { page } = await open();
   await page.fill('[data-testid="filter-text"]', "reading scores");
-  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-002"]);
+  await listIs(page, ["fx-002"]);
   assert.equal(await selectedId(page), "fx-002", "the selection follows the filter");
   await page.fill('[data-testid="filter-text"]', "");
   await page.selectOption('[data-testid="filter-state"]', "imported");
-  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-001", "fx-html"]);
+  await listIs(page, ["fx-001", "fx-html"]);
   await page.click('[data-testid="state-count"][data-state="accepted"]');
-  assert.deepEqual(await page.$$eval(rowSel, (trs) => trs.map((tr) => tr.dataset.id)), ["fx-003"]);
+  await listIs(page, ["fx-003"]);
   await page.fill('[data-testid="filter-text"]', "no such words");
-  assert.equal(await page.isVisible('[data-testid="no-match"]'), true);
+  await page.waitForSelector('[data-testid="no-match"]', { timeout: 5000 });
   await page.close();
 });
 
@@ -141,7 +157,7 @@ test("the list, the counts and the selected row follow changes made elsewhere", 
   await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-001");
   const before = await page.getAttribute(`${rowSel}[data-id="fx-001"] [data-testid="state-badge"]`, "data-state");
   assert.notEqual(before, "rejected");
-  const calls = () => page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "list_candidates").length);
+  const calls = () => page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "candidate_page").length);
   const listed = await calls();
   // Nothing changed: polling reads nothing else.
   await page.waitForTimeout(2500);
@@ -213,6 +229,84 @@ test("a big pool lists its first 200 matches, more on request, and j walks on pa
   // The filter still finds a row that was never drawn.
   await page.fill('[data-testid="filter-text"]', "big-0449");
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="candidate-row"]').length === 1);
+  assert.equal(await selectedId(page), "big-0449", "the selection follows the filter");
   assert.equal(await page.textContent('[data-testid="shown-count"]'), "1 of 450 shown");
+  await page.close();
+});
+
+// Issue 19: the window holds a page of the pool, never the whole of it; the core filters.
+test("the list asks the core for a page at a time: more and j past the end fetch the next page", async () => {
+  const b = backend();
+  const many = Array.from({ length: 450 }, (_, i) => ({ ...b.rows[0], id: `big-${String(i).padStart(4, "0")}` }));
+  const { page, problems } = await openApp(browser.context, server.url, { ...b, rows: many });
+  await page.waitForSelector(rowSel);
+  assert.deepEqual(await pageCalls(page), [{ text: "", state: null, offset: 0, limit: 200 }]);
+  await page.click('[data-testid="list-more"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="candidate-row"]').length === 400);
+  assert.deepEqual((await pageCalls(page)).at(-1), { text: "", state: null, offset: 200, limit: 200 });
+  assert.equal(await page.textContent('[data-testid="shown-count"]'), "400 of 450 matching listed");
+  assert.equal(await page.textContent('[data-testid="list-more"]'), "List 50 more");
+  // Walk to the last listed row, then one more: the next page comes and the selection moves on.
+  await page.click(`${rowSel}[data-id="big-0399"]`);
+  await page.keyboard.press("j");
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="candidate-row"]').length === 450);
+  assert.equal(await selectedId(page), "big-0400");
+  assert.deepEqual((await pageCalls(page)).at(-1), { text: "", state: null, offset: 400, limit: 200 });
+  assert.equal(await page.textContent('[data-testid="shown-count"]'), "450 of 450 shown");
+  assert.equal(await page.isVisible('[data-testid="list-more"]'), false);
+  // At the very end j stays put and asks nothing more.
+  await page.click(`${rowSel}[data-id="big-0449"]`);
+  const asked = (await pageCalls(page)).length;
+  await page.keyboard.press("j");
+  assert.equal(await selectedId(page), "big-0449");
+  assert.equal((await pageCalls(page)).length, asked);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the text filter is sent to the core once typing pauses, with the state filter, and counts come from its answer", async () => {
+  const b = backend();
+  const many = Array.from({ length: 450 }, (_, i) => ({
+    ...b.rows[0],
+    id: `big-${String(i).padStart(4, "0")}`,
+    state: i % 3 === 0 ? "accepted" : "assigned",
+    raised_claim: i % 2 === 0 ? "Even rows RAISE the claim." : "Odd rows do not.",
+  }));
+  const { page, problems } = await openApp(browser.context, server.url, { ...b, rows: many });
+  await page.waitForSelector(rowSel);
+  const before = (await pageCalls(page)).length;
+  await page.click('[data-testid="filter-text"]');
+  await page.keyboard.type("even raise", { delay: 20 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="shown-count"]')?.textContent === "200 of 225 matching listed");
+  const sent = (await pageCalls(page)).slice(before);
+  // Sent once typing paused, not once a key (a slow machine may pause mid-word once or twice).
+  assert.ok(sent.length <= 3, `${sent.length} requests for 10 keys`);
+  assert.deepEqual(sent.at(-1), { text: "even raise", state: null, offset: 0, limit: 200 });
+  // With a state: even rows that are accepted are the multiples of 6.
+  await page.selectOption('[data-testid="filter-state"]', "accepted");
+  await page.waitForFunction(() => document.querySelector('[data-testid="shown-count"]')?.textContent === "75 of 450 shown");
+  assert.deepEqual((await pageCalls(page)).at(-1), { text: "even raise", state: "accepted", offset: 0, limit: 200 });
+  const ids = await listedIds(page);
+  assert.equal(ids.length, 75);
+  assert.ok(ids.every((id) => Number(id.slice(4)) % 6 === 0));
+  assert.equal(await selectedId(page), "big-0000");
+  // Escape clears the text: every accepted row again.
+  await page.focus('[data-testid="filter-text"]');
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => document.querySelector('[data-testid="shown-count"]')?.textContent === "150 of 450 shown");
+  // Nothing matches: said so, with no rows and no "more".
+  await page.fill('[data-testid="filter-text"]', "big-0001");
+  await page.waitForSelector('[data-testid="no-match"]', { timeout: 5000 });
+  assert.equal(await page.$$eval(rowSel, (r) => r.length), 0);
+  assert.equal(await page.isVisible('[data-testid="list-more"]'), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a list that cannot be read says why", async () => {
+  const failure = { code: "database", message: "database error: disk I/O error" };
+  const { page } = await openApp(browser.context, server.url, backend({ errors: { candidate_page: failure } }));
+  await page.waitForSelector('[data-testid="list-error"]');
+  assert.match(await page.textContent('[data-testid="list-error"]'), /database[\s\S]*disk I\/O error/);
   await page.close();
 });

@@ -129,6 +129,20 @@ export async function openApp(context, url, backend) {
       if (b.errors?.[cmd]) throw b.errors[cmd];
       if (cmd === "project_status") return b.status;
       if (cmd === "list_candidates") return b.rows;
+      // A page of the list, filtered as the core filters it (every word of the text in one of
+      // the fields, any case; one state), and the counts. Records what it answered.
+      if (cmd === "candidate_page") {
+        const q = args.query;
+        const words = q.text.toLowerCase().split(/\s+/).filter(Boolean);
+        const matches = b.rows.filter((r) => {
+          if (q.state !== null && r.state !== q.state) return false;
+          const hay = [r.id, r.group_id, r.source_dataset, r.axis ?? "", r.context, r.calibrated_claim, r.raised_claim]
+            .join("\n")
+            .toLowerCase();
+          return words.every((w) => hay.includes(w));
+        });
+        return { total: b.rows.length, matching: matches.length, offset: q.offset, rows: matches.slice(q.offset, q.offset + q.limit) };
+      }
       if (b.answers && cmd in b.answers) return b.answers[cmd];
       // Answers that depend on one argument: { cmd: { arg: "id", answers: { "fx-1": answer } } }.
       const per = b.byArg?.[cmd];
