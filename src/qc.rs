@@ -325,7 +325,7 @@ pub struct QcReport {
 /// Runs QC on every adjudicated row and reports the failures per row. Rows a locked split
 /// freezes are reported from the results they were locked with, not re-run.
 pub fn run(project: &mut Project) -> Result<QcReport> {
-    project.bulk(|project| run_in(project))
+    project.bulk(run_in)
 }
 
 fn run_in(project: &mut Project) -> Result<QcReport> {

@@ -2,9 +2,10 @@
 //!
 //! A template is plain text with placeholders: `{{passage}}`, `{{claim}}`, `{{context}}`,
 //! `{{evidence_span}}`, `{{axis}}` (the pair's axis) and `{{dummy_axis}}` (a different axis, for
-//! the control that names the wrong one). Four templates ship with ForceBench (`generic`,
-//! `force_aware`, `axis_free`, `dummy_axis`); `forcebench judge templates --out DIR` writes them
-//! out to edit, and any file can be used instead.
+//! the control that names the wrong one). Five templates ship with ForceBench (`generic`,
+//! `force_aware`, `axis_free`, `dummy_axis`, and `pairwise`, which shows both claims of a pair for
+//! the order control); `forcebench judge templates --out DIR` writes them out to edit, and any
+//! file can be used instead.
 //!
 //! `export` writes one request per claim (two per pair), each a complete, stateless prompt: no
 //! request refers to another, and requests are in a seeded shuffled order so a pair's two claims

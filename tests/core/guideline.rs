@@ -136,7 +136,7 @@ fn a_packet_carries_its_version_to_the_workspace_and_its_merge_flags_a_newer_one
     let returned = dir.path().join("ana.returned.json");
     workspace::return_packet(&ws, &returned).unwrap();
 
-    let report = packets::merge(&mut p, &[returned.clone()]).unwrap();
+    let report = packets::merge(&mut p, std::slice::from_ref(&returned)).unwrap();
     assert_eq!((report[0].guideline_version.as_str(), report[0].newer_guideline.as_deref()), ("1", Some("2")));
     // The command line's text says so too, on a merge of the same file again.
     let out = assert_cmd::Command::cargo_bin("forcebench")
