@@ -232,3 +232,18 @@ fn the_row_view_places_each_row_where_the_queue_has_it() {
         assert_eq!((row.position, row.total), (q.position, ana_after.len() as u32));
     }
 }
+
+/// In an annotator's workspace the queue keeps the packet's order: the row view places each row
+/// where that queue has it.
+#[test]
+fn the_row_view_places_rows_in_a_workspace_as_its_queue_does() {
+    let (dir, _, mut project) = crate::common::annotated_project(&["ana", "ben"]);
+    let list = crate::packets::issue(&mut project, dir.path(), forcebench::packets::Blinding::Standard);
+    let ws = forcebench::workspace::open_or_resume(&crate::packets::packet_for(&list, "ben")).unwrap();
+    let queue = annotate::queue(&ws, "ben").unwrap();
+    assert!(queue.len() > 2);
+    for q in &queue {
+        let row = annotate::row_view(&ws, &q.id, "ben").unwrap();
+        assert_eq!((row.position, row.total), (q.position, queue.len() as u32), "{}", q.id);
+    }
+}
