@@ -116,17 +116,6 @@ fn connection_pragmas_are_set() {
     assert_eq!(get("application_id"), db::APPLICATION_ID.to_string());
 }
 
-#[test]
-fn project_identity_is_kept_across_opens() {
-    let (_dir, path, project) = temp_project();
-    let info = project.info().clone();
-    assert_eq!(uuid::Uuid::parse_str(&info.id).unwrap().get_version_num(), 4);
-    assert!(chrono::DateTime::parse_from_rfc3339(&info.created_at).unwrap().offset().local_minus_utc() == 0);
-    drop(project);
-    let again = Project::open(&path).unwrap();
-    assert_eq!((again.info().id.as_str(), again.info().name.as_str()), (info.id.as_str(), "test"));
-}
-
 fn assert_refused_unchanged(path: &std::path::Path, code: &str, needle: &str) {
     let before = std::fs::read(path).unwrap();
     let err = Project::open(path).err().expect("open should fail");
@@ -179,36 +168,6 @@ fn project_from_a_newer_version_is_refused() {
     assert!(matches!(err, Error::NewerVersion { found, known, .. } if found == known + 1));
     assert!(err.to_string().contains("written by a newer ForceBench"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
-}
-
-#[test]
-fn create_refuses_an_existing_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "x.forcebench", "keep me");
-    let err = Project::create(&path, "x").err().unwrap();
-    assert_eq!(err.code(), "already_exists");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
-}
-
-#[test]
-fn opening_a_missing_file_says_how_to_create_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let err = Project::open(&dir.path().join("nope.forcebench")).err().unwrap();
-    assert_eq!(err.code(), "no_project");
-    assert!(err.to_string().contains("forcebench --project"), "{err}");
-}
-
-#[test]
-fn open_or_create_creates_parent_directories_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a/b/default.forcebench");
-    let (p, created) = Project::open_or_create(&path).unwrap();
-    assert!(created);
-    let id = p.info().id.clone();
-    drop(p);
-    let (p, created) = Project::open_or_create(&path).unwrap();
-    assert!(!created);
-    assert_eq!(p.info().id, id);
 }
 
 #[test]
