@@ -104,6 +104,12 @@ pub fn configure(conn: &mut Connection) -> Result<()> {
 /// ForceBench project, without opening it through SQLite (so nothing is written to it).
 pub fn check_header(path: &Path) -> Result<()> {
     let not_project = |why: &str| Error::NotAProject { path: path.to_path_buf(), why: why.to_string() };
+    // A pipe would be waited on for a writer, a device read without end: only a regular file
+    // (or a link to one) is opened.
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() && !meta.is_dir() {
+        return Err(not_project("it is a pipe, a socket or a device, not a regular file"));
+    }
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut header = [0u8; 100];
     let mut read = 0;

@@ -94,6 +94,16 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
 /// place; on any failure it is deleted and `path` is untouched.
 pub fn write_through(path: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
     check_target(path, force)?;
+    // Said here, naming the folder, rather than as a failure to create the temporary file. (Not in
+    // `check_target`: a writer of several files checks them all before it creates their folder.)
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(Error::BadOutputPath(format!(
+            "{}: the folder {} does not exist; create it or name another (nothing was written)",
+            path.display(),
+            parent.display()
+        )));
+    }
     let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
     let tmp = temp_sibling(path, &format!("forcebench-tmp{ext}"));
     if let Err(e) = fill(&tmp) {

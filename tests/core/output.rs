@@ -289,3 +289,24 @@ fn a_cell_with_a_formula_character_anywhere_but_first_is_left_alone() {
         assert_eq!(output::literal_cell(text), text);
     }
 }
+
+// Broke when the refusal named the temporary file: writing into a folder that does not exist
+// is a bad output path, said of the folder, and leaves nothing anywhere.
+#[test]
+fn a_file_in_a_folder_that_does_not_exist_is_a_bad_output_path_naming_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("missing").join("labels.jsonl");
+    let err = forcebench::output::write_file(&path, b"{}\n", false).unwrap_err();
+    assert_eq!(
+        (err.code(), err.to_string()),
+        (
+            "bad_output_path",
+            format!(
+                "{}: the folder {} does not exist; create it or name another (nothing was written)",
+                path.display(),
+                dir.path().join("missing").display()
+            )
+        )
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

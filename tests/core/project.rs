@@ -177,11 +177,9 @@ fn data_version_moves_when_another_connection_commits_and_not_on_its_own_commits
     assert_eq!(roster::list(&project).unwrap().iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["ana", "ben"]);
 }
 
-// Bug, not fixed here: `db::check_header` opens the file with a plain `File::open`, which waits
-// for a writer when the path is a FIFO, so `forcebench --project PIPE status` hangs (the output
-// module guards `is_project` against exactly this). Remove the `ignore` with the fix.
+// Broke before `db::check_header` looked at the file's kind: a plain `File::open` of a FIFO waits
+// for a writer, so `forcebench --project PIPE status` hung.
 #[test]
-#[ignore = "bug: Project::open blocks on a FIFO (db::check_header opens it without O_NONBLOCK)"]
 fn a_fifo_named_as_the_project_is_refused_at_once_instead_of_waiting_for_a_writer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.forcebench");
@@ -196,4 +194,8 @@ fn a_fifo_named_as_the_project_is_refused_at_once_instead_of_waiting_for_a_write
     }
     let refused = refused.expect("Project::open blocked on a FIFO").expect("a FIFO is not a project");
     assert_eq!(refused.0, "not_a_project", "{}", refused.1);
+    assert_eq!(
+        refused.1,
+        format!("{}: not a ForceBench project (it is a pipe, a socket or a device, not a regular file); nothing was changed", path.display())
+    );
 }
