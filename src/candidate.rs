@@ -5,6 +5,8 @@
 //! final values come only from adjudication.
 
 use rusqlite::{OptionalExtension, Row};
+
+use crate::db::text;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use ts_rs::TS;
@@ -230,35 +232,112 @@ fn text_matches(words: &[String], fields: [&str; 7], haystack: &mut String) -> b
     words.iter().all(|w| lower.contains(w.as_str()))
 }
 
-/// The workflow state of one row from the facts selected beside it (see [`FACT_COLUMNS`]).
-fn state_from_facts(r: &Row, at: usize) -> rusqlite::Result<WorkflowState> {
-    use crate::rowstate::{settle, QcOutcome, RowFacts};
-    let decision: Option<String> = r.get(at)?;
-    let qc: Option<bool> = r.get(at + 1)?;
-    Ok(settle(&RowFacts {
-        decision: decision.map(|d| parse_enum(at, d)).transpose()?,
-        qc: qc.map(|blocked| if blocked { QcOutcome::Blocked } else { QcOutcome::Passed }),
-        marked: r.get(at + 2)?,
-        finished: r.get::<_, i64>(at + 3)?.clamp(0, 2) as u8,
-        assigned: r.get(at + 4)?,
-    }))
+/// A table read in candidate-id order, stepped alongside the candidates' own id order (a merge:
+/// no look-up per row).
+struct ById<'s> {
+    rows: rusqlite::Rows<'s>,
+    /// The id and value of the row the cursor is on; `None` at the end.
+    at: Option<(String, rusqlite::types::Value)>,
 }
 
-/// What decides a row's state, one indexed look-up each (the rule itself is
-/// [`crate::rowstate::settle`]'s).
-const FACT_COLUMNS: &str = "(SELECT a.decision FROM adjudications a WHERE a.candidate_id = c.id), \
-     (SELECT max(q.passed = 0 AND q.severity = 'error') FROM qc_results q WHERE q.candidate_id = c.id), \
-     EXISTS (SELECT 1 FROM locality_marks l WHERE l.candidate_id = c.id), \
-     (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1), \
-     EXISTS (SELECT 1 FROM assignments s WHERE s.candidate_id = c.id)";
+impl<'s> ById<'s> {
+    fn new(stmt: &'s mut rusqlite::Statement<'_>) -> Result<ById<'s>> {
+        let mut cursor = ById { rows: stmt.query([])?, at: None };
+        cursor.step()?;
+        Ok(cursor)
+    }
+
+    fn step(&mut self) -> Result<()> {
+        self.at = match self.rows.next()? {
+            Some(r) => Some((crate::db::text(r, 0)?.to_string(), r.get(1)?)),
+            None => None,
+        };
+        Ok(())
+    }
+
+    /// The value for `id` (ids asked for in increasing order), or `None` if the table has none.
+    fn find(&mut self, id: &str) -> Result<Option<rusqlite::types::Value>> {
+        while let Some((key, value)) = &self.at {
+            match key.as_str().cmp(id) {
+                std::cmp::Ordering::Less => self.step()?,
+                std::cmp::Ordering::Equal => return Ok(Some(value.clone())),
+                std::cmp::Ordering::Greater => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The candidates (by rowid, one bit each) whose workflow state is `want`: the facts the state
+/// follows from ([`crate::rowstate::settle`] decides it) read from each table once, in id order,
+/// beside the candidates' ids. Memory is a bit per candidate; a look-up per row and fact cost
+/// four times as long at 1M rows.
+fn rows_in_state(conn: &rusqlite::Connection, want: WorkflowState) -> Result<Vec<u64>> {
+    use crate::rowstate::{settle, QcOutcome, RowFacts};
+    use rusqlite::types::Value;
+    let mut ids = conn.prepare("SELECT id, rowid FROM candidates ORDER BY id")?;
+    let mut adjudications = conn.prepare("SELECT candidate_id, decision FROM adjudications ORDER BY candidate_id")?;
+    let mut qc = conn.prepare(
+        "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results
+         GROUP BY candidate_id ORDER BY candidate_id",
+    )?;
+    let mut marks = conn.prepare("SELECT candidate_id, 1 FROM locality_marks ORDER BY candidate_id")?;
+    let mut finished = conn.prepare(
+        "SELECT candidate_id, count(*) FROM annotations WHERE finished = 1 GROUP BY candidate_id ORDER BY candidate_id",
+    )?;
+    let mut assigned = conn.prepare("SELECT DISTINCT candidate_id, 1 FROM assignments ORDER BY candidate_id")?;
+    let (mut adjudications, mut qc, mut marks, mut finished, mut assigned) = (
+        ById::new(&mut adjudications)?,
+        ById::new(&mut qc)?,
+        ById::new(&mut marks)?,
+        ById::new(&mut finished)?,
+        ById::new(&mut assigned)?,
+    );
+    let int = |v: Option<Value>| match v {
+        Some(Value::Integer(i)) => i,
+        _ => 0,
+    };
+    let mut bits: Vec<u64> = Vec::new();
+    let mut rows = ids.query([])?;
+    while let Some(r) = rows.next()? {
+        let id = crate::db::text(r, 0)?;
+        let rowid: i64 = r.get(1)?;
+        let decision = match adjudications.find(id)? {
+            Some(Value::Text(d)) => Some(d.parse().map_err(Error::Corrupt)?),
+            _ => None,
+        };
+        let facts = RowFacts {
+            decision,
+            qc: qc.find(id)?.map(|v| if int(Some(v)) != 0 { QcOutcome::Blocked } else { QcOutcome::Passed }),
+            marked: marks.find(id)?.is_some(),
+            finished: int(finished.find(id)?).clamp(0, 2) as u8,
+            assigned: assigned.find(id)?.is_some(),
+        };
+        if settle(&facts) == want {
+            let at = rowid.max(0) as usize;
+            if bits.len() <= at / 64 {
+                bits.resize(at / 64 + 1, 0);
+            }
+            bits[at / 64] |= 1 << (at % 64);
+        }
+    }
+    Ok(bits)
+}
+
+fn has_bit(bits: &[u64], rowid: i64) -> bool {
+    let at = rowid.max(0) as usize;
+    bits.get(at / 64).is_some_and(|w| w & (1 << (at % 64)) != 0)
+}
 
 /// One page of the candidate list: the matches of `query` from its offset, in import order,
-/// with how many candidates there are and how many match. Memory does not grow with the project:
-/// without a filter the page is read by its position in import order; with one, the rows are
-/// scanned in import order and only the page's are kept.
+/// with how many candidates there are and how many match. Memory does not grow with the project
+/// beyond a bit per candidate: without a filter the page is read by its position in import
+/// order; a state filter reads each table once in id order, a text filter every row once in
+/// import order, and only the page's rows are kept.
 pub fn page(project: &Project, query: &CandidateQuery) -> Result<CandidatePage> {
     let conn = project.conn();
     let limit = query.limit.min(PAGE_LIMIT_MAX);
+    let offset = query.offset.min(i64::MAX as u64);
     let words = filter_words(&query.text);
     let total: u64 = conn.query_row("SELECT count(*) FROM candidates", [], |r| r.get::<_, i64>(0))? as u64;
     let summary = |r: &Row, state: WorkflowState| -> rusqlite::Result<CandidateSummary> {
@@ -274,62 +353,64 @@ pub fn page(project: &Project, query: &CandidateQuery) -> Result<CandidatePage> 
             raised_claim: r.get(7)?,
         })
     };
-    let sql = format!(
-        "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
-                c.calibrated_claim, c.raised_claim, {FACT_COLUMNS}
-         FROM candidates c ORDER BY c.seq"
-    );
+    const SUMMARY: &str = "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
+                c.calibrated_claim, c.raised_claim, c.rowid FROM candidates c";
+    let state_of = |id: &str| -> Result<WorkflowState> {
+        Ok(crate::rowstate::state(conn, id)?.unwrap_or(WorkflowState::Imported))
+    };
     if words.is_empty() && query.state.is_none() {
-        let mut stmt = conn.prepare(&format!("{sql} LIMIT ?1 OFFSET ?2"))?;
-        let rows = stmt.query_map([limit as i64, query.offset.min(i64::MAX as u64) as i64], |r| {
-            summary(r, state_from_facts(r, 8)?)
-        })?;
-        let rows = rows.collect::<rusqlite::Result<_>>()?;
+        let mut stmt = conn.prepare(&format!("{SUMMARY} ORDER BY c.seq LIMIT ?1 OFFSET ?2"))?;
+        let mut cursor = stmt.query([limit as i64, offset as i64])?;
+        let mut rows = Vec::new();
+        while let Some(r) = cursor.next()? {
+            rows.push(summary(r, state_of(text(r, 0)?)?)?);
+        }
         return Ok(CandidatePage { total, matching: total, offset: query.offset, rows });
     }
-    // A filter: every row is looked at once, in import order. The state's look-ups are made
-    // only for rows whose text matches (or for every row when there is no text filter).
-    let scan = if query.state.is_some() {
-        sql
-    } else {
-        "SELECT c.id, c.group_id, c.source_dataset, c.axis, c.severity, c.context, \
-                c.calibrated_claim, c.raised_claim
-         FROM candidates c ORDER BY c.seq"
-            .to_string()
-    };
-    let mut stmt = conn.prepare(&scan)?;
-    let mut cursor = stmt.query([])?;
-    let mut haystack = String::new();
+    let in_state = query.state.map(|want| rows_in_state(conn, want)).transpose()?;
     let mut matching = 0u64;
     let mut rows = Vec::new();
-    while let Some(r) = cursor.next()? {
-        let text = |i: usize| -> rusqlite::Result<&str> {
-            match r.get_ref(i)? {
-                rusqlite::types::ValueRef::Text(t) => std::str::from_utf8(t).map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-                }),
-                _ => Ok(""),
+    if words.is_empty() {
+        // A state alone: the rows in import order from the seq index, the page's read in full.
+        let mut order = conn.prepare("SELECT rowid FROM candidates ORDER BY seq")?;
+        let mut one = conn.prepare(&format!("{SUMMARY} WHERE c.rowid = ?1"))?;
+        let mut cursor = order.query([])?;
+        let bits = in_state.as_deref().unwrap_or_default();
+        while let Some(r) = cursor.next()? {
+            let rowid: i64 = r.get(0)?;
+            if !has_bit(bits, rowid) {
+                continue;
             }
-        };
-        if !text_matches(&words, [text(0)?, text(1)?, text(2)?, text(3)?, text(5)?, text(6)?, text(7)?], &mut haystack)
-        {
+            if matching >= query.offset && (rows.len() as u64) < limit {
+                let want = query.state.expect("a state filter");
+                rows.push(one.query_row([rowid], |r| summary(r, want))?);
+            }
+            matching += 1;
+        }
+        return Ok(CandidatePage { total, matching, offset: query.offset, rows });
+    }
+    // Text (and perhaps a state): every row looked at once, in import order.
+    let mut stmt = conn.prepare(&format!("{SUMMARY} ORDER BY c.seq"))?;
+    let mut cursor = stmt.query([])?;
+    let mut haystack = String::new();
+    while let Some(r) = cursor.next()? {
+        if let Some(bits) = &in_state {
+            if !has_bit(bits, r.get(8)?) {
+                continue;
+            }
+        }
+        let axis = crate::db::text_or_null(r, 3)?.unwrap_or("");
+        if !text_matches(
+            &words,
+            [text(r, 0)?, text(r, 1)?, text(r, 2)?, axis, text(r, 5)?, text(r, 6)?, text(r, 7)?],
+            &mut haystack,
+        ) {
             continue;
         }
-        let state = match query.state {
-            Some(want) => {
-                let state = state_from_facts(r, 8)?;
-                if state != want {
-                    continue;
-                }
-                Some(state)
-            }
-            None => None,
-        };
         if matching >= query.offset && (rows.len() as u64) < limit {
-            let id: String = r.get(0)?;
-            let state = match state {
-                Some(s) => s,
-                None => crate::rowstate::state(conn, &id)?.unwrap_or(WorkflowState::Imported),
+            let state = match query.state {
+                Some(want) => want,
+                None => state_of(text(r, 0)?)?,
             };
             rows.push(summary(r, state)?);
         }
