@@ -310,3 +310,29 @@ test("a list that cannot be read says why", async () => {
   assert.match(await page.textContent('[data-testid="list-error"]'), /database[\s\S]*disk I\/O error/);
   await page.close();
 });
+
+// Broke: "List more" clicked while a new filter's first page was on its way made that page's
+// answer look stale; the list kept the old filter's rows with the next page added.
+test("a filter's answer is not lost to a next page asked for while it was on its way", async () => {
+  const b = backend();
+  const many = Array.from({ length: 450 }, (_, i) => ({ ...b.rows[0], id: `big-${String(i).padStart(4, "0")}` }));
+  const { page, problems } = await openApp(browser.context, server.url, { ...b, rows: many, delayMs: { candidate_page: 400 } });
+  await page.waitForSelector(rowSel);
+  await page.fill('[data-testid="filter-text"]', "big-03");
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "candidate_page" && c.args.query.text === "big-03"));
+  await page.click('[data-testid="list-more"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="shown-count"]')?.textContent === "100 of 450 shown", null, {
+    timeout: 5000,
+  });
+  await page.waitForTimeout(600); // anything late has arrived
+  const ids = await listedIds(page);
+  assert.equal(ids.length, 100);
+  assert.ok(ids.every((id) => id.startsWith("big-03")));
+  assert.deepEqual(
+    (await pageCalls(page)).filter((q) => q.offset > 0),
+    [],
+    "no next page was asked for while the filter's first page was on its way",
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
