@@ -25,7 +25,6 @@
 use hmac::{Hmac, Mac};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -39,6 +38,10 @@ use crate::project::{now, Project};
 use crate::roster;
 use crate::settings::SuggestionMode;
 use crate::vocab::Axis;
+
+mod read;
+use read::read_canonical;
+pub use read::{checksum_of, checksum_of_bytes, mac_of, mac_of_bytes, read};
 
 pub const FORMAT: &str = "forcebench-packet";
 pub const FORMAT_VERSION: u32 = 2;
@@ -181,27 +184,6 @@ pub struct Packet {
     pub mac: Option<String>,
 }
 
-/// Feeds a packet's canonical form (compact JSON of every key but `checksum` and `mac`, in file
-/// order) into `out`, without copying the packet: the same bytes as printing the object with
-/// those keys removed.
-fn write_canonical(value: &Value, out: &mut impl std::io::Write) {
-    let Value::Object(map) = value else {
-        serde_json::to_writer(out, value).expect("writing to a hasher cannot fail");
-        return;
-    };
-    let mut first = true;
-    out.write_all(b"{").expect("writing to a hasher cannot fail");
-    for (key, v) in map.iter().filter(|(k, _)| *k != "checksum" && *k != "mac") {
-        if !std::mem::take(&mut first) {
-            out.write_all(b",").expect("writing to a hasher cannot fail");
-        }
-        serde_json::to_writer(&mut *out, key).expect("writing to a hasher cannot fail");
-        out.write_all(b":").expect("writing to a hasher cannot fail");
-        serde_json::to_writer(&mut *out, v).expect("writing to a hasher cannot fail");
-    }
-    out.write_all(b"}").expect("writing to a hasher cannot fail");
-}
-
 /// Adapts a digest (sha256 or HMAC) to `io::Write`, buffered, so the canonical form is hashed
 /// as it is printed.
 struct Digesting<D: sha2::digest::Update>(D);
@@ -216,38 +198,16 @@ impl<D: sha2::digest::Update> std::io::Write for Digesting<D> {
     }
 }
 
-fn digest_canonical<D: sha2::digest::Update>(value: &Value, digest: D) -> D {
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
-    write_canonical(value, &mut w);
-    w.into_inner().map_err(|_| ()).expect("writing to a hasher cannot fail").0
-}
-
-/// sha256 (hex) of a packet's canonical form.
-pub fn checksum_of(value: &Value) -> String {
-    hex::encode(digest_canonical(value, Sha256::new()).finalize())
-}
-
 fn keyed(secret: &[u8]) -> Hmac<Sha256> {
     <Hmac<Sha256> as Mac>::new_from_slice(secret).expect("HMAC takes a key of any length")
-}
-
-/// HMAC-SHA256 (hex) of a packet's canonical form, keyed by the packet's secret.
-pub fn mac_of(value: &Value, secret: &[u8]) -> String {
-    hex::encode(digest_canonical(value, keyed(secret)).finalize().into_bytes())
-}
-
-/// Whether `stated` (hex) is the HMAC of the packet's canonical form under `secret`, compared in
-/// constant time.
-fn mac_matches(value: &Value, secret: &[u8], stated: &str) -> bool {
-    let Ok(stated) = hex::decode(stated) else { return false };
-    digest_canonical(value, keyed(secret)).verify_slice(&stated).is_ok()
 }
 
 impl Packet {
     /// Hashes the packet's canonical form straight from the struct, with `checksum` and `mac`
     /// unset (so left out): its fields print in declaration order, compact, which is the form
-    /// [`write_canonical`] prints from the file's JSON. Going through a `serde_json::Value` tree
-    /// instead held about 40 KB per row in memory (4 GB for a 100,000-row return).
+    /// reading prints from the file's JSON (`read::write_canonical`). Going through a
+    /// `serde_json::Value` tree instead held about 40 KB per row in memory (4 GB for a
+    /// 100,000-row return).
     fn digest<D: sha2::digest::Update>(&self, digest: D) -> D {
         debug_assert!(self.checksum.is_none() && self.mac.is_none());
         let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
@@ -263,12 +223,17 @@ impl Packet {
         serde_json::to_string_pretty(self).expect("packet serialises")
     }
 
-    /// Serialises a returned packet: without the secret, with the HMAC keyed by it.
-    pub fn to_returned_json(&mut self, secret: &[u8]) -> String {
+    /// Readies a returned packet for writing: without the secret, with the HMAC keyed by it.
+    pub fn seal_returned(&mut self, secret: &[u8]) {
         self.secret = None;
         self.checksum = None;
         self.mac = None;
         self.mac = Some(hex::encode(self.digest(keyed(secret)).finalize().into_bytes()));
+    }
+
+    /// Serialises a returned packet: without the secret, with the HMAC keyed by it.
+    pub fn to_returned_json(&mut self, secret: &[u8]) -> String {
+        self.seal_returned(secret);
         serde_json::to_string_pretty(self).expect("packet serialises")
     }
 }
@@ -401,86 +366,6 @@ fn safe_name(name: &str) -> String {
     name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
-/// Reads and parses a packet file: its format and version, and for an issued packet its
-/// checksum and key. A returned packet is authenticated only by [`merge`], which holds the key.
-pub fn read(path: &Path) -> Result<Packet> {
-    read_value(path).map(|(packet, _)| packet)
-}
-
-/// A refusal of a packet file as a whole, naming the file.
-fn file_problem(file: &str, message: String) -> Error {
-    Error::InvalidInput {
-        file: file.to_string(),
-        problems: vec![crate::import::InputProblem { file: file.to_string(), line: None, field: None, message }],
-    }
-}
-
-/// [`read`], also returning the file's JSON (the HMAC covers its canonical form, not a re-serialised
-/// packet).
-fn read_value(path: &Path) -> Result<(Packet, Value)> {
-    let file = path.display().to_string();
-    let fail = |message: String| file_problem(&file, message);
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let not_a_packet = |why: String| Error::NotAPacket { file: file.clone(), why };
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        if bytes.trim_ascii_start().starts_with(b"{") {
-            not_a_packet(format!("its JSON does not parse ({e})"))
-        } else {
-            not_a_packet(
-                "it is not a JSON file (a packet is the .json file that Issue packets or Return packet wrote)".into(),
-            )
-        }
-    })?;
-    if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        return Err(not_a_packet(format!("it has no \"format\": \"{FORMAT}\"")));
-    }
-    let version = value.get("format_version").and_then(Value::as_u64).unwrap_or(0);
-    if version > FORMAT_VERSION as u64 {
-        return Err(fail(format!(
-            "packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})"
-        )));
-    }
-    if version < FORMAT_VERSION as u64 {
-        return Err(fail(format!(
-            "packet format version {version} cannot be authenticated (it has no packet key); \
-             the lead must issue this annotator a new packet with `forcebench packets issue`"
-        )));
-    }
-    let has = |key: &str| value.get(key).is_some();
-    match value.get("kind").and_then(Value::as_str) {
-        Some("issued") => {
-            let stated = value.get("checksum").and_then(Value::as_str).unwrap_or_default();
-            if stated != checksum_of(&value) || has("mac") {
-                return Err(fail(
-                    "checksum check failed: the file was damaged or changed after ForceBench wrote it".into(),
-                ));
-            }
-            if value.get("secret").and_then(Value::as_str).and_then(decode_secret).is_none() {
-                return Err(fail("the issued packet has no valid packet key (`secret`)".into()));
-            }
-        }
-        Some("returned") => {
-            if has("secret") || has("checksum") || value.get("mac").and_then(Value::as_str).is_none() {
-                return Err(fail(
-                    "authentication check failed: a returned packet carries a `mac` and neither the packet key nor a checksum; \
-                     this one was not written by Return packet"
-                        .into(),
-                ));
-            }
-            let workspace = value.get("workspace_id").and_then(Value::as_str).unwrap_or_default();
-            if uuid::Uuid::parse_str(workspace).is_err() {
-                return Err(fail(
-                    "a returned packet names the workspace that wrote it (`workspace_id`, a uuid); this one does not"
-                        .into(),
-                ));
-            }
-        }
-        _ => return Err(fail("`kind` must be `issued` or `returned`".into())),
-    }
-    let packet = Packet::deserialize(&value).map_err(|e| fail(format!("not a valid packet: {e}")))?;
-    Ok((packet, value))
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct MergeReport {
     pub file: String,
@@ -508,26 +393,27 @@ pub fn merge(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport
 }
 
 fn merge_in(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>> {
+    // Authenticate before taking the write lock: a packet's secret never changes once issued.
+    // Each file's bytes are dropped once its HMAC is checked: only the parsed packets are kept.
     let mut packets = Vec::with_capacity(files.len());
     for f in files {
-        let (packet, value) = read_value(f)?;
-        packets.push((f.display().to_string(), packet, value));
-    }
-    // Authenticate before taking the write lock: a packet's secret never changes once issued.
-    let mut authentic = Vec::with_capacity(packets.len());
-    for (_, packet, value) in &packets {
+        let (packet, canonical) = read_canonical(f)?;
         let secret: Option<Option<String>> = project
             .conn()
             .query_row("SELECT secret FROM packets WHERE id = ?1", [&packet.packet_id], |r| r.get(0))
             .optional()?;
-        let key = secret.flatten().as_deref().and_then(decode_secret);
-        authentic.push(key.is_some_and(|key| mac_matches(value, &key, packet.mac.as_deref().unwrap_or_default())));
+        let authentic = match secret.flatten().as_deref().and_then(decode_secret) {
+            Some(key) => canonical.mac_matches(&key, packet.mac.as_deref().unwrap_or_default())?,
+            None => false,
+        };
+        drop(canonical);
+        packets.push((f.display().to_string(), packet, authentic));
     }
     let project_id = project.info().id.clone();
     let tx = project.conn_mut().transaction()?;
     let mut reports = Vec::new();
-    for ((file, packet, _), authentic) in packets.iter().zip(authentic) {
-        reports.push(merge_one(&tx, &project_id, file, packet, authentic)?);
+    for (file, packet, authentic) in &packets {
+        reports.push(merge_one(&tx, &project_id, file, packet, *authentic)?);
     }
     crate::crashpoint::hit("packets-merge-before-commit");
     tx.commit()?;

@@ -771,3 +771,98 @@ fn a_packet_and_a_return_written_before_suggestion_modes_still_open_and_merge_as
     };
     assert_eq!(modes, [Some("prefilled".to_string())]);
 }
+
+/// The digests reading computes (streamed from the file's bytes) and the tree's (`checksum_of`,
+/// `mac_of` of the parsed `serde_json::Value`), for one JSON object.
+fn assert_same_digests(bytes: &[u8], what: &str) {
+    let key = [7u8; 32];
+    let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    assert_eq!(packets::checksum_of_bytes(bytes).unwrap(), packets::checksum_of(&v), "checksum of {what}");
+    assert_eq!(packets::mac_of_bytes(bytes, &key).unwrap(), packets::mac_of(&v, &key), "mac of {what}");
+}
+
+#[test]
+fn the_streamed_canonical_digest_equals_the_trees_on_real_unusual_and_hostile_json() {
+    // Reading streams the canonical form from the file instead of parsing a tree (which held
+    // about 40 KB per row); it must hash the same bytes for every file, written now or before.
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    for blinding in [Blinding::Standard, Blinding::Strict] {
+        let list = issue(&mut project, &dir.path().join(blinding.as_str()), blinding);
+        for (who, file) in &list {
+            assert_same_digests(&std::fs::read(file).unwrap(), &format!("{blinding:?} packet of {who}"));
+        }
+        let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 3, blinding.as_str());
+        let bytes = std::fs::read(&ret).unwrap();
+        assert_same_digests(&bytes, &format!("{blinding:?} return"));
+        // Compact, as another tool might rewrite it, and with the mac moved to the front.
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_same_digests(&serde_json::to_vec(&v).unwrap(), "compact return");
+        let text = String::from_utf8(bytes).unwrap();
+        let mac = &text[text.find("\"mac\"").unwrap()..text.rfind('"').unwrap() + 1];
+        let moved = text.replacen(&format!(",\n  {mac}"), "", 1).replacen('{', &format!("{{{mac},"), 1);
+        assert_same_digests(moved.as_bytes(), "return with the mac first");
+    }
+    // Unusual JSON: escapes, unicode raw and escaped (a surrogate pair), numbers serde_json
+    // prints its own way, nested nulls and empties, the skipped keys spelled with escapes and
+    // nested (kept there), and keys twice (a tree keeps the first place and the last value).
+    let unusual = [
+        r#"{"format":"forcebench-packet","s":"tab\there \"q\" \\ \/ \u00e9 \ud83e\udd80 é漢字🦀 \u0000\u001f","checksum":"x","n":[1.5,1e-7,1E+2,-0,0.10,12345678901234567890123,-9223372036854775808,18446744073709551615,2.0e0,-1.25e-300],"z":{"a":[null,{"b":null,"c":[]},{}],"mac":"kept when nested"},"m\u0061c":"skipped"}"#,
+        "  {\n\t\"rows\" : [ { \"id\" : \"r\\u0031\" , \"events\" : [ ] } ] , \"mac\" : null ,\r\n \"checksum\" : 5 }  \n",
+        r#"{}"#,
+        r#"{"mac":"only"}"#,
+        r#"{"a":1,"b":{"x":1,"x":[2]},"a":{"y":null},"checksum":"1","checksum":"2"}"#,
+    ];
+    for (i, json) in unusual.iter().enumerate() {
+        assert_same_digests(json.as_bytes(), &format!("unusual JSON #{i}"));
+    }
+    // Every JSON object among the hostile inputs (duplicate keys, bidi controls, wrong types).
+    let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&hostile).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        for line in bytes.split(|b| *b == b'\n') {
+            if matches!(serde_json::from_slice::<serde_json::Value>(line), Ok(serde_json::Value::Object(_))) {
+                assert_same_digests(line, &String::from_utf8_lossy(line));
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 5, "hostile JSON objects: {seen}");
+    // The hand-edited packets the refusal tests write (re-signed by a forger, with the key, by an old build).
+    let list = issue(&mut project, &dir.path().join("again"), Blinding::Standard);
+    let ret = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "again");
+    let tampered = tamper(&ret, &dir.path().join("t.json"), true, |v| v["annotator"] = "mallory".into());
+    assert_same_digests(&std::fs::read(tampered).unwrap(), "tampered return");
+    let forged = forge_with_key(&ret, &packet_for(&list, "ana"), &dir.path().join("f.json"), |v| {
+        v["rows"][0]["events"] = serde_json::json!([]);
+        v["rows"][0]["seconds_spent"] = serde_json::json!(1e-7);
+    });
+    assert_same_digests(&std::fs::read(forged).unwrap(), "forged return");
+}
+
+#[test]
+fn a_packet_that_is_not_json_is_refused_with_the_parsers_own_words() {
+    // Reading checks the JSON without a tree; its refusals quote the same parser errors as
+    // parsing the file into a `serde_json::Value` did.
+    let dir = tempfile::tempdir().unwrap();
+    let broken: [&[u8]; 8] = [
+        b"{\"format\": \"forcebench-packet\", \"rows\": [",
+        b"{\"format\": \"forcebench-packet\"} trailing",
+        b"{\"n\": 1e400}",
+        b"{\"s\": \"\xff\"}",
+        b"{\"s\": \"\\ud800\"}",
+        b"{\"s\": \"a\x01\"}",
+        b"{\"a\": 1,}",
+        b"{1: 2}",
+    ];
+    for (i, bytes) in broken.iter().enumerate() {
+        let file = write(dir.path(), &format!("b{i}.json"), bytes);
+        let parser = serde_json::from_slice::<serde_json::Value>(bytes).unwrap_err().to_string();
+        let err = packets::read(&file).unwrap_err();
+        assert_eq!(err.code(), "not_a_packet");
+        assert!(err.to_string().contains(&format!("its JSON does not parse ({parser})")), "{i}: {err}");
+    }
+    let deep = format!("{{\"a\": {}{}}}", "[".repeat(200), "]".repeat(200));
+    let file = write(dir.path(), "deep.json", &deep);
+    assert!(packets::read(&file).unwrap_err().to_string().contains("recursion limit exceeded"));
+}

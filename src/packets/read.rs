@@ -1,0 +1,426 @@
+//! Reading a packet file: the checks every packet passes before it is used (format, version,
+//! kind, the issued packet's checksum and key, the return's shape), and its canonical form (compact
+//! JSON of every top-level key but `checksum` and `mac`, in file order) that the checksum and the
+//! HMAC cover.
+//!
+//! A packet is read without a `serde_json::Value` tree, which held about 40 KB per row (4 GB for
+//! a 100,000-row return): the canonical form is streamed from the file's bytes into the digest and
+//! the packet is parsed straight from them. The tree is kept as the reference, for the files no
+//! ForceBench writes (a key twice in one object) and for the wording of a packet's parse errors.
+
+use hmac::Mac;
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+use super::{decode_secret, keyed, Digesting, Packet, FORMAT, FORMAT_VERSION};
+use crate::error::{Error, Result};
+
+/// Feeds a packet's canonical form (compact JSON of every key but `checksum` and `mac`, in file
+/// order) into `out`, without copying the packet: the same bytes as printing the object with
+/// those keys removed.
+fn write_canonical(value: &Value, out: &mut impl std::io::Write) {
+    let Value::Object(map) = value else {
+        serde_json::to_writer(out, value).expect("writing to a hasher cannot fail");
+        return;
+    };
+    let mut first = true;
+    out.write_all(b"{").expect("writing to a hasher cannot fail");
+    for (key, v) in map.iter().filter(|(k, _)| *k != "checksum" && *k != "mac") {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",").expect("writing to a hasher cannot fail");
+        }
+        serde_json::to_writer(&mut *out, key).expect("writing to a hasher cannot fail");
+        out.write_all(b":").expect("writing to a hasher cannot fail");
+        serde_json::to_writer(&mut *out, v).expect("writing to a hasher cannot fail");
+    }
+    out.write_all(b"}").expect("writing to a hasher cannot fail");
+}
+
+fn digest_canonical<D: sha2::digest::Update>(value: &Value, digest: D) -> D {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
+    write_canonical(value, &mut w);
+    w.into_inner().map_err(|_| ()).expect("writing to a hasher cannot fail").0
+}
+
+/// sha256 (hex) of a packet's canonical form.
+pub fn checksum_of(value: &Value) -> String {
+    hex::encode(digest_canonical(value, Sha256::new()).finalize())
+}
+
+/// sha256 (hex) of the canonical form of the packet JSON in `bytes`, streamed from them as reading
+/// a packet does (without a tree): equal to [`checksum_of`] of the parsed file.
+pub fn checksum_of_bytes(bytes: &[u8]) -> Result<String> {
+    canonical_of_bytes(bytes, Sha256::new()).map(|d| hex::encode(d.finalize()))
+}
+
+/// HMAC-SHA256 (hex) of the canonical form of the packet JSON in `bytes`, streamed from them as
+/// merge does: equal to [`mac_of`] of the parsed file.
+pub fn mac_of_bytes(bytes: &[u8], secret: &[u8]) -> Result<String> {
+    canonical_of_bytes(bytes, keyed(secret)).map(|d| hex::encode(d.finalize().into_bytes()))
+}
+
+/// The streamed digest of any JSON object in `bytes`; one with a key twice goes through the tree.
+fn canonical_of_bytes<D: sha2::digest::Update>(bytes: &[u8], digest: D) -> Result<D> {
+    let header = scan(bytes).map_err(|e| Error::InvalidArgument(format!("not a JSON object: {e}")))?;
+    if header.duplicate_key {
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|e| Error::InvalidArgument(format!("not a JSON object: {e}")))?;
+        return Ok(digest_canonical(&value, digest));
+    }
+    digest_canonical_bytes(bytes, digest)
+}
+
+/// HMAC-SHA256 (hex) of a packet's canonical form, keyed by the packet's secret.
+pub fn mac_of(value: &Value, secret: &[u8]) -> String {
+    hex::encode(digest_canonical(value, keyed(secret)).finalize().into_bytes())
+}
+
+/// Reads and parses a packet file: its format and version, and for an issued packet its
+/// checksum and key. A returned packet is authenticated only by [`merge`](super::merge), which holds the key.
+pub fn read(path: &Path) -> Result<Packet> {
+    read_canonical(path).map(|(packet, _)| packet)
+}
+
+/// A refusal of a packet file as a whole, naming the file.
+fn file_problem(file: &str, message: String) -> Error {
+    Error::InvalidInput {
+        file: file.to_string(),
+        problems: vec![crate::import::InputProblem { file: file.to_string(), line: None, field: None, message }],
+    }
+}
+
+/// What a packet's HMAC is checked against: the file as read (its canonical form is streamed from
+/// the bytes), or, for the rare file read through a JSON tree, that tree.
+pub(super) enum Canonical {
+    Bytes(Vec<u8>),
+    Tree(Value),
+}
+
+impl Canonical {
+    /// Whether `stated` (hex) is the HMAC of the packet's canonical form under `secret`, compared
+    /// in constant time.
+    pub(super) fn mac_matches(&self, secret: &[u8], stated: &str) -> Result<bool> {
+        let Ok(stated) = hex::decode(stated) else { return Ok(false) };
+        let digest = match self {
+            Canonical::Bytes(bytes) => digest_canonical_bytes(bytes, keyed(secret))?,
+            Canonical::Tree(value) => digest_canonical(value, keyed(secret)),
+        };
+        Ok(digest.verify_slice(&stated).is_ok())
+    }
+}
+
+/// [`read`], also returning what the HMAC is checked against (it covers the file's canonical
+/// form, not a re-serialised packet).
+///
+/// The file is read without a JSON tree (which held about 40 KB per row): one pass checks that it
+/// is JSON, exactly as `serde_json` parses a `Value`, and picks out the top-level fields the
+/// checks below need; the checksum streams the canonical form from the bytes; the packet is
+/// parsed from the bytes. A file with a key twice in one object (which no ForceBench writes), or
+/// whose packet does not parse, is read as before, through the tree: a tree keeps one value per
+/// key and words its errors its own way, and such files are judged exactly as they always were.
+pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
+    let file = path.display().to_string();
+    let fail = |message: String| file_problem(&file, message);
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let header = scan(&bytes).map_err(|e| unparsable(&file, &bytes, e))?;
+    if header.duplicate_key {
+        return read_tree(&file, bytes);
+    }
+    let not_a_packet = |why: String| Error::NotAPacket { file: file.clone(), why };
+    if header.str("format") != Some(FORMAT) {
+        return Err(not_a_packet(format!("it has no \"format\": \"{FORMAT}\"")));
+    }
+    let version = header.u64("format_version").unwrap_or(0);
+    check_version(version).map_err(fail)?;
+    match header.str("kind") {
+        Some("issued") => {
+            let stated = header.str("checksum").unwrap_or_default();
+            let sum = hex::encode(digest_canonical_bytes(&bytes, Sha256::new())?.finalize());
+            check_issued(stated != sum || header.has("mac"), header.str("secret")).map_err(fail)?;
+        }
+        Some("returned") => check_returned(
+            header.has("secret") || header.has("checksum") || header.str("mac").is_none(),
+            header.str("workspace_id"),
+        )
+        .map_err(fail)?,
+        _ => return Err(fail(KIND_REFUSAL.into())),
+    }
+    match serde_json::from_slice::<Packet>(&bytes) {
+        Ok(packet) => Ok((packet, Canonical::Bytes(bytes))),
+        Err(_) => read_tree(&file, bytes),
+    }
+}
+
+/// The refusal of a file that is not JSON (or not JSON that parses).
+fn unparsable(file: &str, bytes: &[u8], e: serde_json::Error) -> Error {
+    let why = if bytes.trim_ascii_start().starts_with(b"{") {
+        format!("its JSON does not parse ({e})")
+    } else {
+        "it is not a JSON file (a packet is the .json file that Issue packets or Return packet wrote)".into()
+    };
+    Error::NotAPacket { file: file.to_string(), why }
+}
+
+const KIND_REFUSAL: &str = "`kind` must be `issued` or `returned`";
+
+fn check_version(version: u64) -> std::result::Result<(), String> {
+    if version > FORMAT_VERSION as u64 {
+        return Err(format!("packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})"));
+    }
+    if version < FORMAT_VERSION as u64 {
+        return Err(format!(
+            "packet format version {version} cannot be authenticated (it has no packet key); \
+             the lead must issue this annotator a new packet with `forcebench packets issue`"
+        ));
+    }
+    Ok(())
+}
+
+/// An issued packet's checks after its checksum was compared (`damaged`: it differs, or the packet
+/// carries a `mac`).
+fn check_issued(damaged: bool, secret: Option<&str>) -> std::result::Result<(), String> {
+    if damaged {
+        return Err("checksum check failed: the file was damaged or changed after ForceBench wrote it".into());
+    }
+    if secret.and_then(decode_secret).is_none() {
+        return Err("the issued packet has no valid packet key (`secret`)".into());
+    }
+    Ok(())
+}
+
+/// A returned packet's checks before its HMAC (`misfit`: it carries the key or a checksum, or no
+/// `mac` string).
+fn check_returned(misfit: bool, workspace_id: Option<&str>) -> std::result::Result<(), String> {
+    if misfit {
+        return Err(
+            "authentication check failed: a returned packet carries a `mac` and neither the packet key nor a checksum; \
+             this one was not written by Return packet"
+                .into(),
+        );
+    }
+    if uuid::Uuid::parse_str(workspace_id.unwrap_or_default()).is_err() {
+        return Err(
+            "a returned packet names the workspace that wrote it (`workspace_id`, a uuid); this one does not".into()
+        );
+    }
+    Ok(())
+}
+
+/// The reading of a packet through a `serde_json::Value` tree, as every packet was read before
+/// [`read_canonical`] streamed them: kept for the files that path hands over (see there).
+fn read_tree(file: &str, bytes: Vec<u8>) -> Result<(Packet, Canonical)> {
+    let fail = |message: String| file_problem(file, message);
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| unparsable(file, &bytes, e))?;
+    drop(bytes);
+    if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(Error::NotAPacket { file: file.to_string(), why: format!("it has no \"format\": \"{FORMAT}\"") });
+    }
+    check_version(value.get("format_version").and_then(Value::as_u64).unwrap_or(0)).map_err(fail)?;
+    let has = |key: &str| value.get(key).is_some();
+    let str_of = |key: &str| value.get(key).and_then(Value::as_str);
+    match str_of("kind") {
+        Some("issued") => {
+            let stated = str_of("checksum").unwrap_or_default();
+            check_issued(stated != checksum_of(&value) || has("mac"), str_of("secret")).map_err(fail)?;
+        }
+        Some("returned") => {
+            check_returned(has("secret") || has("checksum") || str_of("mac").is_none(), str_of("workspace_id"))
+                .map_err(fail)?
+        }
+        _ => return Err(fail(KIND_REFUSAL.into())),
+    }
+    let packet = Packet::deserialize(&value).map_err(|e| fail(format!("not a valid packet: {e}")))?;
+    Ok((packet, Canonical::Tree(value)))
+}
+
+/// The top-level fields of a packet file that reading checks before parsing the packet, each as
+/// the file states it (absent, or [`Scalar::Other`] for a value that is neither a string nor an
+/// unsigned integer, as `Value::as_str` and `Value::as_u64` read them).
+#[derive(Default)]
+struct Header {
+    fields: Vec<(&'static str, Scalar)>,
+    /// Some object in the file (at any depth) has a key twice.
+    duplicate_key: bool,
+}
+
+const HEADER_KEYS: [&str; 7] = ["format", "format_version", "kind", "checksum", "mac", "secret", "workspace_id"];
+
+impl Header {
+    fn get(&self, key: &str) -> Option<&Scalar> {
+        self.fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+    fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+    fn str(&self, key: &str) -> Option<&str> {
+        match self.get(key) {
+            Some(Scalar::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+    fn u64(&self, key: &str) -> Option<u64> {
+        match self.get(key) {
+            Some(Scalar::U64(n)) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// A JSON value as [`scan`] keeps it: header fields keep a string or an unsigned integer.
+enum Scalar {
+    Str(String),
+    U64(u64),
+    Other,
+}
+
+/// Checks that `bytes` is one JSON value, through the same parser calls as reading it into a
+/// `serde_json::Value` (so the same errors, at the same places), without building it: returns
+/// the header fields of a top-level object and whether some object has a key twice.
+fn scan(bytes: &[u8]) -> serde_json::Result<Header> {
+    use serde::Deserializer as _;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut header = Header::default();
+    let top = Skim { keep: false, header: Some(&mut header), duplicate_key: &mut false };
+    (&mut de).deserialize_any(top)?;
+    de.end()?;
+    Ok(header)
+}
+
+/// Visits one JSON value for [`scan`]: `keep` keeps a string or unsigned integer; `header` is
+/// given for the top-level value, whose object keys in [`HEADER_KEYS`] it fills.
+struct Skim<'a> {
+    keep: bool,
+    header: Option<&'a mut Header>,
+    duplicate_key: &'a mut bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
+    type Value = Scalar;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<Scalar, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Skim<'_> {
+    type Value = Scalar;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_i64<E>(self, n: i64) -> std::result::Result<Scalar, E> {
+        Ok(if n >= 0 && self.keep { Scalar::U64(n as u64) } else { Scalar::Other })
+    }
+    fn visit_u64<E>(self, n: u64) -> std::result::Result<Scalar, E> {
+        Ok(if self.keep { Scalar::U64(n) } else { Scalar::Other })
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_str<E>(self, s: &str) -> std::result::Result<Scalar, E> {
+        Ok(if self.keep { Scalar::Str(s.to_string()) } else { Scalar::Other })
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_none<E>(self) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Scalar, A::Error> {
+        let duplicate_key = self.duplicate_key;
+        while seq.next_element_seed(Skim { keep: false, header: None, duplicate_key: &mut *duplicate_key })?.is_some() {
+        }
+        Ok(Scalar::Other)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Scalar, A::Error> {
+        let Skim { header, duplicate_key, .. } = self;
+        let mut keys: Vec<String> = Vec::new();
+        match header {
+            // The top level: its header fields are kept (the last of a repeated key, as a tree
+            // keeps it; such a file is read through the tree anyway).
+            Some(header) => {
+                while let Some(key) = map.next_key::<String>()? {
+                    let wanted = HEADER_KEYS.iter().find(|k| **k == key);
+                    let seed = Skim { keep: wanted.is_some(), header: None, duplicate_key: &mut header.duplicate_key };
+                    let value = map.next_value_seed(seed)?;
+                    if let Some(k) = wanted {
+                        header.fields.retain(|(f, _)| f != k);
+                        header.fields.push((k, value));
+                    }
+                    keys.push(key);
+                }
+                keys.sort_unstable();
+                header.duplicate_key |= keys.windows(2).any(|w| w[0] == w[1]);
+            }
+            None => {
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value_seed(Skim { keep: false, header: None, duplicate_key: &mut *duplicate_key })?;
+                    keys.push(key);
+                }
+                keys.sort_unstable();
+                *duplicate_key |= keys.windows(2).any(|w| w[0] == w[1]);
+            }
+        }
+        Ok(Scalar::Other)
+    }
+}
+
+/// Feeds the canonical form of the packet in `bytes` (a JSON object, already [`scan`]ned, with no
+/// key twice) into `digest`, streamed from the bytes: each top-level entry but `checksum` and `mac`
+/// is transcoded, in file order, into compact JSON, which prints keys, strings and numbers as
+/// printing a `serde_json::Value` of the file does, so the digest equals [`write_canonical`]'s.
+fn digest_canonical_bytes<D: sha2::digest::Update>(bytes: &[u8], digest: D) -> Result<D> {
+    use serde::Deserializer as _;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, Digesting(digest));
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    (&mut de)
+        .deserialize_map(CanonicalEntries(&mut w))
+        .map_err(|e| Error::Internal(format!("a packet that parsed could not be hashed: {e}")))?;
+    Ok(w.into_inner().map_err(|_| ()).expect("writing to a hasher cannot fail").0)
+}
+
+/// Visits a packet's top-level object for [`digest_canonical_bytes`], writing its canonical form.
+struct CanonicalEntries<'a, W: std::io::Write>(&'a mut W);
+
+impl<'de, W: std::io::Write> serde::de::Visitor<'de> for CanonicalEntries<'_, W> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+        use serde::de::Error as _;
+        let out = self.0;
+        let io = |e: std::io::Error| A::Error::custom(e);
+        let mut first = true;
+        out.write_all(b"{").map_err(io)?;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "checksum" || key == "mac" {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                continue;
+            }
+            if !std::mem::take(&mut first) {
+                out.write_all(b",").map_err(io)?;
+            }
+            serde_json::to_writer(&mut *out, &key).map_err(A::Error::custom)?;
+            out.write_all(b":").map_err(io)?;
+            map.next_value_seed(Transcoded(&mut *out))?;
+        }
+        out.write_all(b"}").map_err(io)
+    }
+}
+
+/// Transcodes one JSON value, as it is parsed, into compact JSON written to the writer.
+struct Transcoded<'a, W: std::io::Write>(&'a mut W);
+
+impl<'de, W: std::io::Write> serde::de::DeserializeSeed<'de> for Transcoded<'_, W> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        use serde::de::Error as _;
+        serde_transcode::transcode(d, &mut serde_json::Serializer::new(self.0)).map_err(D::Error::custom)
+    }
+}
