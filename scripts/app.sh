@@ -16,11 +16,12 @@ scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --locked -p forcebench --bin forcebench
 cargo build --locked -p forcebench-studio
-fb="$PWD/target/debug/forcebench"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/debug"
+fb="$bin/forcebench"
 cat <<MSG
 app: the command line is $fb
-app:   use it from anywhere with: export PATH="$PWD/target/debug:\$PATH"
+app:   use it from anywhere with: export PATH="$bin:\$PATH"
 app: the default project is ${FORCEBENCH_PROJECT:-$HOME/.local/share/forcebench/default.forcebench}
 app:   to start again from the sample, close the app and delete that file (and its -wal and -shm files)
 MSG
-exec target/debug/forcebench-studio "$@"
+exec "$bin/forcebench-studio" "$@"

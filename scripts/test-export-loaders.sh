@@ -15,7 +15,7 @@ if [[ ! -x $venv/bin/python ]] || ! cmp -s tests/python/requirements.txt "$venv/
 fi
 
 cargo build --locked -q --bin forcebench
-fb=target/debug/forcebench
+fb="${CARGO_TARGET_DIR:-target}/debug/forcebench"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 p=(--project "$work/demo.forcebench")
