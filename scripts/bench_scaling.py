@@ -6,11 +6,15 @@ with each command's peak memory and the project file's size. Writes docs/scaling
 each step's growth exponent between the two largest sizes) and docs/scaling.svg (time against
 rows, log-log). A benchmark: prints figures, asserts nothing.
 
-Usage: scripts/bench-scaling.sh [--packets-up-to=N] [SIZES...]
+Usage: scripts/bench-scaling.sh [--packets-up-to=N] [--merge] [SIZES...]
        (default sizes 1000 10000 100000; add 1000000 for 1M; the packet round trip runs at sizes
        up to N, default 100000)
        FORCEBENCH_BENCH_DIR=DIR keeps the projects and files of each size under DIR.
+       Each size's figures are also kept in docs/scaling.json; --merge adds this run's sizes to
+       the sizes kept there (a 1M run takes long: it can be measured on its own), and the table
+       says which run measured each size.
 """
+import csv as csvmod
 import json
 import math
 import os
@@ -108,7 +112,12 @@ def run_size(n, work, packets_too=True):
     r["floor: sqlite3 .import"] = timed(["sqlite3", os.path.join(work, "floor.db"), ".mode csv", f".import {csv} t"])
     r["floor: read+write bytes"] = timed(["cp", csv, os.path.join(work, "copy.csv")])
     subprocess.run(fb(p, "init", "--name", f"scaling {n}"), check=True, stdout=subprocess.DEVNULL)
-    r["import"] = timed(fb(p, "import", csv))
+    # One input file holds at most 256 MiB (about 350,000 of these rows): a larger CSV is imported
+    # as parts, as the refusal tells a user to; the step's time is the parts' sum, its memory the
+    # largest part's.
+    parts = split_csv(csv, 200000) if os.path.getsize(csv) > 250 * 2**20 else [csv]
+    done = [timed(fb(p, "import", part)) for part in parts]
+    r["import"] = (sum(t for t, _, _ in done), max(m for _, m, _ in done), max(x for _, _, x in done))
     for who, role in [("Ana", "annotator"), ("Ben", "annotator"), ("Eve", "adjudicator")]:
         subprocess.run(fb(p, "annotators", "add", who, "--role", role), check=True, stdout=subprocess.DEVNULL)
     r["assign"] = timed(fb(p, "assign", "--seed", "1"))
@@ -153,6 +162,27 @@ def run_size(n, work, packets_too=True):
     return r, size, csv_size
 
 
+def split_csv(path, rows):
+    """Writes `path` as parts of at most `rows` rows, each with the header; returns their paths."""
+    parts = []
+    with open(path, newline="") as f:
+        reader = csvmod.reader(f)
+        header = next(reader)
+        out = None
+        for i, row in enumerate(reader):
+            if i % rows == 0:
+                if out:
+                    out.close()
+                parts.append(f"{path[:-4]}.part{len(parts) + 1}.csv")
+                out = open(parts[-1], "w", newline="")
+                writer = csvmod.writer(out, lineterminator="\n")
+                writer.writerow(header)
+            writer.writerow(row)
+        if out:
+            out.close()
+    return parts
+
+
 def svg(results, sizes):
     """Time against rows on log-log axes, one line per step."""
     w, h, left, top, right, bottom = 760, 480, 70, 30, 250, 50
@@ -194,7 +224,7 @@ def svg(results, sizes):
     return "\n".join(out)
 
 
-def write_docs(results, files, sizes, packets_up_to):
+def write_docs(results, files, sizes, packets_up_to, runs=None):
     """docs/scaling.md and docs/scaling.svg for the sizes measured so far."""
     a, b = sizes[-2:] if len(sizes) > 1 else (sizes[0], sizes[0])
     # The slope n log n itself has between the two sizes, plus a margin of 0.05 for one run's noise.
@@ -223,7 +253,11 @@ def write_docs(results, files, sizes, packets_up_to):
     lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " | | | | |")
     lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " | | | | |")
     lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates). "
-              f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows).", "",
+              f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows)."]
+    if runs and len(set(runs.values())) > 1:
+        lines += ["", "Measured in separate runs: " + "; ".join(
+            f"{n:,} rows on {runs[n]}" for n in sizes) + "."]
+    lines += ["",
               "![Time per step against rows](scaling.svg)", ""]
     with open(os.path.join(ROOT, "docs", "scaling.md"), "w") as f:
         f.write("\n".join(lines))
@@ -240,13 +274,25 @@ def main():
     for a in [a for a in args if a.startswith("--packets-up-to=")]:
         packets_up_to = int(a.split("=", 1)[1])
         args.remove(a)
+    merge = "--merge" in args
+    args = [a for a in args if a != "--merge"]
     sizes = [int(s) for s in args] or [1000, 10000, 100000]
     if not os.path.exists(FB):
         sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
     # FORCEBENCH_BENCH_DIR=DIR keeps each size's project, packets and export in DIR for a look.
     keep = os.environ.get("FORCEBENCH_BENCH_DIR")
     work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
-    results, files = {}, {}
+    results, files, runs = {}, {}, {}
+    kept = os.path.join(ROOT, "docs", "scaling.json")
+    if merge and os.path.exists(kept):
+        with open(kept) as f:
+            old = json.load(f)
+        for n, v in old.items():
+            if int(n) not in sizes:
+                results[int(n)] = {k: (tuple(x) if x else None) for k, x in v["steps"].items()}
+                files[int(n)] = tuple(v["files"])
+                runs[int(n)] = v["run"]
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     try:
         for n in sizes:
             print(f"== {n:,} rows", flush=True)
@@ -259,9 +305,12 @@ def main():
                 t, m, priv = results[n][step]
                 print(f"  {step:<34} {t:8.2f} s  {m:8.1f} MiB resident  {priv:8.1f} MiB private", flush=True)
             print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB)", flush=True)
+            runs[n] = stamp
             # Written after each size, so a run stopped at a larger one keeps what it measured.
-            done = [m for m in sizes if m in results]
-            write_docs(results, files, done, packets_up_to)
+            done = sorted(results)
+            write_docs(results, files, done, packets_up_to, runs)
+            with open(kept, "w") as f:
+                json.dump({str(m): {"steps": results[m], "files": files[m], "run": runs[m]} for m in done}, f, indent=1)
             if not keep:
                 shutil.rmtree(os.path.join(work, str(n)), ignore_errors=True)
     finally:
