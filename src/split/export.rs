@@ -437,11 +437,48 @@ const QUEUED_SLICES: usize = 4;
 const STREAMED: [&str; 6] =
     ["benchmark.jsonl", "eval.jsonl", "eval.csv", "annotations.jsonl", "adjudications.jsonl", "rejected.jsonl"];
 
-/// What one slice adds to each of the [`STREAMED`] files, and its pairs counted.
+/// What one slice adds to each of the [`STREAMED`] files, and its pairs counted: the pair files'
+/// rows (serialised by their writers, so the reading thread is not the only one busy) and the
+/// other files' bytes.
 struct Slice {
-    bytes: [Vec<u8>; 6],
-    eval_ids: Vec<String>,
-    retained: u64,
+    pairs: std::sync::Arc<PairSlice>,
+    bytes: [Vec<u8>; 3],
+}
+
+/// The rows of one slice that `benchmark.jsonl`, `eval.jsonl` and `eval.csv` hold.
+struct PairSlice {
+    texts: Vec<CandidateText>,
+    finals: FinalTable,
+    /// The slice's evaluation and retained ids that have a candidate, in id order.
+    eval: Vec<String>,
+    retained: Vec<String>,
+    /// Whether `eval.csv` starts here (its header first).
+    header: bool,
+}
+
+impl PairSlice {
+    /// Writes this slice's part of pair file `file` (0 `benchmark.jsonl`, 1 `eval.jsonl`, 2
+    /// `eval.csv`).
+    fn write(&self, file: usize, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let eval: Vec<&str> = self.eval.iter().map(String::as_str).collect();
+        if file == 0 {
+            let retained: Vec<&str> = self.retained.iter().map(String::as_str).collect();
+            let in_eval: BTreeSet<&str> = eval.iter().copied().collect();
+            return jsonl(w, &pair_lines(&self.texts, &self.finals, &retained, Some(&in_eval)));
+        }
+        let lines = pair_lines(&self.texts, &self.finals, &eval, None);
+        if file == 1 {
+            jsonl(w, &lines)
+        } else {
+            eval_csv(w, self.header, &lines)
+        }
+    }
+}
+
+/// What a writer of a [`STREAMED`] file receives for one slice.
+enum Part {
+    Pairs(std::sync::Arc<PairSlice>),
+    Bytes(Vec<u8>),
 }
 
 /// Reads the rows with ids from the first to the last of `covered` (sorted frozen ids) and
@@ -458,23 +495,22 @@ fn export_slice(
     let in_split = |id: &str| roles.binary_search_by(|(k, _)| k.as_str().cmp(id)).is_ok();
     let texts = candidate_texts_between(conn, range, |id| in_split(id) || super::lines::holds(covered, id))?;
     let finals = final_fields_between(conn, range.0, range.1)?;
-    let eval_ids = ids_in(&roles, |r| r.eval);
-    let retained_ids = ids_in(&roles, |r| r.retained);
-    let eval_set: BTreeSet<&str> = eval_ids.iter().copied().collect();
-    let eval = pair_lines(&texts, &finals, &eval_ids, None);
-    let retained = pair_lines(&texts, &finals, &retained_ids, Some(&eval_set));
-    let annotations = annotation_lines(conn, covered, people, range)?;
-    let adjudications = adjudication_lines(conn, covered, &finals, &annotations, people, range)?;
-    let rejected = rejected_lines(conn, covered, &texts, range)?;
-    let mut bytes: [Vec<u8>; 6] = Default::default();
-    let io = |e: std::io::Error| Error::Internal(format!("serialising the export: {e}"));
-    jsonl(&mut bytes[0], &retained).map_err(io)?;
-    jsonl(&mut bytes[1], &eval).map_err(io)?;
-    eval_csv(&mut bytes[2], header, &eval).map_err(io)?;
-    annotations.write(&mut bytes[3]).map_err(io)?;
-    jsonl(&mut bytes[4], &adjudications).map_err(io)?;
-    jsonl(&mut bytes[5], &rejected).map_err(io)?;
-    Ok(Slice { bytes, eval_ids: eval.iter().map(|l| l.id.to_string()).collect(), retained: retained.len() as u64 })
+    let mut bytes: [Vec<u8>; 3] = Default::default();
+    {
+        let annotations = annotation_lines(conn, covered, people, range)?;
+        let adjudications = adjudication_lines(conn, covered, &finals, &annotations, people, range)?;
+        let rejected = rejected_lines(conn, covered, &texts, range)?;
+        let io = |e: std::io::Error| Error::Internal(format!("serialising the export: {e}"));
+        annotations.write(&mut bytes[0]).map_err(io)?;
+        jsonl(&mut bytes[1], &adjudications).map_err(io)?;
+        jsonl(&mut bytes[2], &rejected).map_err(io)?;
+    }
+    // A pair is written when its candidate is there (as `pair_lines` does).
+    let present = |id: &&str| texts.binary_search_by(|t| t.id.as_str().cmp(id)).is_ok();
+    let eval = ids_in(&roles, |r| r.eval).into_iter().filter(present).map(String::from).collect();
+    let retained = ids_in(&roles, |r| r.retained).into_iter().filter(present).map(String::from).collect();
+    let pairs = std::sync::Arc::new(PairSlice { texts, finals, eval, retained, header });
+    Ok(Slice { pairs, bytes })
 }
 
 /// Writes every file of the export into `dir` (the staging folder).
@@ -528,12 +564,17 @@ fn write_export(
     let (read, mut written): (Result<()>, Vec<(&str, Result<String>)>) = std::thread::scope(|scope| {
         let mut writers = Vec::new();
         let mut senders = Vec::new();
-        for name in STREAMED {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(QUEUED_SLICES);
+        for (file, name) in STREAMED.into_iter().enumerate() {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Part>(QUEUED_SLICES);
             let signal = Signal(finished_tx.clone());
             let writer = scope.spawn(move || {
                 let _signal = signal;
-                write_file(dir, name, |w| rx.into_iter().try_for_each(|bytes| w.write_all(&bytes)))
+                write_file(dir, name, |w| {
+                    rx.into_iter().try_for_each(|part| match part {
+                        Part::Pairs(pairs) => pairs.write(file, w),
+                        Part::Bytes(bytes) => w.write_all(&bytes),
+                    })
+                })
             });
             writers.push((name, writer));
             senders.push(tx);
@@ -564,19 +605,27 @@ fn write_export(
                 if covered.len() == slice_rows || (end && (!covered.is_empty() || header)) {
                     let slice = if covered.is_empty() {
                         // No frozen row at all: the files are written empty (eval.csv its header).
-                        let mut bytes: [Vec<u8>; 6] = Default::default();
-                        bytes[2] = EVAL_COLUMNS.join(",").into_bytes();
-                        bytes[2].push(b'\n');
-                        Slice { bytes, eval_ids: Vec::new(), retained: 0 }
+                        let pairs = PairSlice {
+                            texts: Vec::new(),
+                            finals: FinalTable::default(),
+                            eval: Vec::new(),
+                            retained: Vec::new(),
+                            header,
+                        };
+                        Slice { pairs: std::sync::Arc::new(pairs), bytes: Default::default() }
                     } else {
                         export_slice(conn, split_id, &covered, &people, header)?
                     };
                     header = false;
-                    eval_ids.extend(slice.eval_ids);
-                    retained += slice.retained;
-                    for (tx, bytes) in senders.iter().zip(slice.bytes) {
+                    eval_ids.extend(slice.pairs.eval.iter().cloned());
+                    retained += slice.pairs.retained.len() as u64;
+                    let parts = [0, 1, 2]
+                        .map(|_| Part::Pairs(slice.pairs.clone()))
+                        .into_iter()
+                        .chain(slice.bytes.map(Part::Bytes));
+                    for (tx, part) in senders.iter().zip(parts) {
                         // A writer that stopped (a full disk) has said why; stop reading.
-                        if tx.send(bytes).is_err() {
+                        if tx.send(part).is_err() {
                             return Ok(());
                         }
                     }
