@@ -464,7 +464,7 @@ impl PairSlice {
         if file == 0 {
             let retained: Vec<&str> = self.retained.iter().map(String::as_str).collect();
             let in_eval: BTreeSet<&str> = eval.iter().copied().collect();
-            return jsonl(w, &pair_lines(&self.texts, &self.finals, &retained, Some(&in_eval)));
+            return jsonl(w, pair_lines(&self.texts, &self.finals, &retained, Some(&in_eval)));
         }
         let lines = pair_lines(&self.texts, &self.finals, &eval, None);
         if file == 1 {
