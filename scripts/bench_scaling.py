@@ -6,13 +6,13 @@ with each command's peak memory and the project file's size. Writes docs/scaling
 each step's growth exponent between the two largest sizes) and docs/scaling.svg (time against
 rows, log-log). A benchmark: prints figures, asserts nothing.
 
-Usage: scripts/bench-scaling.sh [--packets-up-to=N] [--merge] [SIZES...]
+Usage: scripts/bench-scaling.sh [--packets-up-to=N] [--merge] [--docs-only] [SIZES...]
        (default sizes 1000 10000 100000; add 1000000 for 1M; the packet round trip runs at sizes
        up to N, default 100000)
        FORCEBENCH_BENCH_DIR=DIR keeps the projects and files of each size under DIR.
        Each size's figures are also kept in docs/scaling.json; --merge adds this run's sizes to
        the sizes kept there (a 1M run takes long: it can be measured on its own), and the table
-       says which run measured each size.
+       says which run measured each size; --docs-only rewrites the docs from that file alone.
 """
 import csv as csvmod
 import json
@@ -226,32 +226,47 @@ def svg(results, sizes):
 
 def write_docs(results, files, sizes, packets_up_to, runs=None):
     """docs/scaling.md and docs/scaling.svg for the sizes measured so far."""
-    a, b = sizes[-2:] if len(sizes) > 1 else (sizes[0], sizes[0])
-    # The slope n log n itself has between the two sizes, plus a margin of 0.05 for one run's noise.
-    nlogn = math.log(b * math.log(b) / (a * math.log(a))) / math.log(b / a) if a != b else 1.0
+    # Exponents between each of the last (up to three) sizes and the next: a step's growth per
+    # decade, so a change of slope at the largest size shows.
+    pairs = list(zip(sizes[-3:], sizes[-3:][1:])) or [(sizes[0], sizes[0])]
+    a, b = pairs[-1]
+
+    def nlogn(x, y):
+        return math.log(y * math.log(y) / (x * math.log(x))) / math.log(y / x) if x != y else 1.0
+
     lines = ["# How cost grows with the project", "",
-             "Written by `scripts/bench-scaling.sh` (release build, one run, this machine: "
-             f"{os.cpu_count()} cores). Seconds of wall time per command; the exponent k is the slope "
-             "between the two largest sizes on log-log axes (time grows as rows^k: 1 is linear; "
-             f"n log n has slope {nlogn:.2f} here, and a step is marked faster than n log n when k "
-             f"exceeds {nlogn + 0.05:.2f}, a margin for one run's noise). Resident memory counts the project file's pages SQLite "
-             "reads through its memory map (up to 1 GiB, shared with the OS's file cache); private "
-             "memory is what the command allocated itself.", "",
+             "Written by `scripts/bench-scaling.sh` (release build, this machine: "
+             f"{os.cpu_count()} cores). Seconds of wall time per command; an exponent k is the slope "
+             "between two sizes on log-log axes (time grows as rows^k: 1 is linear; n log n has slope "
+             + " and ".join(f"{nlogn(x, y):.2f} from {x:,} to {y:,}" for x, y in pairs)
+             + "; a step is marked faster than n log n when k exceeds that by 0.05, a margin for one "
+             "run's noise). Resident memory counts the project file's pages SQLite reads through its "
+             "memory map (up to 1 GiB, shared with the OS's file cache); private memory is what the "
+             "command allocated itself.", "",
              "| step | " + " | ".join(f"{n:,} rows" for n in sizes)
-             + f" | k ({a:,}→{b:,}) | growth | resident MiB at {b:,} | private MiB at {b:,} |",
-             "| --- | " + " | ".join("---:" for _ in sizes) + " | ---: | --- | ---: | ---: |"]
+             + "".join(f" | k ({x:,}→{y:,})" for x, y in pairs)
+             + f" | growth to {b:,} | resident MiB at {b:,} | private MiB at {b:,} |",
+             "| --- | " + " | ".join("---:" for _ in sizes) + "".join(" | ---:" for _ in pairs)
+             + " | --- | ---: | ---: |"]
     for step in STEPS:
-        ts = [results[n][step][0] if results[n][step] else None for n in sizes]
-        k, growth = "—", ""
-        if a != b and ts[-2] and ts[-1] and ts[-2] > 0.05:
-            slope = math.log(ts[-1] / ts[-2]) / math.log(b / a)
-            k, growth = f"{slope:.2f}", ("faster than n log n" if slope > nlogn + 0.05 else "within n log n")
+        ts = {n: results[n][step][0] if results[n][step] else None for n in sizes}
+        ks, growth = [], ""
+        for x, y in pairs:
+            if x != y and ts[x] and ts[y] and ts[x] > 0.05:
+                slope = math.log(ts[y] / ts[x]) / math.log(y / x)
+                ks.append(f"{slope:.2f}")
+                if (x, y) == (a, b):
+                    growth = "faster than n log n" if slope > nlogn(x, y) + 0.05 else "within n log n"
+            else:
+                ks.append("—")
         _, resident, private = results[b][step] or (None, None, None)
         cell = lambda v, f: "—" if v is None else format(v, f)  # noqa: E731
-        lines.append(f"| {step} | " + " | ".join(cell(t, ".2f") for t in ts)
-                     + f" | {k} | {growth} | {cell(resident, '.0f')} | {cell(private, '.0f')} |")
-    lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " | | | | |")
-    lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " | | | | |")
+        lines.append(f"| {step} | " + " | ".join(cell(ts[n], ".2f") for n in sizes)
+                     + "".join(f" | {k}" for k in ks)
+                     + f" | {growth} | {cell(resident, '.0f')} | {cell(private, '.0f')} |")
+    blanks = " |" * (len(pairs) + 3)
+    lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " |" + blanks)
+    lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " |" + blanks)
     lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates). "
               f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows)."]
     if runs and len(set(runs.values())) > 1:
@@ -275,7 +290,8 @@ def main():
         packets_up_to = int(a.split("=", 1)[1])
         args.remove(a)
     merge = "--merge" in args
-    args = [a for a in args if a != "--merge"]
+    docs_only = "--docs-only" in args
+    args = [a for a in args if a not in ("--merge", "--docs-only")]
     sizes = [int(s) for s in args] or [1000, 10000, 100000]
     if not os.path.exists(FB):
         sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
@@ -293,6 +309,14 @@ def main():
                 files[int(n)] = tuple(v["files"])
                 runs[int(n)] = v["run"]
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if docs_only:
+        with open(kept) as f:
+            old = json.load(f)
+        results = {int(n): {k: (tuple(x) if x else None) for k, x in v["steps"].items()} for n, v in old.items()}
+        files = {int(n): tuple(v["files"]) for n, v in old.items()}
+        runs = {int(n): v["run"] for n, v in old.items()}
+        write_docs(results, files, sorted(results), packets_up_to, runs)
+        return
     try:
         for n in sizes:
             print(f"== {n:,} rows", flush=True)
