@@ -167,6 +167,11 @@ pub struct Annotation {
     pub finished: bool,
     /// What stops the annotation from being finished, for people.
     pub problems: Vec<String>,
+    /// For each of `problems`, in order, what it is about, so a view can show it by that field
+    /// without reading its words: a field's name (`decision`, `evidence_span`, `calibrated_claim`,
+    /// `raised_claim`, `axis`, `severity`, `boundary_type`, `repair`) or `suggested` (unconfirmed
+    /// suggestions).
+    pub problem_fields: Vec<String>,
     pub seconds_spent: f64,
     /// Number of events behind this annotation.
     #[ts(type = "number")]
@@ -229,6 +234,7 @@ impl Annotation {
             notes: None,
             finished: false,
             problems: Vec::new(),
+            problem_fields: Vec::new(),
             seconds_spent: 0.0,
             events: 0,
             can_undo: false,
@@ -275,7 +281,8 @@ impl Annotation {
 
     /// Recomputes `problems` and `finished` against the passage.
     pub(super) fn refresh(&mut self, passage: &str) {
-        self.problems = self.problems(passage);
+        (self.problem_fields, self.problems) =
+            self.placed_problems(passage).into_iter().map(|(field, p)| (field.to_string(), p)).unzip();
         self.finished = self.decision.is_some() && self.problems.is_empty();
     }
 
@@ -283,45 +290,50 @@ impl Annotation {
     /// of them an unconfirmed suggestion; a reject needs a boundary type; a span must be verbatim
     /// in the passage.
     pub fn problems(&self, passage: &str) -> Vec<String> {
-        let mut out = Vec::new();
+        self.placed_problems(passage).into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// [`Self::problems`], each with what it is about (see [`Annotation::problem_fields`]).
+    pub fn placed_problems(&self, passage: &str) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
         let blank = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
         if let Some(span) = &self.evidence_span {
             if let Err(e) = span.check(passage) {
-                out.push(e);
+                out.push(("evidence_span", e));
             }
         }
         match self.decision {
-            None => out.push("no decision yet".into()),
+            None => out.push(("decision", "no decision yet".into())),
             Some(Decision::AcceptForceGap) => {
                 if self.evidence_span.is_none() {
-                    out.push("an accept needs an evidence span".into());
+                    out.push(("evidence_span", "an accept needs an evidence span".into()));
                 }
                 if blank(&self.calibrated_claim) {
-                    out.push("an accept needs the calibrated claim".into());
+                    out.push(("calibrated_claim", "an accept needs the calibrated claim".into()));
                 }
                 if blank(&self.raised_claim) {
-                    out.push("an accept needs the raised claim".into());
+                    out.push(("raised_claim", "an accept needs the raised claim".into()));
                 }
                 if self.axis.is_none() {
-                    out.push("an accept needs a primary axis".into());
+                    out.push(("axis", "an accept needs a primary axis".into()));
                 }
                 if self.severity.is_none() {
-                    out.push("an accept needs a severity".into());
+                    out.push(("severity", "an accept needs a severity".into()));
                 }
                 if blank(&self.repair) {
-                    out.push("an accept needs a repair".into());
+                    out.push(("repair", "an accept needs a repair".into()));
                 }
                 if !blank(&self.calibrated_claim) && self.calibrated_claim == self.raised_claim {
-                    out.push("the calibrated and raised claims are identical".into());
+                    out.push(("raised_claim", "the calibrated and raised claims are identical".into()));
                 }
                 if !self.suggested.is_empty() {
                     let names: Vec<&str> = self.suggested.iter().map(|f| f.label()).collect();
-                    out.push(format!("confirm or change the suggested {}", join_and(&names)));
+                    out.push(("suggested", format!("confirm or change the suggested {}", join_and(&names))));
                 }
             }
             Some(Decision::RejectNotForceGap) => {
                 if self.boundary_type.is_none() {
-                    out.push("a reject needs a boundary type".into());
+                    out.push(("boundary_type", "a reject needs a boundary type".into()));
                 }
             }
             Some(Decision::NeedsDiscussion) => {}

@@ -363,3 +363,33 @@ fn a_bulk_import_gives_its_large_page_cache_back_even_when_it_fails() {
     annotate::import_jsonl(&mut project, &bad, "ana").unwrap_err();
     assert_eq!(cache(&project), forcebench::db::CACHE_SIZE);
 }
+
+// Broke when the view placed each problem by matching its words: the core says what every problem
+// is about, in the same order as the problems.
+#[test]
+fn each_problem_says_which_field_it_is_about() {
+    let (_d, _, mut project) = annotated_project(&["ana", "ben"]);
+    let id = row_of(&project, "ana");
+    let a = annotate::get(&project, &id, "ana").unwrap();
+    assert_eq!(
+        (a.problem_fields.clone(), a.problems.clone()),
+        (vec!["decision".to_string()], vec!["no decision yet".to_string()])
+    );
+    annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("accept_force_gap")).unwrap();
+    annotate::set_field(&mut project, &id, "ana", Field::Repair, None).unwrap();
+    let raised = a.raised_claim.clone().unwrap();
+    annotate::set_field(&mut project, &id, "ana", Field::CalibratedClaim, Some(&raised)).unwrap();
+    let a = annotate::get(&project, &id, "ana").unwrap();
+    let placed: Vec<(&str, &str)> =
+        a.problem_fields.iter().map(String::as_str).zip(a.problems.iter().map(String::as_str)).collect();
+    assert_eq!(a.problem_fields.len(), a.problems.len());
+    assert!(placed.contains(&("repair", "an accept needs a repair")), "{placed:?}");
+    assert!(placed.contains(&("raised_claim", "the calibrated and raised claims are identical")), "{placed:?}");
+    for (field, problem) in &placed {
+        assert_eq!(*field == "suggested", problem.starts_with("confirm or change the suggested"), "{placed:?}");
+    }
+    annotate::set_field(&mut project, &id, "ana", Field::Decision, Some("reject_not_force_gap")).unwrap();
+    let a = annotate::get(&project, &id, "ana").unwrap();
+    assert_eq!(a.problem_fields, ["boundary_type"]);
+    assert_eq!(a.problems, ["a reject needs a boundary type"]);
+}

@@ -480,3 +480,27 @@ test("claim and repair boxes grow with their text instead of hiding it behind a 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("a problem shows by the field the core names, whatever its words", async () => {
+  const { page, problems } = await openAnnotate();
+  const id = await rowId(page);
+  await page.evaluate((id) => {
+    const rows = window.__backend.annotate.rows;
+    rows[id].annotation = {
+      ...rows[id].annotation,
+      decision: "accept_force_gap",
+      problems: ["words that name no field at all"],
+      problem_fields: ["repair"],
+      events: 2,
+    };
+    window.__revision = "11:0";
+  }, id);
+  await page.waitForFunction(
+    () => document.querySelector('label:has([data-testid="repair"]) [data-testid="problem"]')?.textContent === "words that name no field at all",
+    null,
+    { timeout: 5000 },
+  );
+  assert.equal(await page.locator('[data-testid="problem"]').count(), 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -163,6 +163,7 @@ function annotation(id, over = {}) {
     notes: null,
     finished: false,
     problems: ["no decision yet"],
+    problem_fields: ["decision"],
     seconds_spent: 0,
     events: 0,
     can_undo: false,
@@ -222,6 +223,7 @@ annotateRows["fx-003"].annotation = {
   decision: "accept_force_gap",
   finished: true,
   problems: [],
+  problem_fields: [],
   events: 3,
 };
 
@@ -419,6 +421,7 @@ function adjAnnotation(id, who, v) {
     repair: v.repair ?? null,
     finished: true,
     problems: [],
+    problem_fields: [],
   };
 }
 

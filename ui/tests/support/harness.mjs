@@ -123,6 +123,7 @@ export async function openApp(context, url, backend) {
       const list = (a.suggested ?? []).map((f) => names[f]);
       const joined = list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
       a.problems = a.decision === null ? ["no decision yet"] : waiting ? [`confirm or change the suggested ${joined}`] : [];
+      a.problem_fields = a.decision === null ? ["decision"] : waiting ? ["suggested"] : [];
       a.finished = a.decision !== null && !waiting;
     };
     const answer = (cmd, args) => {
