@@ -7,6 +7,7 @@ use forcebench::adjudicate::{self, Checklist, Choice, Resolution};
 use forcebench::annotate::Field;
 use forcebench::roster::{self, Role};
 use forcebench::{feedback, Project};
+use std::collections::BTreeMap;
 
 const YES: Checklist = Checklist {
     span_decisive: Some(true),
@@ -149,4 +150,88 @@ fn a_row_decided_in_under_two_seconds_is_flagged_to_the_adjudicator_and_counted(
     // By hand: time is recorded on one row each, so time per row is that row's time.
     assert_eq!((of("Zephyrine").under_two_seconds, of("Zephyrine").seconds_per_row), (1, Some(1.2)));
     assert_eq!((of("Quillon").under_two_seconds, of("Quillon").seconds_per_row), (0, Some(30.0)));
+}
+
+/// What `for_annotator` said before it read rows in bulk, computed here from the public one-row
+/// reads (the annotation folded from its events, the stored label): each differing field, and
+/// the agreeing and compared counts per field.
+type Reference = (Vec<(String, String, Option<String>, Option<String>)>, BTreeMap<String, (u64, u64)>);
+
+fn reference(p: &Project, name: &str) -> Reference {
+    use forcebench::annotate::Span;
+    let readable = |field: Field, v: Option<String>| match (field, v) {
+        (Field::EvidenceSpan, Some(v)) => Some(Span::text_of(&v).to_string()),
+        (_, v) => v.filter(|v| !v.trim().is_empty()),
+    };
+    let (mut rows, mut tally) = (Vec::new(), BTreeMap::<String, (u64, u64)>::new());
+    for c in forcebench::candidate::list(p).unwrap() {
+        let Some((a, b)) = forcebench::assign::annotators_of(p, &c.id).unwrap() else { continue };
+        if a != name && b != name {
+            continue;
+        }
+        let Some(label) = forcebench::label::get(p, &c.id).unwrap() else { continue };
+        let mine = forcebench::annotate::get(p, &c.id, name).unwrap();
+        if !mine.finished {
+            continue;
+        }
+        let needed = forcebench::label::needed(label.decision);
+        for field in forcebench::label::FIELDS {
+            if field != Field::Decision && !needed.contains(&field) {
+                continue;
+            }
+            let stored = match field {
+                Field::Decision => mine.decision.map(|d| d.as_str().to_string()),
+                Field::EvidenceSpan => mine.evidence_span.as_ref().map(|s| s.text.clone()),
+                Field::CalibratedClaim => mine.calibrated_claim.clone(),
+                Field::RaisedClaim => mine.raised_claim.clone(),
+                Field::Axis => mine.axis.map(|a| a.as_str().to_string()),
+                Field::Severity => mine.severity.map(|s| s.to_string()),
+                Field::Repair => mine.repair.clone(),
+                Field::BoundaryType => mine.boundary_type.map(|b| b.as_str().to_string()),
+                Field::Notes => None,
+            };
+            let (yours, last) = (readable(field, stored), readable(field, label.value(field).map(String::from)));
+            let t = tally.entry(field.as_str().to_string()).or_default();
+            t.1 += 1;
+            if yours == last {
+                t.0 += 1;
+            } else {
+                rows.push((c.id.clone(), field.as_str().to_string(), yours, last));
+            }
+        }
+    }
+    (rows, tally)
+}
+
+// Broke if reading the rows in bulk (the stored annotation, every final field in one scan) said
+// anything else than folding each row's events and reading its label: on the demonstration
+// project, with every disagreement resolved for A, every annotator's feedback is the reference's.
+#[test]
+fn feedback_read_in_bulk_says_what_the_row_by_row_reads_say() {
+    let (_dir, _, mut p) = temp_project();
+    forcebench::sample::load_demo_project(&mut p).unwrap();
+    adjudicate::confirm_agreements(&mut p, "Eve").unwrap();
+    let queue = adjudicate::queue(&p, &Default::default()).unwrap();
+    let mut resolved = 0;
+    for item in queue.items.iter().filter(|i| !i.adjudicated) {
+        let mut choices = vec![(Field::Decision, Choice::A)];
+        choices.extend(item.differing.iter().filter(|f| **f != Field::Decision).map(|f| (*f, Choice::A)));
+        let res = Resolution { choices, rationale: Some("A is right here.".into()), checklist: YES };
+        resolved += usize::from(adjudicate::resolve(&mut p, &item.id, "Eve", &res).is_ok());
+    }
+    assert!(resolved >= 5, "disagreements resolved: {resolved}");
+    let mut differing = 0;
+    for who in ["Ana", "Ben", "Chidi", "Dana"] {
+        let f = feedback::for_annotator(&p, who).unwrap();
+        let (rows, tally) = reference(&p, who);
+        differing += rows.len();
+        let got: Vec<_> =
+            f.rows.iter().map(|r| (r.id.clone(), r.field.clone(), r.yours.clone(), r.final_value.clone())).collect();
+        assert_eq!(got, rows, "{who}");
+        let got: BTreeMap<String, (u64, u64)> =
+            f.summary.per_field.iter().map(|(k, t)| (k.clone(), (t.agree, t.total))).collect();
+        assert_eq!(got, tally, "{who}");
+        assert!(f.summary.adjudicated_rows > 0, "{who}");
+    }
+    assert!(differing >= 5, "fields where a final label differs from an annotator's: {differing}");
 }
