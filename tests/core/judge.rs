@@ -20,6 +20,9 @@ pub struct Reply {
     body: String,
     retry_after: Option<u64>,
     delay: Duration,
+    /// Close the connection after this many bytes of the response (0: before any), as a network
+    /// that drops does.
+    cut: Option<usize>,
 }
 
 impl Reply {
@@ -27,10 +30,10 @@ impl Reply {
         let body = json!({ "id": "x", "object": "chat.completion", "choices": [
             { "index": 0, "message": { "role": "assistant", "content": text }, "finish_reason": "stop" }
         ]});
-        Reply { status: 200, body: body.to_string(), retry_after: None, delay: Duration::ZERO }
+        Reply { status: 200, body: body.to_string(), retry_after: None, delay: Duration::ZERO, cut: None }
     }
     fn status(status: u16) -> Reply {
-        Reply { status, body: "{\"error\":\"scripted\"}".into(), retry_after: None, delay: Duration::ZERO }
+        Reply { status, body: "{\"error\":\"scripted\"}".into(), retry_after: None, delay: Duration::ZERO, cut: None }
     }
 }
 
@@ -98,13 +101,17 @@ impl Server {
                     std::thread::sleep(reply.delay);
                     let mut out = stream;
                     let retry = reply.retry_after.map_or(String::new(), |s| format!("Retry-After: {s}\r\n"));
-                    let _ = write!(
-                        out,
+                    let response = format!(
                         "HTTP/1.1 {} Scripted\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{retry}Connection: close\r\n\r\n{}",
                         reply.status,
                         reply.body.len(),
                         reply.body
                     );
+                    let upto = reply.cut.unwrap_or(response.len()).min(response.len());
+                    let _ = out.write_all(&response.as_bytes()[..upto]);
+                    if reply.cut.is_some() {
+                        let _ = out.shutdown(std::net::Shutdown::Both);
+                    }
                 });
             }
         });
@@ -249,6 +256,33 @@ fn rate_limits_server_errors_and_a_slow_answer_are_retried_and_bad_answers_count
     let recorded = runner::requests(&p, "flaky", runner::Control::None).unwrap();
     let bad = recorded.iter().find(|r| r.request_id == format!("{}:safe", pairs[3].id)).unwrap();
     assert_eq!((bad.raw_response.as_deref(), bad.content.as_deref()), (Some("{\"choices\": [ not json"), None));
+}
+
+// Broke if a connection that drops (before any answer, or in the middle of one) stopped the run or
+// lost the request: both are retried like a server error, and the run completes.
+#[test]
+fn a_connection_dropped_before_or_during_an_answer_is_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, mut p, pairs) = locked(dir.path());
+    let normal = judge_script(&pairs, &[]);
+    let [closed, halfway] = [0, 1].map(|i| pairs[i].raised_claim.clone());
+    let script = {
+        let (closed, halfway) = (closed.clone(), halfway.clone());
+        move |body: &Value, n: usize| {
+            let claim = claim_of(body);
+            match (claim.as_str(), n) {
+                (c, 0) if c == closed => Reply { cut: Some(0), ..normal(body, n) },
+                (c, 0) if c == halfway => Reply { cut: Some(80), ..normal(body, n) },
+                _ => normal(body, n),
+            }
+        }
+    };
+    let server = Server::start(script);
+    let s = runner::run(&mut p, &options(&server, "dropped"), &mut no_progress(), &AtomicBool::new(false)).unwrap();
+    assert_eq!((s.answered_now, s.unanswered, s.retries), (20, 0, 2), "{:?}", s.failures);
+    let sends = |claim: &str| server.prompts().iter().filter(|pr| pr.contains(&format!("Claim: {claim}\n"))).count();
+    assert_eq!((sends(&closed), sends(&halfway)), (2, 2));
+    assert!(s.report.unwrap().missing_pairs.is_empty());
 }
 
 #[test]
