@@ -277,22 +277,16 @@ fn rows_in_state(conn: &rusqlite::Connection, want: WorkflowState) -> Result<Vec
     use rusqlite::types::Value;
     let mut ids = conn.prepare("SELECT id, rowid FROM candidates ORDER BY id")?;
     let mut adjudications = conn.prepare("SELECT candidate_id, decision FROM adjudications ORDER BY candidate_id")?;
-    let mut qc = conn.prepare(
-        "SELECT candidate_id, max(passed = 0 AND severity = 'error') FROM qc_results
-         GROUP BY candidate_id ORDER BY candidate_id",
-    )?;
     let mut marks = conn.prepare("SELECT candidate_id, 1 FROM locality_marks ORDER BY candidate_id")?;
     let mut finished = conn.prepare(
         "SELECT candidate_id, count(*) FROM annotations WHERE finished = 1 GROUP BY candidate_id ORDER BY candidate_id",
     )?;
     let mut assigned = conn.prepare("SELECT DISTINCT candidate_id, 1 FROM assignments ORDER BY candidate_id")?;
-    let (mut adjudications, mut qc, mut marks, mut finished, mut assigned) = (
-        ById::new(&mut adjudications)?,
-        ById::new(&mut qc)?,
-        ById::new(&mut marks)?,
-        ById::new(&mut finished)?,
-        ById::new(&mut assigned)?,
-    );
+    // QC's outcomes come in id order from the row-state owner, which reads them fastest.
+    let qc = crate::rowstate::qc_outcomes(conn)?;
+    let mut qc_at = 0;
+    let (mut adjudications, mut marks, mut finished, mut assigned) =
+        (ById::new(&mut adjudications)?, ById::new(&mut marks)?, ById::new(&mut finished)?, ById::new(&mut assigned)?);
     let int = |v: Option<Value>| match v {
         Some(Value::Integer(i)) => i,
         _ => 0,
@@ -308,7 +302,18 @@ fn rows_in_state(conn: &rusqlite::Connection, want: WorkflowState) -> Result<Vec
         };
         let facts = RowFacts {
             decision,
-            qc: qc.find(id)?.map(|v| if int(Some(v)) != 0 { QcOutcome::Blocked } else { QcOutcome::Passed }),
+            qc: {
+                while qc.get(qc_at).is_some_and(|(k, _)| k.as_str() < id) {
+                    qc_at += 1;
+                }
+                qc.get(qc_at).filter(|(k, _)| k == id).map(|(_, blocked)| {
+                    if *blocked {
+                        QcOutcome::Blocked
+                    } else {
+                        QcOutcome::Passed
+                    }
+                })
+            },
             marked: marks.find(id)?.is_some(),
             finished: int(finished.find(id)?).clamp(0, 2) as u8,
             assigned: assigned.find(id)?.is_some(),
