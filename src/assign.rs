@@ -222,7 +222,11 @@ pub fn reassign(
 /// The order in which an annotator sees rows: a shuffle fixed by project, annotator and row id,
 /// so it reveals nothing of provenance or import order.
 pub fn annotator_order(project_id: &str, annotator: &str, ids: &mut [String]) {
-    let seed =
-        u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap());
-    ids.sort_by_key(|id| stable_key(seed, id));
+    let seed = annotator_seed(project_id, annotator);
+    ids.sort_by_cached_key(|id| stable_key(seed, id));
+}
+
+/// The seed of an annotator's shuffle ([`annotator_order`] sorts by `stable_key(seed, id)`).
+pub(crate) fn annotator_seed(project_id: &str, annotator: &str) -> u64 {
+    u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap())
 }

@@ -45,7 +45,7 @@ pub fn queue(project: &Project, annotator: &str) -> Result<Vec<QueueRow>> {
         Some(project_id) => {
             // The order of `assign::annotator_order`, each row's key computed once (a key per
             // comparison cost seconds on a queue of 500,000 rows).
-            let seed = annotator_seed(&project_id, &who.name);
+            let seed = crate::assign::annotator_seed(&project_id, &who.name);
             rows.sort_by_cached_key(|r| crate::assign::stable_key(seed, &r.0));
         }
         None => {
@@ -125,13 +125,6 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
     })
 }
 
-/// The seed of an annotator's shuffle: the one `assign::annotator_order` sorts by (a test holds
-/// the two to the same order).
-fn annotator_seed(project_id: &str, annotator: &str) -> u64 {
-    use sha2::{Digest, Sha256};
-    u64::from_be_bytes(Sha256::digest(format!("{project_id}\n{annotator}")).as_slice()[..8].try_into().unwrap())
-}
-
 /// What an annotator's order was computed from: the project, the annotator, where the project
 /// is opened (a lead's shuffle or a workspace's packet order) and the last assignment and
 /// reassignment written (assignments are only ever added, or moved with a reassignment).
@@ -189,7 +182,7 @@ fn place_in_queue(project: &Project, candidate_id: &str, annotator: &str) -> Res
         last_assignment: conn.prepare_cached("SELECT max(rowid) FROM assignments")?.query_row([], |r| r.get(0))?,
         last_reassignment: conn.prepare_cached("SELECT max(id) FROM reassignments")?.query_row([], |r| r.get(0))?,
     };
-    let seed = annotator_seed(&of.project_id, &who_name);
+    let seed = crate::assign::annotator_seed(&of.project_id, &who_name);
     let key = if lead {
         Some(lead_key(seed, candidate_id))
     } else {
