@@ -230,12 +230,6 @@ impl Packet {
         self.mac = None;
         self.mac = Some(hex::encode(self.digest(keyed(secret)).finalize().into_bytes()));
     }
-
-    /// Serialises a returned packet: without the secret, with the HMAC keyed by it.
-    pub fn to_returned_json(&mut self, secret: &[u8]) -> String {
-        self.seal_returned(secret);
-        serde_json::to_string_pretty(self).expect("packet serialises")
-    }
 }
 
 /// A fresh per-packet secret: 32 bytes from the operating system's generator.
