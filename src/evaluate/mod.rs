@@ -24,8 +24,25 @@ use crate::error::{Error, Result};
 use crate::input::InputProblem;
 use crate::project::{now, Project};
 
-/// The label maps known by name; [`LabelMap::named`] also reads a JSON file of label -> number.
-pub const LABEL_MAPS: [&str; 3] = ["generic", "force", "audit"];
+/// The label maps known by name, each label with its score; [`LabelMap::named`] also reads a
+/// JSON file of label -> number.
+const BUILT_IN_MAPS: [(&str, &[(&str, f64)]); 3] = [
+    (
+        "generic",
+        &[
+            ("fully_supported", 1.0),
+            ("partially_supported", 0.5),
+            ("unsupported", 0.0),
+            ("contradicted", 0.0),
+            ("irrelevant", 0.0),
+        ],
+    ),
+    ("force", &[("force_calibrated", 1.0), ("force_gap", 0.0), ("contradicted", 0.0), ("irrelevant", 0.0)]),
+    ("audit", &[("fully_supported", 1.0), ("partially_supported", 0.5), ("not_supported", 0.0)]),
+];
+
+/// The names of the built-in label maps, in order.
+pub const LABEL_MAPS: [&str; 3] = [BUILT_IN_MAPS[0].0, BUILT_IN_MAPS[1].0, BUILT_IN_MAPS[2].0];
 
 /// How label outputs become scores.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,56 +54,31 @@ pub struct LabelMap {
 impl LabelMap {
     /// `generic`, `force`, `audit`, or a JSON file mapping labels to numbers.
     pub fn named(name: &str) -> Result<LabelMap> {
-        let map = |pairs: &[(&str, f64)]| pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        Ok(match name {
-            "generic" => LabelMap {
-                name: name.into(),
-                scores: map(&[
-                    ("fully_supported", 1.0),
-                    ("partially_supported", 0.5),
-                    ("unsupported", 0.0),
-                    ("contradicted", 0.0),
-                    ("irrelevant", 0.0),
-                ]),
-            },
-            "force" => LabelMap {
-                name: name.into(),
-                scores: map(&[
-                    ("force_calibrated", 1.0),
-                    ("force_gap", 0.0),
-                    ("contradicted", 0.0),
-                    ("irrelevant", 0.0),
-                ]),
-            },
-            "audit" => LabelMap {
-                name: name.into(),
-                scores: map(&[("fully_supported", 1.0), ("partially_supported", 0.5), ("not_supported", 0.0)]),
-            },
-            path => {
-                let file = Path::new(path);
-                let (_, text) = crate::input::read_text(file)?;
-                let problem = |message: String| Error::InvalidInput {
-                    file: path.to_string(),
-                    problems: vec![InputProblem { file: path.to_string(), line: None, field: None, message }],
-                };
-                let value = crate::input::parse_strict(&text).map_err(|p| match p.field {
-                    Some(key) => problem(format!("label `{key}` appears twice; give each label once")),
-                    None => problem(format!("a label map is a JSON object of label -> number: {}", p.message)),
-                })?;
-                let obj = value
-                    .as_object()
-                    .ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
-                let mut scores = BTreeMap::new();
-                for (k, v) in obj {
-                    let n = v
-                        .as_f64()
-                        .filter(|n| n.is_finite())
-                        .ok_or_else(|| problem(format!("label `{k}`: {v} is not a number")))?;
-                    scores.insert(k.clone(), n);
-                }
-                LabelMap { name: path.to_string(), scores }
-            }
-        })
+        if let Some((_, pairs)) = BUILT_IN_MAPS.iter().find(|(n, _)| *n == name) {
+            let scores = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            return Ok(LabelMap { name: name.into(), scores });
+        }
+        let path = name;
+        let file = Path::new(path);
+        let (_, text) = crate::input::read_text(file)?;
+        let problem = |message: String| Error::InvalidInput {
+            file: path.to_string(),
+            problems: vec![InputProblem { file: path.to_string(), line: None, field: None, message }],
+        };
+        let value = crate::input::parse_strict(&text).map_err(|p| match p.field {
+            Some(key) => problem(format!("label `{key}` appears twice; give each label once")),
+            None => problem(format!("a label map is a JSON object of label -> number: {}", p.message)),
+        })?;
+        let obj = value.as_object().ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
+        let mut scores = BTreeMap::new();
+        for (k, v) in obj {
+            let n = v
+                .as_f64()
+                .filter(|n| n.is_finite())
+                .ok_or_else(|| problem(format!("label `{k}`: {v} is not a number")))?;
+            scores.insert(k.clone(), n);
+        }
+        Ok(LabelMap { name: path.to_string(), scores })
     }
 }
 
