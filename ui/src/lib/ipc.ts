@@ -7,7 +7,6 @@ import { invoke } from "@tauri-apps/api/core";
 import type { CandidateDetail } from "../bindings/CandidateDetail";
 import type { CandidatePage } from "../bindings/CandidatePage";
 import type { CandidateQuery } from "../bindings/CandidateQuery";
-import type { CandidateSummary } from "../bindings/CandidateSummary";
 import type { ErrorPayload } from "../bindings/ErrorPayload";
 import type { StatusReport } from "../bindings/StatusReport";
 import type { ReturnedPacket } from "../bindings/shell/ReturnedPacket";
@@ -51,7 +50,6 @@ export async function call<T>(command: string, args?: Record<string, unknown>): 
 export const projectStatus = () => call<StatusReport>("project_status");
 /** A name for the project's current state: it changes when anyone changes the project. */
 export const projectRevision = () => call<string>("project_revision");
-export const listCandidates = () => call<CandidateSummary[]>("list_candidates");
 /** One page of the candidate list, filtered in the core (the window never holds the whole pool). */
 export const candidatePage = (query: CandidateQuery) => call<CandidatePage>("candidate_page", { query });
 export const getCandidate = (id: string) => call<CandidateDetail>("get_candidate", { id });
