@@ -23,6 +23,8 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::roster::Annotator::export_all_to(dir)?;
     crate::annotate::Annotation::export_all_to(dir)?;
     crate::annotate::QueueRow::export_all_to(dir)?;
+    crate::annotate::QueueQuery::export_all_to(dir)?;
+    crate::annotate::QueuePage::export_all_to(dir)?;
     crate::annotate::AnnotateRow::export_all_to(dir)?;
     crate::packets::IssuedPacket::export_all_to(dir)?;
     crate::annotate::AnnotationEvent::export_all_to(dir)?;

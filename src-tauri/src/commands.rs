@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use forcebench::agreement::export::ExportFormat;
 use forcebench::agreement::{self, CellRow, ConfusionTable, ProjectAgreement};
-use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueueRow};
+use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueuePage, QueueQuery, QueueRow};
 use forcebench::candidate::{self, CandidateDetail, CandidatePage, CandidateQuery, CandidateSummary};
 use forcebench::packets::{self, MergeReport};
 use forcebench::roster::{self, Annotator};
@@ -96,9 +96,21 @@ pub fn list_annotators(studio: State<'_, Studio>) -> Result<Vec<Annotator>, Erro
     studio.with(roster::list)
 }
 
+/// A window of an annotator's queue with its counts: the window never holds a whole queue (half a
+/// million rows on a 1M-row project).
 #[tauri::command]
-pub async fn annotate_queue(studio: State<'_, Studio>, annotator: String) -> Result<Vec<QueueRow>, ErrorPayload> {
-    studio.with(|p| annotate::queue(p, &annotator))
+pub async fn annotate_queue_page(studio: State<'_, Studio>, query: QueueQuery) -> Result<QueuePage, ErrorPayload> {
+    studio.with(|p| annotate::queue_page(p, &query))
+}
+
+/// The next row the annotator has not finished after `after` (going round), or from the start.
+#[tauri::command]
+pub async fn annotate_next_open(
+    studio: State<'_, Studio>,
+    annotator: String,
+    after: Option<String>,
+) -> Result<Option<QueueRow>, ErrorPayload> {
+    studio.with(|p| annotate::next_open(p, &annotator, after.as_deref()))
 }
 
 #[tauri::command]

@@ -125,9 +125,14 @@ fn set_field_and_undo_round_trip_through_ipc() {
     let (project, id, who) = annotate_project();
     let (_app, window) = app(Ok(project));
 
-    let queue = invoke(&window, "annotate_queue", json!({ "annotator": who })).unwrap();
-    assert_eq!(queue[0]["id"], id.as_str());
-    assert_eq!(queue[0]["position"], 1);
+    let page =
+        invoke(&window, "annotate_queue_page", json!({ "query": { "annotator": who, "offset": 0, "limit": 10 } }))
+            .unwrap();
+    assert_eq!(page["rows"][0]["id"], id.as_str());
+    assert_eq!(page["rows"][0]["position"], 1);
+    assert_eq!(page["finished"], 0);
+    let next = invoke(&window, "annotate_next_open", json!({ "annotator": who, "after": null })).unwrap();
+    assert_eq!(next["id"], id.as_str(), "nothing finished: the first row is the next open one");
     let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
     assert_eq!(row["annotation"]["events"], 0, "not started: the suggestions, pre-filled");
     assert_eq!(row["annotation"]["calibrated_claim"], row["suggested_calibrated_claim"]);
@@ -174,8 +179,13 @@ fn set_field_and_undo_round_trip_through_ipc() {
     let row = invoke(&window, "annotate_row", json!({ "id": id, "annotator": who })).unwrap();
     assert_eq!(row["annotation"]["seconds_spent"], 12.5);
     assert_eq!(row["annotation"]["decision"], "needs_discussion");
-    let queue = invoke(&window, "annotate_queue", json!({ "annotator": who })).unwrap();
-    assert_eq!(queue[0]["finished"], true);
+    let page =
+        invoke(&window, "annotate_queue_page", json!({ "query": { "annotator": who, "offset": 0, "limit": 1 } }))
+            .unwrap();
+    assert_eq!(page["rows"][0]["finished"], true);
+    assert_eq!(page["finished"], 1, "the count follows the saved decision");
+    let next = invoke(&window, "annotate_next_open", json!({ "annotator": who, "after": null })).unwrap();
+    assert_ne!(next["id"], id.as_str(), "a finished row is not the next open one");
 }
 
 #[test]
@@ -193,7 +203,9 @@ fn an_invalid_annotation_value_arrives_as_an_error_payload() {
     )
     .unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("not a verbatim substring"), "{err}");
-    let err = invoke(&window, "annotate_queue", json!({ "annotator": "Nobody" })).unwrap_err();
+    let err =
+        invoke(&window, "annotate_queue_page", json!({ "query": { "annotator": "Nobody", "offset": 0, "limit": 10 } }))
+            .unwrap_err();
     assert_eq!(err["code"], "not_on_roster");
     assert!(err["message"].as_str().unwrap().contains("Ana"), "names who is on the roster: {err}");
 }
@@ -218,8 +230,10 @@ fn a_packet_opened_in_the_app_is_annotated_returned_and_merged() {
     let session = invoke(&window, "open_packet", json!({ "path": ana.file })).unwrap();
     assert_eq!(session["workspace"]["annotator"], "Ana");
     assert_eq!(session["workspace"]["packet_id"], ana.packet_id.as_str());
-    let queue = invoke(&window, "annotate_queue", json!({ "annotator": "Ana" })).unwrap();
-    let id = queue[0]["id"].as_str().unwrap().to_string();
+    let page =
+        invoke(&window, "annotate_queue_page", json!({ "query": { "annotator": "Ana", "offset": 0, "limit": 1 } }))
+            .unwrap();
+    let id = page["rows"][0]["id"].as_str().unwrap().to_string();
     invoke(
         &window,
         "set_field",

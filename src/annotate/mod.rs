@@ -20,10 +20,12 @@ use ts_rs::TS;
 
 mod fields;
 mod import;
+mod queue;
 mod view;
 
 pub use fields::*;
 pub use import::{import_jsonl, AnnotationImportReport};
+pub use queue::{next_open, queue_page, QueuePage, QueueQuery, QUEUE_PAGE_MAX};
 pub use view::{queue, row_view, AnnotateRow, QueueRow};
 
 use crate::candidate::{self, Candidate};

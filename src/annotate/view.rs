@@ -102,7 +102,7 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotation = get(project, candidate_id, annotator)?;
-    let (position, total) = place_in_queue(project, candidate_id, annotator)?;
+    let (position, total) = super::queue::place(project, candidate_id, annotator)?;
     let strict = crate::settings::place(project.conn())? == crate::settings::Place::Workspace { strict: true };
     let mode = annotation.suggestion_mode;
     let hidden = mode == SuggestionMode::Hidden;
@@ -123,104 +123,4 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
         source_dataset: (!strict && !c.source_dataset.is_empty()).then_some(c.source_dataset),
         annotation,
     })
-}
-
-/// What an annotator's order was computed from: the project, the annotator, where the project
-/// is opened (a lead's shuffle or a workspace's packet order) and the last assignment and
-/// reassignment written (assignments are only ever added, or moved with a reassignment).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct OrderOf {
-    project_id: String,
-    path: String,
-    annotator: i64,
-    lead: bool,
-    last_assignment: Option<i64>,
-    last_reassignment: Option<i64>,
-}
-
-/// An annotator's queue as the sorted sort keys of its rows: a row's position is where its key
-/// falls (16 bytes a row; the ids themselves are not kept).
-struct Order {
-    of: OrderOf,
-    keys: Vec<u128>,
-}
-
-/// The orders last computed, most recent last (one per annotator being annotated, a few at most).
-static ORDERS: std::sync::Mutex<Vec<Order>> = std::sync::Mutex::new(Vec::new());
-const ORDERS_KEPT: usize = 4;
-
-/// A row's sort key: the first 16 bytes of its shuffle key (the lead's order), or its import
-/// order (a workspace's).
-fn lead_key(seed: u64, id: &str) -> u128 {
-    u128::from_be_bytes(crate::assign::stable_key(seed, id)[..16].try_into().unwrap())
-}
-
-/// Where a row stands in an annotator's queue (from 1; 0 if it is not in it) and the queue's
-/// length, without reading the queue on every row: the order's keys are computed once per
-/// assignment change and kept, and a row's position is a binary search.
-fn place_in_queue(project: &Project, candidate_id: &str, annotator: &str) -> Result<(u32, u32)> {
-    let conn = project.conn();
-    // By name alone: `roster::require` also counts the person's assignments, a scan of every
-    // assignment (tens of milliseconds at 1M rows) on every row view.
-    let found: Option<(i64, String)> = conn
-        .prepare_cached("SELECT id, name FROM annotators WHERE name = ?1")?
-        .query_row([annotator.trim()], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let (who_id, who_name) = match found {
-        Some(who) => who,
-        None => {
-            let who = roster::require(project, annotator)?; // not on the roster: says who is
-            (who.id, who.name)
-        }
-    };
-    let lead = crate::settings::place(conn)? == crate::settings::Place::Lead;
-    let of = OrderOf {
-        project_id: project.info().id.clone(),
-        path: project.info().path.clone(),
-        annotator: who_id,
-        lead,
-        last_assignment: conn.prepare_cached("SELECT max(rowid) FROM assignments")?.query_row([], |r| r.get(0))?,
-        last_reassignment: conn.prepare_cached("SELECT max(id) FROM reassignments")?.query_row([], |r| r.get(0))?,
-    };
-    let seed = crate::assign::annotator_seed(&of.project_id, &who_name);
-    let key = if lead {
-        Some(lead_key(seed, candidate_id))
-    } else {
-        conn.prepare_cached("SELECT seq FROM candidates WHERE id = ?1")?
-            .query_row([candidate_id], |r| r.get::<_, i64>(0))
-            .optional()?
-            .map(|seq| seq as u128)
-    };
-    let mut orders = ORDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let at = match orders.iter().position(|o| o.of == of) {
-        Some(at) => at,
-        None => {
-            let mut keys: Vec<u128> = Vec::new();
-            if lead {
-                let mut stmt = conn.prepare("SELECT candidate_id FROM assignments WHERE annotator_id = ?1")?;
-                let mut rows = stmt.query([who_id])?;
-                while let Some(r) = rows.next()? {
-                    keys.push(lead_key(seed, crate::db::text(r, 0)?));
-                }
-            } else {
-                let mut stmt = conn.prepare(
-                    "SELECT c.seq FROM assignments s JOIN candidates c ON c.id = s.candidate_id
-                     WHERE s.annotator_id = ?1",
-                )?;
-                let mut rows = stmt.query([who_id])?;
-                while let Some(r) = rows.next()? {
-                    keys.push(r.get::<_, i64>(0)? as u128);
-                }
-            }
-            keys.sort_unstable();
-            if orders.len() >= ORDERS_KEPT {
-                orders.remove(0);
-            }
-            orders.push(Order { of, keys });
-            orders.len() - 1
-        }
-    };
-    let keys = &orders[at].keys;
-    let position = key.and_then(|k| keys.binary_search(&k).ok()).map_or(0, |i| i as u32 + 1);
-    Ok((position, keys.len() as u32))
 }

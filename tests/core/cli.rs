@@ -382,3 +382,44 @@ fn out_never_writes_through_a_planted_symlink() {
     }
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
 }
+
+#[test]
+fn the_annotate_queue_a_window_at_a_time_and_the_next_open_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.forcebench");
+    let p = p.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = forcebench(dir.path());
+        cmd.args(["--project", p]).args(args);
+        cmd
+    };
+    run(&["init"]).assert().success();
+    run(&["sample", "load"]).assert().success();
+    for name in ["Ana", "Ben"] {
+        run(&["annotators", "add", name]).assert().success();
+    }
+    run(&["assign"]).assert().success();
+    run(&["sample", "annotate", "--rows", "40"]).assert().success();
+    let whole = json(&mut run(&["annotate", "queue", "--annotator", "Ana", "--json"]));
+    let whole = whole.as_array().unwrap();
+    let window = json(&mut run(&["annotate", "queue", "--annotator", "Ana", "--offset", "2", "--limit", "3", "--json"]));
+    assert_eq!(window["total"].as_u64(), Some(whole.len() as u64));
+    assert_eq!(window["offset"], 2);
+    assert_eq!(window["rows"].as_array().unwrap(), &whole[2..5]);
+    let first_open = whole.iter().find(|q| q["finished"] == false).unwrap();
+    let next = json(&mut run(&["annotate", "next", "--annotator", "Ana", "--json"]));
+    assert_eq!(next["id"], first_open["id"]);
+    // After the last row it goes round to the start.
+    let last = whole.last().unwrap()["id"].as_str().unwrap();
+    let after_last = json(&mut run(&["annotate", "next", "--annotator", "Ana", "--after", last, "--json"]));
+    let open_from_top = whole.iter().find(|q| q["finished"] == false && q["id"] != last).unwrap();
+    assert_eq!(after_last["id"], open_from_top["id"]);
+    run(&["annotate", "queue", "--annotator", "Ana", "--limit", "5001"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at most 5000 rows"));
+    run(&["annotate", "queue", "--annotator", "Ana", "--limit", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("of {} rows finished", whole.len())));
+}

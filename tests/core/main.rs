@@ -24,6 +24,7 @@ mod package;
 mod packets;
 mod project;
 mod qc;
+mod queue;
 mod roster;
 mod rowstate;
 mod sample;

@@ -52,7 +52,9 @@ test("the picker lists annotators with assignments; Enter starts on the first un
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Enter");
   await waitRow(page, "fx-002");
-  assert.deepEqual(await calls(page, "annotate_queue"), [{ annotator: "Ben" }]);
+  // The view asks the core for the first open row and a window around it, never the whole queue.
+  assert.deepEqual(await calls(page, "annotate_next_open"), [{ annotator: "Ben", after: null }]);
+  assert.deepEqual(await calls(page, "annotate_queue_page"), [{ query: { annotator: "Ben", offset: 0, limit: 600 } }]);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -501,6 +503,55 @@ test("a problem shows by the field the core names, whatever its words", async ()
     { timeout: 5000 },
   );
   assert.equal(await page.locator('[data-testid="problem"]').count(), 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Issue 19: the whole queue used to cross to the window (43 MiB of JSON for a 500,000-row queue
+// on a 1M-row project). The view now holds a window of it; the counts and the next open row come
+// from the core.
+test("a long queue is read a window at a time: the rail, the counts, stepping past the window and N", async () => {
+  const ids = Array.from({ length: 1500 }, (_, i) => `long-${String(i).padStart(4, "0")}`);
+  const rows = {};
+  ids.forEach((id, i) => {
+    const base = annotate.rows["fx-001"];
+    const finished = i < 1200 && i !== 3;
+    rows[id] = {
+      ...base,
+      id,
+      annotation: { ...base.annotation, candidate_id: id, finished, decision: finished ? "accept_force_gap" : null, events: finished ? 2 : 0 },
+    };
+  });
+  const app = await openApp(browser.context, server.url, backend({ annotate: { ...annotate, queues: { Ana: ids, Ben: [] }, rows } }));
+  const { page, problems } = app;
+  await page.waitForSelector('[data-testid="nav-annotate"]');
+  await page.keyboard.press("Alt+2");
+  await page.waitForFunction(() => document.activeElement?.dataset?.name === "Ana");
+  await page.keyboard.press("Enter");
+  // The first row not finished is long-0003: the window starts at 0.
+  await waitRow(page, "long-0003");
+  assert.equal(await page.textContent('[data-testid="progress"]'), "1,199 / 1,500");
+  assert.equal(await page.$$eval('[data-testid="queue-row"]', (b) => b.length), 600);
+  assert.equal(await page.textContent('[data-testid="queue-later"]'), "900 later rows");
+  assert.equal(await page.$('[data-testid="queue-earlier"]'), null);
+  // N asks the core, which goes past the window to long-1200.
+  await page.keyboard.press("N");
+  await waitRow(page, "long-1200");
+  assert.deepEqual((await calls(page, "annotate_next_open")).at(-1), { annotator: "Ana", after: "long-0003" });
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-earlier"]')?.textContent === "1,000 earlier rows");
+  assert.equal(await page.$$eval('[data-testid="queue-row"]', (b) => b.length), 500);
+  assert.equal(await page.getAttribute('[data-testid="queue-row"][aria-current="true"]', "data-id"), "long-1200");
+  // Stepping back out of the window's middle block moves the window.
+  await page.keyboard.press("p");
+  await waitRow(page, "long-1199");
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-earlier"]')?.textContent === "800 earlier rows");
+  assert.equal(await page.textContent('[data-testid="queue-later"]'), "100 later rows");
+  assert.equal(await page.getAttribute('[data-testid="queue-row"][aria-current="true"]', "data-id"), "long-1199");
+  // Presses faster than rows arrive still land one row apart each.
+  for (let k = 0; k < 5; k++) await page.keyboard.press("n");
+  await waitRow(page, "long-1204");
+  const asked = await calls(page, "annotate_queue_page");
+  assert.ok(asked.every((a) => a.query.limit === 600), "never more than a window");
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -60,6 +60,8 @@ import type { Annotation } from "../bindings/Annotation";
 import type { Annotator } from "../bindings/Annotator";
 import type { Field } from "../bindings/Field";
 import type { MergeReport } from "../bindings/MergeReport";
+import type { QueuePage } from "../bindings/QueuePage";
+import type { QueueQuery } from "../bindings/QueueQuery";
 import type { QueueRow } from "../bindings/QueueRow";
 
 // The open project (a lead's project, or an annotator's workspace made from a packet) and a
@@ -69,7 +71,11 @@ export type { ReturnedPacket } from "../bindings/shell/ReturnedPacket";
 
 export const sessionInfo = () => call<SessionInfo>("session_info");
 export const listAnnotators = () => call<Annotator[]>("list_annotators");
-export const annotateQueue = (annotator: string) => call<QueueRow[]>("annotate_queue", { annotator });
+/** A window of an annotator's queue with its counts (the core keeps the annotator's order). */
+export const annotateQueuePage = (query: QueueQuery) => call<QueuePage>("annotate_queue_page", { query });
+/** The annotator's next row not finished after `after` (going round), or from the start. */
+export const annotateNextOpen = (annotator: string, after: string | null) =>
+  call<QueueRow | null>("annotate_next_open", { annotator, after });
 export const annotateRow = (id: string, annotator: string) => call<AnnotateRow>("annotate_row", { id, annotator });
 export const setField = (id: string, annotator: string, field: Field, value: string | null) =>
   call<Annotation>("set_field", { id, annotator, field, value });

@@ -155,12 +155,28 @@ export async function openApp(context, url, backend) {
       if (cmd === "session_info") return b.session;
       if (cmd === "guideline") return b.guideline;
       if (cmd === "list_annotators") return b.annotate.annotators;
-      if (cmd === "annotate_queue") {
+      // The annotate queue as the core serves it: a window with the whole queue's counts, and the
+      // next row not finished after a given one (going round, the row itself last).
+      const queueRow = (who, id, i) => {
+        const a = current(who, id);
+        return { id, position: i + 1, decision: a.decision, finished: a.finished, started: a.events > 0 };
+      };
+      if (cmd === "annotate_queue_page") {
+        const { annotator: who, offset, limit } = args.query;
+        const ids = b.annotate.queues[who] ?? [];
+        const from = Math.min(offset, ids.length);
+        const rows = ids.slice(from, from + limit).map((id, i) => queueRow(who, id, from + i));
+        const finished = ids.filter((id) => current(who, id).finished).length;
+        return { total: ids.length, finished, offset: from, rows };
+      }
+      if (cmd === "annotate_next_open") {
         const ids = b.annotate.queues[args.annotator] ?? [];
-        return ids.map((id, i) => {
-          const a = current(args.annotator, id);
-          return { id, position: i + 1, decision: a.decision, finished: a.finished, started: a.events > 0 };
-        });
+        const at = args.after === null ? -1 : ids.indexOf(args.after);
+        for (let k = 1; k <= ids.length; k++) {
+          const i = (at + k + ids.length) % ids.length;
+          if (!current(args.annotator, ids[i]).finished) return queueRow(args.annotator, ids[i], i);
+        }
+        return null;
       }
       if (cmd === "annotate_row") {
         const ids = b.annotate.queues[args.annotator] ?? [];

@@ -116,6 +116,21 @@ pub enum AnnotateCommand {
     Queue {
         #[arg(long)]
         annotator: String,
+        /// Only a window of the queue: skip this many rows (with --limit; JSON is then a page with its counts)
+        #[arg(long, default_value_t = 0)]
+        offset: u32,
+        /// Only a window of the queue: at most this many rows (up to 5000)
+        #[arg(long)]
+        limit: Option<u32>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The annotator's next row not yet finished, after --after (going round to the start) or from the start
+    Next {
+        #[arg(long)]
+        annotator: String,
+        #[arg(long)]
+        after: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -248,13 +263,29 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
                 );
             }
         }
-        AnnotateCommand::Queue { annotator, json } => {
-            let q = annotate::queue(&p, &annotator)?;
-            if json {
-                return print_json(&q);
-            }
-            let done = q.iter().filter(|r| r.finished).count();
-            println!("{annotator}: {done} of {} rows finished", q.len());
+        AnnotateCommand::Queue { annotator, offset, limit, json } => {
+            let (q, done, total) = match limit {
+                Some(limit) => {
+                    let page = annotate::queue_page(
+                        &p,
+                        &annotate::QueueQuery { annotator: annotator.clone(), offset, limit },
+                    )?;
+                    if json {
+                        return print_json(&page);
+                    }
+                    (page.rows, page.finished as usize, page.total as usize)
+                }
+                None => {
+                    let q = annotate::queue(&p, &annotator)?;
+                    if json {
+                        return print_json(&q);
+                    }
+                    let done = q.iter().filter(|r| r.finished).count();
+                    let total = q.len();
+                    (q.into_iter().skip(offset as usize).collect(), done, total)
+                }
+            };
+            println!("{annotator}: {done} of {total} rows finished");
             for r in q {
                 println!(
                     "{:>4}  {:<14} {}",
@@ -268,6 +299,16 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
                         ""
                     }
                 );
+            }
+        }
+        AnnotateCommand::Next { annotator, after, json } => {
+            let next = annotate::next_open(&p, &annotator, after.as_deref())?;
+            if json {
+                return print_json(&next);
+            }
+            match next {
+                Some(r) => println!("{}  (position {})", r.id, r.position),
+                None => println!("{annotator} has finished every row"),
             }
         }
         AnnotateCommand::Session { annotator } => session(&mut p, &annotator)?,
