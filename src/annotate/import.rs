@@ -90,6 +90,9 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
             });
             continue;
         };
+        // Whether this row already has a problem: looked up per row, not by a walk through every
+        // problem found so far (a file for the wrong annotator fails on every one of its rows).
+        let mut failed = false;
         let mut result = None;
         for (field, value) in fields {
             let before = result.as_ref().map_or(0, |a: &Annotation| a.events);
@@ -107,11 +110,12 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
                         field: Some(field.as_str().into()),
                         message: e.to_string(),
                     });
+                    failed = true;
                     break;
                 }
             }
         }
-        if rows_problems.iter().any(|p| p.line == Some(*line)) {
+        if failed {
             continue;
         }
         // A file's row states the annotator's own annotation: a key it leaves out keeps the
@@ -128,7 +132,7 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
                 continue;
             }
         };
-        if !current.finished && rows_problems.iter().all(|p| p.line != Some(*line)) {
+        if !current.finished {
             rows_problems.push(InputProblem {
                 file: file.clone(),
                 line: Some(*line),

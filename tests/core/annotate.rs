@@ -393,3 +393,28 @@ fn each_problem_says_which_field_it_is_about() {
     assert_eq!(a.problem_fields, ["boundary_type"]);
     assert_eq!(a.problems, ["a reject needs a boundary type"]);
 }
+
+#[test]
+fn an_import_where_every_row_fails_reports_each_row_once_by_its_line() {
+    // Each failing row used to be looked up in every problem found before it (quadratic in the
+    // rows of a file that fails throughout, such as one with a bad value on every line).
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = annotate::queue(&project, "ana").unwrap().into_iter().map(|q| q.id).collect();
+    let lines: String = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let severity = if i % 2 == 0 { 7 } else { 2 };
+            format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n")
+        })
+        .collect();
+    let path = dir.path().join("bad.jsonl");
+    std::fs::write(&path, lines).unwrap();
+    let err = annotate::import_jsonl(&mut project, &path, "ana").unwrap_err();
+    let forcebench::Error::InvalidInput { problems, .. } = err else { panic!("{err}") };
+    let failed: Vec<u64> = problems.iter().filter_map(|p| p.line).collect();
+    let expected: Vec<u64> = (1..=ids.len() as u64).step_by(2).collect();
+    assert_eq!(failed, expected, "every even row once, by its line");
+    assert!(problems.iter().all(|p| p.field.as_deref() == Some("severity") && p.message.contains("severity `7`")));
+    assert!(annotate::queue(&project, "ana").unwrap().iter().all(|q| !q.started), "all or nothing: nothing written");
+}
