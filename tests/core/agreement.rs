@@ -563,3 +563,177 @@ fn agreement_is_broken_down_by_the_suggestion_mode_the_rows_were_annotated_in() 
         assert!(lo <= b.cohen_kappa.unwrap() && b.cohen_kappa.unwrap() <= hi && lo >= -1.0 && hi <= 1.0, "{b:?}");
     }
 }
+
+/// Each row's breakdown keys restated as the per-row statement the bulk read replaced (each
+/// annotation's first and last event and the pair's latest time, looked up row by row): the
+/// oracle for [`agreement::double_annotated`]'s single scan of the events.
+const ORACLE_KEYS: &str = "SELECT c.id,
+    (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
+      WHERE e.candidate_id = c.id AND e.annotator_id = s1.annotator_id ORDER BY e.id LIMIT 1),
+    (SELECT coalesce(e.suggestion_mode, 'prefilled') FROM annotation_events e
+      WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id LIMIT 1),
+    (SELECT coalesce(e.guideline_version, '1') FROM annotation_events e
+      WHERE e.candidate_id = c.id AND e.annotator_id = s1.annotator_id ORDER BY e.id DESC LIMIT 1),
+    (SELECT coalesce(e.guideline_version, '1') FROM annotation_events e
+      WHERE e.candidate_id = c.id AND e.annotator_id = s2.annotator_id ORDER BY e.id DESC LIMIT 1),
+    (SELECT strftime('%G-W%V', max(e.at)) FROM annotation_events e
+      WHERE e.candidate_id = c.id AND e.annotator_id IN (s1.annotator_id, s2.annotator_id))
+ FROM candidates c
+ JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
+ JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
+ JOIN annotations n1 ON n1.candidate_id = c.id AND n1.annotator_id = s1.annotator_id AND n1.finished = 1
+ JOIN annotations n2 ON n2.candidate_id = c.id AND n2.annotator_id = s2.annotator_id AND n2.finished = 1
+ ORDER BY c.seq";
+
+#[test]
+fn the_bulk_read_of_events_gives_every_row_the_keys_the_per_row_lookups_gave() {
+    use forcebench::annotate::{self, Field};
+    use forcebench::settings::{set_suggestion_mode, SuggestionMode};
+    use forcebench::{assign, guideline, packets, roster, workspace};
+    use std::collections::BTreeSet;
+    let (dir, _, mut project) = temp_project();
+    let ids: Vec<String> = (0..24).map(|i| format!("r{i:02}")).collect();
+    let file = write(dir.path(), "c.csv", csv_file(&ids.iter().map(|id| csv_row(id)).collect::<Vec<_>>()));
+    forcebench::import::import_file(&mut project, &file, &mut |_: u64, _: u64| {}).unwrap();
+    for who in ["ana", "ben", "cy"] {
+        roster::add(&project, who, roster::Role::Annotator).unwrap();
+    }
+    assign::assign(&mut project, 1).unwrap();
+    let pair = |p: &forcebench::Project, id: &str| -> Vec<String> {
+        let mut s = p
+            .conn()
+            .prepare("SELECT a.name FROM assignments s JOIN annotators a ON a.id = s.annotator_id WHERE s.candidate_id = ?1 ORDER BY s.slot")
+            .unwrap();
+        s.query_map([id], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    // Events no version of this program writes: a first event from before modes and versions
+    // existed, and times in forms other than its own (an offset that moves the date into
+    // another ISO week, a space, no time at all, a date SQLite rolls over).
+    let raw = |p: &forcebench::Project, id: &str, who: &str, at: &str, mode: Option<&str>, version: Option<&str>| {
+        p.conn()
+            .execute(
+                "INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin, uid,
+                     suggestion_mode, guideline_version)
+                 SELECT ?1, id, 'notes', 'raw', ?3, 'app', lower(hex(randomblob(16))), ?4, ?5 FROM annotators WHERE name = ?2",
+                rusqlite::params![id, who, at, mode, version],
+            )
+            .unwrap();
+    };
+    let first = pair(&project, &ids[0]);
+    raw(&project, &ids[0], &first[0], "2019-05-01T10:00:00Z", None, None);
+
+    // Rows 0-5 pre-filled under version 1, half of them in ana's packet (merged later).
+    let list = packets::issue(&mut project, &dir.path().join("packets"), packets::Blinding::Standard).unwrap();
+    let ana_packet = list.iter().find(|p| p.annotator == "ana").unwrap().file.clone();
+    let mut ws = workspace::open_packet(std::path::Path::new(&ana_packet), &dir.path().join("ws.forcebench")).unwrap();
+    for (i, id) in ids.iter().enumerate().take(6) {
+        for who in pair(&project, id) {
+            if who == "ana" && i % 2 == 0 {
+                label(&mut ws, id, &who, i % 3 != 0);
+            } else {
+                label(&mut project, id, &who, i % 3 != 0);
+            }
+        }
+    }
+    // Version 2; ana keeps working offline and returns her packet after it.
+    let text = write(dir.path(), "g2.md", "# Guideline\n\nClarified.\n");
+    guideline::publish(&mut project, &text, "2", Some("clarified"), "lead").unwrap();
+    for (i, id) in ids.iter().enumerate().take(12).skip(6) {
+        for who in pair(&project, id) {
+            if i == 7 && who == "ana" {
+                label(&mut ws, id, &who, true);
+            } else {
+                label(&mut project, id, &who, i % 4 != 0);
+            }
+        }
+    }
+    let returned = dir.path().join("ana-returned.json");
+    workspace::return_packet(&ws, &returned).unwrap();
+    packets::merge(&mut project, &[returned]).unwrap();
+    // Beside, then hidden; one label of each of a few rows changed and undone (the last event
+    // is the undo, under the version now in force), one relabelled after a new version.
+    set_suggestion_mode(&mut project, SuggestionMode::Beside).unwrap();
+    for id in &ids[12..16] {
+        for who in pair(&project, id) {
+            label(&mut project, id, &who, true);
+        }
+    }
+    set_suggestion_mode(&mut project, SuggestionMode::Hidden).unwrap();
+    for id in &ids[16..20] {
+        let who = pair(&project, id);
+        label(&mut project, id, &who[0], true);
+        if id == &ids[17] {
+            set_suggestion_mode(&mut project, SuggestionMode::Prefilled).unwrap();
+        }
+        label(&mut project, id, &who[1], false);
+    }
+    let text = write(dir.path(), "g3.md", "# Guideline\n\nClarified again.\n");
+    guideline::publish(&mut project, &text, "3", None, "lead").unwrap();
+    for id in [&ids[1], &ids[13]] {
+        let who = pair(&project, id)[1].clone();
+        annotate::set_field(&mut project, id, &who, Field::Notes, Some("second look")).unwrap();
+        annotate::undo(&mut project, id, &who).unwrap();
+    }
+    // Row 20: its second annotator labels it, then the slot moves to the third annotator, who
+    // labels it too: the first one's events are no longer the row's.
+    let who = pair(&project, &ids[20]);
+    label(&mut project, &ids[20], &who[0], true);
+    label(&mut project, &ids[20], &who[1], true);
+    let third = ["ana", "ben", "cy"].into_iter().find(|n| !who.contains(&n.to_string())).unwrap();
+    raw(&project, &ids[20], &who[1], "2099-12-31T23:00:00Z", Some("hidden"), Some("9"));
+    assign::reassign(&mut project, &ids[20], &who[1], third, "lead", "left the project").unwrap();
+    label(&mut project, &ids[20], third, false);
+    // Odd times, each the latest of its row; a last event with no version.
+    for (id, at) in [
+        (&ids[2], "2027-01-04T00:30:00+02:00"),
+        (&ids[3], "2029-06-15 12:00:00"),
+        (&ids[4], "not a time"),
+        (&ids[5], "2028-02-30T10:00:00.000Z"),
+        (&ids[6], "2027-01-04T12:00:00Z"), // the offset's local date, in another week
+    ] {
+        raw(&project, id, &pair(&project, id)[0], at, Some("beside"), None);
+    }
+    // Rows 21-23 stay single-annotated or unlabelled.
+    let who = pair(&project, &ids[21]);
+    label(&mut project, &ids[21], &who[0], true);
+
+    let data = agreement::double_annotated(&project).unwrap();
+    let got: Vec<(String, String, String, String)> = (0..data.len())
+        .map(|i| {
+            let (mode, version, week) = data.keys(i);
+            (data.rows[i].id.clone(), mode.to_string(), version.to_string(), week.to_string())
+        })
+        .collect();
+    let mut stmt = project.conn().prepare(ORACLE_KEYS).unwrap();
+    let want: Vec<(String, String, String, String)> = stmt
+        .query_map([], |r| {
+            let either = |a: String, b: String| if a == b { a } else { "mixed".to_string() };
+            Ok((
+                r.get(0)?,
+                either(r.get(1)?, r.get(2)?),
+                either(r.get(3)?, r.get(4)?),
+                r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got, want);
+    // The project holds what the test is about: every kind of key, and the odd times.
+    assert_eq!(want.len(), 21, "rows 0-20 are double-annotated");
+    let keys = |k: fn(&(String, String, String, String)) -> &String| -> BTreeSet<String> {
+        want.iter().map(|w| k(w).clone()).collect()
+    };
+    assert_eq!(keys(|w| &w.1), ["beside", "hidden", "mixed", "prefilled"].map(String::from).into());
+    assert_eq!(keys(|w| &w.2), ["1", "2", "3", "mixed"].map(String::from).into());
+    let weeks = keys(|w| &w.3);
+    let week_of =
+        |at: &str| -> String { project.conn().query_row("SELECT strftime('%G-W%V', ?1)", [at], |r| r.get(0)).unwrap() };
+    let offset = week_of("2027-01-04T00:30:00+02:00");
+    assert_ne!(offset, week_of("2027-01-04T00:30:00Z"), "the offset moves the time into another week");
+    let weeks_of = [String::new(), offset, week_of("2027-01-04T12:00:00Z"), week_of("2029-06-15 12:00:00")];
+    for week in weeks_of.into_iter().chain([week_of("2028-02-30T10:00:00.000Z")]) {
+        assert!(weeks.contains(&week), "{week} in {weeks:?}");
+    }
+    assert_ne!(want[20].3, week_of("2099-12-31T23:00:00Z"), "a reassigned annotator's events are not the row's");
+}
