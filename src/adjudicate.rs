@@ -29,6 +29,9 @@ use crate::qc::{self, QcResult};
 use crate::roster::Role;
 use crate::vocab::Decision;
 
+mod page;
+pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
+
 /// Why a row is where it is in the adjudication queue (the queue's order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -65,22 +68,31 @@ impl Category {
 pub fn classify(a: &Annotation, b: &Annotation) -> (Category, Vec<Field>) {
     let all: Vec<Field> = FIELDS[1..].iter().copied().filter(|f| a.stored(*f) != b.stored(*f)).collect();
     match (a.decision, b.decision) {
-        (Some(x), Some(y)) if x == y => {
-            if x == Decision::NeedsDiscussion {
-                return (Category::NeedsDiscussion, all);
-            }
-            let differing: Vec<Field> = all.into_iter().filter(|f| needed(x).contains(f)).collect();
-            if differing.is_empty() {
-                (Category::FullAgreement, differing)
-            } else {
-                (Category::FieldDisagreement, differing)
-            }
-        }
+        (Some(x), Some(y)) => categorize(x, y, all),
         _ => {
             let mut d = vec![Field::Decision];
             d.extend(all);
             (Category::DecisionDisagreement, d)
         }
+    }
+}
+
+/// The rule of [`classify`] on two decisions and the fields of `FIELDS[1..]` whose stored values
+/// differ (the queue applies it to the annotations' stored fields read in bulk).
+pub(crate) fn categorize(x: Decision, y: Decision, all: Vec<Field>) -> (Category, Vec<Field>) {
+    if x != y {
+        let mut d = vec![Field::Decision];
+        d.extend(all);
+        return (Category::DecisionDisagreement, d);
+    }
+    if x == Decision::NeedsDiscussion {
+        return (Category::NeedsDiscussion, all);
+    }
+    let differing: Vec<Field> = all.into_iter().filter(|f| needed(x).contains(f)).collect();
+    if differing.is_empty() {
+        (Category::FullAgreement, differing)
+    } else {
+        (Category::FieldDisagreement, differing)
     }
 }
 
@@ -559,63 +571,10 @@ pub struct Queue {
 }
 
 /// The adjudication queue: decision disagreements, then needs-discussion rows, then field
-/// disagreements, then full agreements; in import order within each.
+/// disagreements, then full agreements; in import order within each. Every item matching the
+/// filter: the window asks for a page at a time ([`page`]), from the same classified rows.
 pub fn queue(project: &Project, filter: &QueueFilter) -> Result<Queue> {
-    let conn = project.conn();
-    let ids: Vec<String> = conn
-        .prepare(
-            "SELECT c.id FROM candidates c WHERE
-               (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2
-             ORDER BY c.seq",
-        )?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut counts: BTreeMap<Category, CategoryCount> =
-        Category::ALL.iter().map(|c| (*c, CategoryCount::default())).collect();
-    let mut items = Vec::new();
-    let wanted_pair: Option<Vec<String>> = filter.pair.as_ref().map(|p| {
-        let mut v: Vec<String> = p.split('+').map(|s| s.trim().to_string()).collect();
-        v.sort();
-        v
-    });
-    for id in ids {
-        let pair = pair_in(conn, &id)?;
-        let (category, differing) = classify(&pair.a, &pair.b);
-        let final_decision: Option<Decision> = conn
-            .prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?
-            .query_row([&id], |r| r.get::<_, String>(0))
-            .optional()?
-            .map(|d| d.parse())
-            .transpose()
-            .map_err(Error::Corrupt)?;
-        let count = counts.get_mut(&category).expect("every category counted");
-        count.total += 1;
-        count.open += u64::from(final_decision.is_none());
-        let axis_name = pair.candidate.axis.map_or("none", |a| a.as_str());
-        let mut names = pair.names.to_vec();
-        names.sort();
-        if filter.axis.as_deref().is_some_and(|a| a != axis_name)
-            || filter.source.as_deref().is_some_and(|s| s != pair.candidate.source_dataset)
-            || wanted_pair.as_ref().is_some_and(|p| *p != names)
-            || (filter.open_only && final_decision.is_some())
-        {
-            continue;
-        }
-        items.push(QueueItem {
-            id: id.clone(),
-            category,
-            differing,
-            source_dataset: pair.candidate.source_dataset.clone(),
-            suggested_axis: pair.candidate.axis,
-            annotator_a: pair.names[0].clone(),
-            annotator_b: pair.names[1].clone(),
-            decision_a: pair.a.decision.expect("finished"),
-            decision_b: pair.b.decision.expect("finished"),
-            adjudicated: final_decision.is_some(),
-            final_decision,
-        });
-    }
-    items.sort_by_key(|i| i.category); // stable: import order within a category
+    let (counts, items) = page::whole(project, filter)?;
     Ok(Queue { counts, items })
 }
 

@@ -38,6 +38,8 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::RowView::export_all_to(dir)?;
     crate::adjudicate::Queue::export_all_to(dir)?;
     crate::adjudicate::QueueFilter::export_all_to(dir)?;
+    crate::adjudicate::AdjudicationQuery::export_all_to(dir)?;
+    crate::adjudicate::AdjudicationPage::export_all_to(dir)?;
     crate::adjudicate::Resolution::export_all_to(dir)?;
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;

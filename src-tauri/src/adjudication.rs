@@ -7,7 +7,7 @@
 //! durable commit never stalls the window, and answer only after it. Argument names are as the
 //! UI sends them (`hide_names` is kept snake_case on purpose: it reads the same on both sides).
 
-use forcebench::adjudicate::{self, Queue, QueueFilter, Resolution, RowView};
+use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, Queue, QueueFilter, Resolution, RowView};
 use forcebench::locality::{self, AuditRow, Mark};
 use forcebench::qc::{self, QcReport};
 use forcebench::ErrorPayload;
@@ -20,6 +20,17 @@ use crate::Studio;
 #[tauri::command]
 pub async fn adjudication_queue(studio: State<'_, Studio>, filter: Option<QueueFilter>) -> Result<Queue, ErrorPayload> {
     studio.with(|p| adjudicate::queue(p, &filter.unwrap_or_default()))
+}
+
+/// One page of the queue (what the view asks for): the counts per category, how many rows match
+/// the filter, the filter menus' values, and the page's items in queue order; with `around` the
+/// page holding that row, with `open_after` the next open row after it and its page.
+#[tauri::command]
+pub async fn adjudication_page(
+    studio: State<'_, Studio>,
+    query: AdjudicationQuery,
+) -> Result<AdjudicationPage, ErrorPayload> {
+    studio.with(|p| adjudicate::page(p, &query))
 }
 
 /// One double-annotated row side by side: A, B, the suggestion, the final label with its sources,

@@ -159,6 +159,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::agreement_cell_rows,
         commands::export_agreement,
         adjudication::adjudication_queue,
+        adjudication::adjudication_page,
         adjudication::adjudication_row,
         adjudication::resolve_row,
         adjudication::confirm_agreements,

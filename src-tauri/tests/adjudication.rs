@@ -113,6 +113,60 @@ fn the_queue_puts_decision_disagreements_first_and_counts_every_category() {
     assert_eq!(by_axis["items"], json!([]));
 }
 
+// Issue 19: what the view asks for, a page at a time. The pages of a filter, read one after the
+// other, are its whole queue; the counts and the filter menus' values come with every page; the
+// view's "next open row" and "the page holding this row" are answered by the core.
+#[test]
+fn the_queue_is_read_a_page_at_a_time_with_its_counts_and_the_filter_menus() {
+    let f = fixture();
+    let (a0, b0) = f.names[0].clone();
+    let ids = f.ids.clone();
+    let (_app, window) = app(Ok(f.project));
+    let whole = invoke(&window, "adjudication_queue", json!({ "filter": null })).unwrap();
+    let none = json!({ "axis": null, "source": null, "pair": null, "open_only": false });
+    let page = |filter: &Value, offset: u64, around: Value, open_after: Value| {
+        let query =
+            json!({ "filter": filter, "offset": offset, "limit": 2, "around": around, "open_after": open_after });
+        invoke(&window, "adjudication_page", json!({ "query": query })).unwrap()
+    };
+    let mut items = Vec::new();
+    for offset in [0, 2, 4] {
+        let p = page(&none, offset, Value::Null, Value::Null);
+        assert_eq!(p["counts"], whole["counts"]);
+        assert_eq!(
+            (p["total"].as_u64(), p["matching"].as_u64(), p["offset"].as_u64()),
+            (Some(5), Some(5), Some(offset))
+        );
+        items.extend(p["items"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(Value::Array(items), whole["items"]);
+    let first = page(&none, 0, Value::Null, Value::Null);
+    let mut pair = [a0.as_str(), b0.as_str()];
+    pair.sort();
+    assert!(first["facets"]["pairs"].as_array().unwrap().iter().any(|p| p == &json!(pair.join("+"))));
+    assert!(!first["facets"]["sources"].as_array().unwrap().is_empty());
+    assert!(!first["facets"]["axes"].as_array().unwrap().is_empty());
+    // The page holding the fourth row (the first full agreement), and the next open row after it.
+    let held = page(&none, 0, json!(ids[3]), Value::Null);
+    assert_eq!((held["position"].as_u64(), held["offset"].as_u64()), (Some(3), Some(2)));
+    let next = page(&none, 0, Value::Null, json!(ids[3]));
+    assert_eq!(next["next_open"], json!(ids[4]));
+    assert_eq!((next["position"].as_u64(), next["offset"].as_u64()), (Some(4), Some(4)));
+    assert_eq!(next["items"][0]["id"], json!(ids[4]));
+    // After the last row: from the top.
+    assert_eq!(page(&none, 0, Value::Null, json!(ids[4]))["next_open"], json!(ids[0]));
+    // A filter narrows the matches, not the counts nor the menus.
+    let only = json!({ "axis": null, "source": null, "pair": format!("{b0}+{a0}"), "open_only": true });
+    let narrowed = page(&only, 0, Value::Null, Value::Null);
+    assert_eq!(narrowed["counts"], whole["counts"]);
+    assert_eq!(narrowed["facets"], first["facets"]);
+    assert!(narrowed["matching"].as_u64().unwrap() >= 1);
+    // Omitted keys take their defaults (the offset, a row to hold, the next open row).
+    let bare = invoke(&window, "adjudication_page", json!({ "query": { "filter": none, "limit": 1 } })).unwrap();
+    assert_eq!(bare["items"][0]["id"], json!(ids[0]));
+    assert_eq!(bare["next_open"], Value::Null);
+}
+
 #[test]
 fn a_row_side_by_side_marks_what_differs_and_can_hide_the_names() {
     let f = fixture();

@@ -340,3 +340,280 @@ fn each_field_of_the_row_view_lists_its_sources_in_the_order_a_value_is_given_on
     assert_eq!(j.source(Field::CalibratedClaim), Some(Source::Both));
     assert_eq!(j.source(Field::Axis), Some(Source::A));
 }
+
+/// Ana, Ben and Cleo (three pairs) label the first 60 sample rows (five sources) so that every
+/// category occurs many times, by the row's place in import order: a decision disagreement, both
+/// needs discussion, severities differing, the same accept, the same reject; every ninth row has
+/// only its first annotation. Eve adjudicates three full agreements. Returns the rows in import
+/// order.
+fn paged_fixture() -> (tempfile::TempDir, Project, Vec<String>) {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben", "cleo"]);
+    roster::add(&project, "eve", Role::Adjudicator).unwrap();
+    let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(60).map(|r| r.id).collect();
+    let roster: Vec<String> = roster::list(&project).unwrap().into_iter().map(|a| a.name).collect();
+    let mut lines: std::collections::BTreeMap<String, String> = Default::default();
+    for (i, id) in ids.iter().enumerate() {
+        let (x, y) = forcebench::assign::annotators_of(&project, id).unwrap().expect("assigned");
+        let pos = |n: &str| roster.iter().position(|r| r == n).unwrap();
+        let (a, b) = if pos(&x) < pos(&y) { (x, y) } else { (y, x) };
+        let accept =
+            |severity: u8| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n");
+        let reject =
+            format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n");
+        let discuss = format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+        let (la, lb) = match i % 5 {
+            0 => (accept(2), reject.clone()),
+            1 => (discuss.clone(), discuss),
+            2 => (accept(1), accept(3)),
+            3 => (accept(2), accept(2)),
+            _ => (reject.clone(), reject),
+        };
+        lines.entry(a).or_default().push_str(&la);
+        if i % 9 != 8 {
+            lines.entry(b).or_default().push_str(&lb);
+        }
+    }
+    for (who, text) in lines {
+        let file = write(dir.path(), &format!("{who}.jsonl"), text);
+        forcebench::annotate::import_jsonl(&mut project, &file, &who).unwrap();
+    }
+    let agreed: Vec<String> = adjudicate::queue(&project, &QueueFilter::default())
+        .unwrap()
+        .items
+        .into_iter()
+        .filter(|i| i.category == Category::FullAgreement)
+        .map(|i| i.id)
+        .collect();
+    for id in [&agreed[0], &agreed[4], &agreed[9]] {
+        adjudicate::resolve(&mut project, id, "eve", &Resolution::default()).unwrap();
+    }
+    (dir, project, ids)
+}
+
+fn query(filter: &QueueFilter, offset: u64, limit: u64) -> adjudicate::AdjudicationQuery {
+    adjudicate::AdjudicationQuery { filter: filter.clone(), offset, limit, around: None, open_after: None }
+}
+
+// Issue 19: the adjudicate view asks for a page at a time. Every page of a filter, one after the
+// other, must be the whole queue of that filter, with the same counts.
+#[test]
+fn every_page_of_the_adjudication_queue_together_is_the_whole_queue() {
+    let (_dir, project, _) = paged_fixture();
+    let all = adjudicate::queue(&project, &QueueFilter::default()).unwrap();
+    for c in Category::ALL {
+        assert!(all.counts[&c].total > 1, "{c:?} occurs");
+    }
+    assert_eq!(all.counts[&Category::FullAgreement].open + 3, all.counts[&Category::FullAgreement].total);
+    let first = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 10)).unwrap();
+    // The filter menus' values are those of every double-annotated row.
+    let mut sources: Vec<String> = all.items.iter().map(|i| i.source_dataset.clone()).collect();
+    sources.sort();
+    sources.dedup();
+    assert!(sources.len() > 1);
+    assert_eq!(first.facets.sources, sources);
+    let mut pairs: Vec<String> = all
+        .items
+        .iter()
+        .map(|i| {
+            let mut v = [i.annotator_a.as_str(), i.annotator_b.as_str()];
+            v.sort();
+            v.join("+")
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(first.facets.pairs, ["ana+ben", "ana+cleo", "ben+cleo"]);
+    assert_eq!(first.facets.pairs, pairs);
+    let axes: std::collections::BTreeSet<String> =
+        all.items.iter().map(|i| i.suggested_axis.map_or("none".to_string(), |a| a.as_str().to_string())).collect();
+    assert_eq!(first.facets.axes.iter().cloned().collect::<std::collections::BTreeSet<_>>(), axes);
+    let axis = first.facets.axes[0].clone();
+    let filters = [
+        QueueFilter::default(),
+        QueueFilter { source: Some(sources[1].clone()), ..Default::default() },
+        QueueFilter { pair: Some("cleo+ana".into()), ..Default::default() },
+        QueueFilter { axis: Some(axis), ..Default::default() },
+        QueueFilter { open_only: true, ..Default::default() },
+        QueueFilter {
+            source: Some(sources[0].clone()),
+            pair: Some("ana+ben".into()),
+            open_only: true,
+            ..Default::default()
+        },
+        QueueFilter { source: Some("no such source".into()), ..Default::default() },
+    ];
+    for filter in &filters {
+        let whole = adjudicate::queue(&project, filter).unwrap();
+        assert_eq!(whole.counts, all.counts, "filters do not change the counts");
+        for limit in [1, 7, 200] {
+            let mut items = Vec::new();
+            let mut offset = 0;
+            loop {
+                let page = adjudicate::page(&project, &query(filter, offset, limit)).unwrap();
+                assert_eq!(page.counts, all.counts);
+                assert_eq!(page.matching, whole.items.len() as u64, "{filter:?}");
+                assert_eq!(page.total, all.items.len() as u64);
+                assert_eq!(page.offset, offset);
+                assert!(page.items.len() as u64 <= limit);
+                if page.items.is_empty() {
+                    break;
+                }
+                offset += page.items.len() as u64;
+                items.extend(page.items);
+            }
+            assert_eq!(items, whole.items, "{filter:?} in pages of {limit}");
+        }
+    }
+    // Filters do narrow: each of these is a strict part of the queue, and not empty.
+    for filter in &filters[1..6] {
+        let n = adjudicate::queue(&project, filter).unwrap().items.len();
+        assert!(n > 0 && n < all.items.len(), "{filter:?}: {n}");
+    }
+}
+
+// The queue reads both annotations of every row in one pass of their stored fields; the row view
+// folds each annotation's events. Each row must be classified the same way by both.
+#[test]
+fn the_queue_classifies_each_row_as_its_row_view_does() {
+    let (_dir, project, ids) = paged_fixture();
+    let all = adjudicate::queue(&project, &QueueFilter::default()).unwrap();
+    assert_eq!(all.items.len(), ids.iter().enumerate().filter(|(i, _)| i % 9 != 8).count());
+    for item in &all.items {
+        let view = adjudicate::row_view(&project, &item.id, false).unwrap();
+        assert_eq!(view.category, item.category, "{}", item.id);
+        let differs: Vec<Field> = view.fields.iter().filter(|f| f.differs).map(|f| f.field).collect();
+        assert_eq!(differs, item.differing, "{}", item.id);
+        assert_eq!(view.annotator_a.as_deref(), Some(item.annotator_a.as_str()));
+        assert_eq!(view.annotator_b.as_deref(), Some(item.annotator_b.as_str()));
+        assert_eq!((view.a.decision, view.b.decision), (Some(item.decision_a), Some(item.decision_b)));
+        assert_eq!(view.adjudication.map(|j| j.decision), item.final_decision);
+    }
+    // Import order within each category.
+    let seq = |id: &str| ids.iter().position(|x| x == id).unwrap();
+    for w in all.items.windows(2) {
+        assert!((w[0].category, seq(&w[0].id)) < (w[1].category, seq(&w[1].id)));
+    }
+}
+
+// What the view asks after saving a row (the next open row after it in the filter, then from the
+// top) and when it shows a row (the page holding it).
+#[test]
+fn the_queue_finds_the_next_open_row_and_the_page_holding_a_row() {
+    let (_dir, project, _) = paged_fixture();
+    let all = adjudicate::queue(&project, &QueueFilter::default()).unwrap().items;
+    let none = QueueFilter::default();
+    let ask = |filter: &QueueFilter, limit: u64, around: Option<&str>, after: Option<&str>| {
+        adjudicate::page(
+            &project,
+            &adjudicate::AdjudicationQuery {
+                filter: filter.clone(),
+                offset: 0,
+                limit,
+                around: around.map(String::from),
+                open_after: after.map(String::from),
+            },
+        )
+        .unwrap()
+    };
+    // The next open row after an adjudicated full agreement skips the adjudicated ones after it.
+    let at = all.iter().position(|i| i.adjudicated).unwrap();
+    let expected = all[at + 1..].iter().position(|i| !i.adjudicated).unwrap() + at + 1;
+    let page = ask(&none, 4, None, Some(&all[at].id));
+    assert_eq!(page.next_open.as_deref(), Some(all[expected].id.as_str()));
+    assert_eq!(page.position, Some(expected as u64));
+    assert_eq!(page.offset, expected as u64 / 4 * 4);
+    assert!(page.items.iter().any(|i| i.id == all[expected].id));
+    // After the last open row: from the top.
+    let last_open = all.iter().rposition(|i| !i.adjudicated).unwrap();
+    let first_open = all.iter().position(|i| !i.adjudicated).unwrap();
+    let page = ask(&none, 4, None, Some(&all[last_open].id));
+    assert_eq!(page.next_open.as_deref(), Some(all[first_open].id.as_str()));
+    assert_eq!(page.offset, 0);
+    // In a filter: positions among its matches; the row itself is never its own next.
+    let filter = QueueFilter { source: Some(all[at].source_dataset.clone()), open_only: true, ..Default::default() };
+    let matches = adjudicate::queue(&project, &filter).unwrap().items;
+    assert!(matches.len() > 2);
+    let page = ask(&filter, 2, None, Some(&matches[1].id));
+    assert_eq!(page.next_open.as_deref(), Some(matches[2].id.as_str()));
+    assert_eq!((page.position, page.offset), (Some(2), 2));
+    assert_eq!(page.items, matches[2..4.min(matches.len())]);
+    let only = QueueFilter { pair: Some(format!("{}+{}", all[at].annotator_a, all[at].annotator_b)), ..filter.clone() };
+    let mine = adjudicate::queue(&project, &only).unwrap().items;
+    if mine.len() == 1 {
+        assert_eq!(ask(&only, 2, None, Some(&mine[0].id)).next_open, None);
+    }
+    // The page holding a row.
+    let page = ask(&none, 4, Some(&all[9].id), None);
+    assert_eq!((page.position, page.offset), (Some(9), 8));
+    assert_eq!(page.items, all[8..12]);
+    // A row the filter leaves out: the page at the offset asked, no position.
+    let other = all.iter().find(|i| i.source_dataset != all[at].source_dataset).unwrap();
+    let page = ask(&filter, 2, Some(&other.id), None);
+    assert_eq!((page.position, page.offset), (None, 0));
+    assert_eq!(ask(&none, 4, Some("no-such-row"), None).position, None);
+}
+
+// The queue is kept between requests: it must follow an adjudication (folded in) and a changed
+// annotation (classified again), whichever connection wrote them.
+#[test]
+fn the_kept_queue_follows_adjudications_and_annotation_changes() {
+    let (dir, mut project, _) = paged_fixture();
+    let before = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
+    let open = |p: &adjudicate::AdjudicationPage, c: Category| p.counts[&c].open;
+    let agreed: Vec<&adjudicate::QueueItem> =
+        before.items.iter().filter(|i| i.category == Category::FullAgreement && !i.adjudicated).collect();
+    let (x, y) = (agreed[0].id.clone(), agreed[1].id.clone());
+    adjudicate::resolve(&mut project, &x, "eve", &Resolution::default()).unwrap();
+    let after = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
+    assert_eq!(open(&after, Category::FullAgreement), open(&before, Category::FullAgreement) - 1);
+    let item = after.items.iter().find(|i| i.id == x).unwrap();
+    assert!(item.adjudicated);
+    assert_eq!(item.final_decision, Some(agreed[0].decision_a));
+    // Another connection (the command line, another window) changes B's severity of row y.
+    let mut other = Project::open(&dir.path().join("test.forcebench")).unwrap();
+    let b = item_b(&after, &y);
+    if agreed[1].decision_a == forcebench::vocab::Decision::AcceptForceGap {
+        forcebench::annotate::set_field(&mut other, &y, &b, Field::Severity, Some("3")).unwrap();
+    } else {
+        forcebench::annotate::set_field(&mut other, &y, &b, Field::BoundaryType, Some("duplicate")).unwrap();
+    }
+    adjudicate::resolve(&mut other, &agreed[2].id, "eve", &Resolution::default()).unwrap();
+    drop(other);
+    let later = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
+    let moved = later.items.iter().find(|i| i.id == y).unwrap();
+    assert_eq!(moved.category, Category::FieldDisagreement);
+    assert_eq!(later.counts[&Category::FieldDisagreement].total, before.counts[&Category::FieldDisagreement].total + 1);
+    assert!(later.items.iter().find(|i| i.id == agreed[2].id).unwrap().adjudicated);
+    assert_eq!(later.items, adjudicate::queue(&project, &QueueFilter::default()).unwrap().items);
+}
+
+fn item_b(page: &adjudicate::AdjudicationPage, id: &str) -> String {
+    page.items.iter().find(|i| i.id == id).unwrap().annotator_b.clone()
+}
+
+// Only a reassignment leaves a finished annotation of someone no longer assigned to the row: the
+// queue pairs the annotations of the annotators assigned now (before, a row like this stopped
+// the whole queue with `not_double_annotated`).
+#[test]
+fn a_reassigned_row_is_queued_with_the_annotations_of_its_annotators_now() {
+    let (dir, mut project, _) = paged_fixture();
+    let all = adjudicate::queue(&project, &QueueFilter::default()).unwrap().items;
+    let row = all.iter().find(|i| i.category == Category::DecisionDisagreement).unwrap().clone();
+    let third = ["ana", "ben", "cleo"].into_iter().find(|n| *n != row.annotator_a && *n != row.annotator_b).unwrap();
+    forcebench::assign::reassign(&mut project, &row.id, &row.annotator_b, third, "lee", "left the project").unwrap();
+    let now = adjudicate::queue(&project, &QueueFilter::default()).unwrap();
+    assert!(now.items.iter().all(|i| i.id != row.id), "one of its assigned annotators has finished");
+    assert_eq!(now.items.len(), all.len() - 1);
+    let label = format!("{{\"id\":\"{}\",\"decision\":\"{}\",\"severity\":2}}\n", row.id, row.decision_a.as_str());
+    forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "third.jsonl", label), third).unwrap();
+    let page = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
+    let item = page.items.iter().find(|i| i.id == row.id).expect("queued again");
+    let mut pair = [item.annotator_a.as_str(), item.annotator_b.as_str()];
+    pair.sort();
+    let mut expected = [row.annotator_a.as_str(), third];
+    expected.sort();
+    assert_eq!(pair, expected);
+    let view = adjudicate::row_view(&project, &row.id, false).unwrap();
+    assert_eq!(view.category, item.category);
+    assert_eq!(view.fields.iter().filter(|f| f.differs).map(|f| f.field).collect::<Vec<_>>(), item.differing);
+}
