@@ -550,6 +550,13 @@ test("a long queue is read a window at a time: the rail, the counts, stepping pa
   // Presses faster than rows arrive still land one row apart each.
   for (let k = 0; k < 5; k++) await page.keyboard.press("n");
   await waitRow(page, "long-1204");
+  await page.screenshot({ path: join(shotsDir, "annotate-long-queue.png") });
+  // Four-digit positions used to run into the ids (a column 24 px wide).
+  const overlaps = await page.$$eval('[data-testid="queue-row"]', (bs) =>
+    bs.filter((b) => b.querySelector(".pos").getBoundingClientRect().right > b.querySelector(".qid").getBoundingClientRect().left).length,
+  );
+  assert.equal(overlaps, 0, "every position ends before its id starts");
+  assert.match(await page.textContent('[data-testid="row-id"] + span'), /row 1,205 of 1,500/);
   const asked = await calls(page, "annotate_queue_page");
   assert.ok(asked.every((a) => a.query.limit === 600), "never more than a window");
   assert.deepEqual(problems, []);
