@@ -8,7 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchBrowser, openApp, serveDist, shotsDir } from "./support/harness.mjs";
-import { adjA, adjB, adjRows, adjudicateBackend, savedRow } from "./support/fixtures.mjs";
+import { adjA, adjB, adjQueue, adjRows, adjudicateBackend, savedRow } from "./support/fixtures.mjs";
 
 let server;
 let browser;
@@ -253,22 +253,32 @@ test("full agreements are confirmed in bulk only after a confirmation", async ()
   await page.waitForSelector('[data-testid="bulk-result"]');
   assert.deepEqual(await calls(page, "confirm_agreements"), [{ adjudicator: "Eve" }]);
   assert.match(await page.textContent('[data-testid="bulk-result"]'), /Confirmed 2 full agreements as Eve \(logged as bulk-confirmed\)/);
-  assert.ok((await calls(page, "adjudication_queue")).length >= 2, "the queue is read again");
+  assert.ok((await calls(page, "adjudication_page")).length >= 2, "the queue is read again");
   assert.deepEqual(problems, []);
   await page.close();
 });
 
 test("filters reach the queue command; hiding names hides them everywhere", async () => {
   const { page, problems } = await openAdjudicate();
-  const pairs = await page.$$eval('[data-testid="filter-pair"] option', (os) => os.map((o) => o.value));
-  assert.deepEqual(pairs, ["", "Ana+Ben", "Ana+Chidi", "Ben+Chidi"]);
+  const pairs = () => page.$$eval('[data-testid="filter-pair"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(await pairs(), ["", "Ana+Ben", "Ana+Chidi", "Ben+Chidi"]);
+  // The axes offered are those of the queue's rows (numeric and modality here).
+  const axes = await page.$$eval('[data-testid="filter-axis"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(axes, ["", "modality", "numeric"]);
   await page.selectOption('[data-testid="filter-source"]', "ExpertQA");
   await page.selectOption('[data-testid="filter-pair"]', "Ana+Chidi");
-  // Each filtered read comes with an unfiltered one (for the filter options): 1 + 2 + 2 calls.
-  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_queue").length >= 5);
-  const filters = (await calls(page, "adjudication_queue")).map((a) => a.filter);
-  assert.deepEqual(filters.at(-2) ?? null, { axis: null, source: "ExpertQA", pair: "Ana+Chidi", open_only: false });
-  assert.ok(filters.includes(null), "an unfiltered read gives the filter options");
+  // One page per change, filtered by the core; no second, unfiltered read for the menus.
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_page").length >= 3);
+  const queries = await calls(page, "adjudication_page");
+  assert.equal(queries.length, 3);
+  assert.deepEqual(queries.at(-1).query.filter, { axis: null, source: "ExpertQA", pair: "Ana+Chidi", open_only: false });
+  assert.deepEqual(await calls(page, "adjudication_queue"), [], "the whole queue is never read");
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="adj-item"]').length === 1);
+  assert.equal(await page.getAttribute('[data-testid="adj-item"]', "data-id"), "fx-adj-2");
+  assert.equal(await page.textContent('[data-testid="queue-range"]'), "1 row (of 5)");
+  // The menus still offer every value of the project, not just the filtered rows'.
+  assert.deepEqual(await pairs(), ["", "Ana+Ben", "Ana+Chidi", "Ben+Chidi"]);
+  assert.equal(await page.textContent('[data-testid="row-id"]'), "fx-adj-2", "the row shown left the filter: the first match opens");
   await page.keyboard.press("Escape"); // leave the select: shortcuts are quiet in a field
   await page.keyboard.press("h");
   await page.waitForFunction(() => document.querySelector('[data-testid="hide-names"]')?.checked === true);
@@ -276,10 +286,10 @@ test("filters reach the queue command; hiding names hides them everywhere", asyn
     window.__ipcCalls.some((c) => c.cmd === "adjudication_row" && c.args.hide_names === true),
   );
   assert.equal(await page.isDisabled('[data-testid="filter-pair"]'), true);
-  const text = await page.textContent('[data-testid="adj-item"][data-id="fx-adj-3"]');
-  assert.doesNotMatch(text, /Ben|Chidi/);
-  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_queue").length >= 7);
-  const last = (await calls(page, "adjudication_queue")).map((a) => a.filter).filter(Boolean).at(-1);
+  await page.waitForFunction(() => window.__ipcCalls.filter((c) => c.cmd === "adjudication_page").length >= 4);
+  const text = await page.textContent('[data-testid="adj-item"][data-id="fx-adj-2"]');
+  assert.doesNotMatch(text, /Ana|Chidi/);
+  const last = (await calls(page, "adjudication_page")).at(-1).query.filter;
   assert.deepEqual(last, { axis: null, source: "ExpertQA", pair: null, open_only: false }, "the pair filter is dropped");
   assert.deepEqual(problems, []);
   await page.close();
@@ -466,6 +476,95 @@ test("the view follows the rules the core sends with the row, not rules of its o
   await page.keyboard.press("a");
   assert.match(await page.getAttribute('[data-testid="field-row"][data-field="axis"]', "class"), /\bdim\b/);
   assert.doesNotMatch(await page.getAttribute('[data-testid="field-row"][data-field="evidence_span"]', "class"), /\bdim\b/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Issue 19: the queue comes a page at a time (200 items). 450 rows: fx-adj-1 open, the next 249
+// adjudicated, the rest open. The rail shows a page and its place; ] and [ walk across pages;
+// saving asks the core for the next open row, which is on the second page.
+test("the queue is read a page at a time; ] and [ cross pages; saving finds the next open row on a later page", async () => {
+  const filler = (n) => {
+    const id = `fx-p-${String(n).padStart(3, "0")}`;
+    const adjudicated = n < 250;
+    return {
+      ...adjQueue.items[2],
+      id,
+      category: "full_agreement",
+      source_dataset: n % 2 ? "LFQA" : "ExpertQA",
+      adjudicated,
+      final_decision: adjudicated ? "accept_force_gap" : null,
+    };
+  };
+  const items = [adjQueue.items[0], ...Array.from({ length: 449 }, (_, k) => filler(k + 1))];
+  const queue = {
+    counts: {
+      decision_disagreement: { total: 1, open: 1 },
+      needs_discussion: { total: 0, open: 0 },
+      field_disagreement: { total: 0, open: 0 },
+      full_agreement: { total: 449, open: 200 },
+    },
+    items,
+  };
+  const rowOf = (id) => {
+    const r = structuredClone(adjRows["fx-adj-2"]);
+    r.candidate.id = id;
+    r.category = "full_agreement";
+    return r;
+  };
+  const rows = { ...adjRows, ...Object.fromEntries(items.slice(1).map((i) => [i.id, rowOf(i.id)])) };
+  const base = adjudicateBackend();
+  const { page, problems } = await openAdjudicate({
+    answers: { ...base.answers, adjudication_queue: queue },
+    byArg: { adjudication_row: { arg: "id", answers: rows } },
+  });
+  const range = () => page.textContent('[data-testid="queue-range"]');
+  const shown = () => page.$$eval('[data-testid="adj-item"]', (els) => els.map((e) => e.dataset.id));
+  const rowIs = (id) => page.waitForFunction((x) => document.querySelector('[data-testid="row-id"]')?.textContent === x, id);
+  assert.equal((await shown()).length, 200);
+  assert.equal(await range(), "1–200 of 450");
+  assert.equal(await page.isDisabled('[data-testid="queue-earlier"]'), true);
+  const [first] = await calls(page, "adjudication_page");
+  assert.equal(first.query.limit, 200);
+  assert.equal(first.query.open_after, "", "the first open row is looked for from the top");
+
+  // ] on the last row of the page opens the first row of the next page, [ goes back.
+  await page.click('[data-testid="adj-item"][data-id="fx-p-199"]');
+  await rowIs("fx-p-199");
+  await page.keyboard.press("]");
+  await rowIs("fx-p-200");
+  assert.equal(await range(), "201–400 of 450");
+  assert.equal((await shown())[0], "fx-p-200");
+  assert.equal(await page.getAttribute('[data-testid="adj-item"][data-id="fx-p-200"]', "aria-current"), "true");
+  await page.keyboard.press("[");
+  await rowIs("fx-p-199");
+  assert.equal(await range(), "1–200 of 450");
+  // The pager's buttons turn the page; the row on screen stays.
+  await page.click('[data-testid="queue-later"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-range"]')?.textContent === "201–400 of 450");
+  await page.click('[data-testid="queue-later"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-range"]')?.textContent === "401–450 of 450");
+  assert.equal(await page.isDisabled('[data-testid="queue-later"]'), true);
+  assert.equal(await page.textContent('[data-testid="row-id"]'), "fx-p-199");
+
+  // Save fx-adj-1 (on the first page): the next open row is fx-p-250, on the second page.
+  await page.click('[data-testid="queue-earlier"]');
+  await page.click('[data-testid="queue-earlier"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="queue-range"]')?.textContent === "1–200 of 450");
+  await page.click('[data-testid="adj-item"][data-id="fx-adj-1"]');
+  await rowIs("fx-adj-1");
+  await page.keyboard.press("a");
+  for (const key of ["a", "b", "a", "b"]) {
+    await page.keyboard.press("j");
+    await page.keyboard.press(key);
+  }
+  await page.keyboard.press("Control+Enter");
+  await rowIs("fx-p-250");
+  assert.equal(await page.textContent('[data-testid="save-advanced"]'), "Saved fx-adj-1 (held back by QC). Next open row: fx-p-250.");
+  assert.equal(await range(), "201–400 of 450");
+  assert.equal(await page.getAttribute('[data-testid="adj-item"][data-id="fx-p-250"]', "aria-current"), "true");
+  const asked = (await calls(page, "adjudication_page")).map((c) => c.query.open_after);
+  assert.ok(asked.includes("fx-adj-1"), "the core was asked for the next open row after the saved one");
   assert.deepEqual(problems, []);
   await page.close();
 });

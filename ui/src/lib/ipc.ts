@@ -109,12 +109,13 @@ export const exportAgreement = (path: string, format: ExportFormat) =>
 import type { AuditRow } from "../bindings/AuditRow";
 import type { Mark } from "../bindings/Mark";
 import type { QcReport } from "../bindings/QcReport";
-import type { Queue } from "../bindings/Queue";
-import type { QueueFilter } from "../bindings/QueueFilter";
+import type { AdjudicationPage } from "../bindings/AdjudicationPage";
+import type { AdjudicationQuery } from "../bindings/AdjudicationQuery";
 import type { Resolution } from "../bindings/Resolution";
 import type { RowView } from "../bindings/RowView";
 
-export const adjudicationQueue = (filter: QueueFilter | null) => call<Queue>("adjudication_queue", { filter });
+/** One page of the adjudication queue, filtered, counted and ordered by the core. */
+export const adjudicationPage = (query: AdjudicationQuery) => call<AdjudicationPage>("adjudication_page", { query });
 export const adjudicationRow = (id: string, hideNames: boolean) =>
   call<RowView>("adjudication_row", { id, hide_names: hideNames });
 /** Durable when it answers; the row comes back with its recorded sources, history and QC. */

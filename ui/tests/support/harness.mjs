@@ -126,6 +126,44 @@ export async function openApp(context, url, backend) {
       a.problem_fields = a.decision === null ? ["decision"] : waiting ? ["suggested"] : [];
       a.finished = a.decision !== null && !waiting;
     };
+    const AXIS_ORDER = ["relation", "modality", "scope", "temporal", "numeric", "none"];
+    const pairOf = (i) => [i.annotator_a, i.annotator_b].sort().join("+");
+    const adjudicationPage = (queue, q) => {
+      const f = q.filter;
+      const wanted = f.pair ? f.pair.split("+").map((s) => s.trim()).sort().join("+") : null;
+      const ok = (i) =>
+        (f.axis === null || (i.suggested_axis ?? "none") === f.axis) &&
+        (f.source === null || i.source_dataset === f.source) &&
+        (wanted === null || pairOf(i) === wanted) &&
+        !(f.open_only && i.adjudicated);
+      const all = queue.items;
+      const matches = all.filter(ok);
+      let target = null;
+      let nextOpen = null;
+      if (q.open_after !== null) {
+        const from = all.findIndex((i) => i.id === q.open_after);
+        const order = [...all.slice(from + 1), ...all.slice(0, Math.max(0, from))];
+        nextOpen = order.find((i) => !i.adjudicated && ok(i) && i.id !== q.open_after)?.id ?? null;
+        target = nextOpen;
+      } else if (q.around !== null) target = q.around;
+      const at = target === null ? -1 : matches.findIndex((i) => i.id === target);
+      const position = at === -1 ? null : at;
+      const offset = position !== null && q.limit > 0 ? Math.floor(position / q.limit) * q.limit : q.offset;
+      return {
+        counts: queue.counts,
+        total: all.length,
+        matching: matches.length,
+        offset,
+        items: matches.slice(offset, offset + q.limit),
+        facets: {
+          sources: [...new Set(all.map((i) => i.source_dataset))].sort(),
+          pairs: [...new Set(all.map(pairOf))].sort(),
+          axes: AXIS_ORDER.filter((a) => all.some((i) => (i.suggested_axis ?? "none") === a)),
+        },
+        position,
+        next_open: nextOpen,
+      };
+    };
     const answer = (cmd, args) => {
       if (b.errors?.[cmd]) throw b.errors[cmd];
       if (cmd === "project_status") return b.status;
@@ -145,6 +183,9 @@ export async function openApp(context, url, backend) {
         return { total: b.rows.length, matching: matches.length, offset: q.offset, rows: matches.slice(q.offset, q.offset + q.limit) };
       }
       if (b.answers && cmd in b.answers) return b.answers[cmd];
+      // A page of the adjudication queue, from the whole queue of the fixture
+      // (answers.adjudication_queue), filtered, counted and paged as the core does it.
+      if (cmd === "adjudication_page") return adjudicationPage(b.answers.adjudication_queue, args.query);
       // Answers that depend on one argument: { cmd: { arg: "id", answers: { "fx-1": answer } } }.
       const per = b.byArg?.[cmd];
       if (per) {
