@@ -77,8 +77,11 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 async fn next_row_navigation_time() {
     let tools = find_tools().unwrap_or_else(|m| panic!("{m}"));
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bench.forcebench");
-    {
+    // FORCEBENCH_BENCH_PROJECT=FILE measures a project made elsewhere (a 1M-row one: the first
+    // annotator's queue is then a million rows); the app writes to it (time on rows).
+    let given = std::env::var_os("FORCEBENCH_BENCH_PROJECT").map(std::path::PathBuf::from);
+    let path = given.clone().unwrap_or_else(|| dir.path().join("bench.forcebench"));
+    if given.is_none() {
         let mut project = Project::create(&path, "Navigation benchmark").unwrap();
         let csv = dir.path().join("pool.csv");
         sample::write_candidates(&csv, &sample::generate(200, 7)).unwrap();
@@ -88,15 +91,24 @@ async fn next_row_navigation_time() {
         assign::assign(&mut project, 1).unwrap();
     }
     let (display, driver) = start_for(&tools, &path, dir.path());
+    let asked = Instant::now();
     let client = session(&tools, &driver).await;
 
     let result: Res<(Vec<f64>, Vec<f64>, Duration)> = async {
-        client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-annotate]")).await?;
+        client.wait().at_most(Duration::from_secs(60)).for_element(css("[data-testid=nav-annotate]")).await?;
+        let shown = asked.elapsed();
         keys(&client, &format!("{}2", k(Key::Alt))).await?;
-        client.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=pick-annotator]")).await?;
+        client.wait().at_most(Duration::from_secs(60)).for_element(css("[data-testid=pick-annotator]")).await?;
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let picked = Instant::now();
         keys(&client, &k(Key::Enter)).await?;
-        client.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=row-id]")).await?;
+        client.wait().at_most(Duration::from_secs(60)).for_element(css("[data-testid=row-id]")).await?;
+        let queue = js(&client, "return document.querySelector('[data-testid=progress]')?.textContent").await?;
+        println!(
+            "window up in {:.2} s; the first row of the queue ({queue} done) {:.2} s after choosing the annotator",
+            shown.as_secs_f64(),
+            picked.elapsed().as_secs_f64()
+        );
         js(&client, PROBE).await?;
         let started = Instant::now();
         let times = presses(&client, "n", "__nav").await?;
