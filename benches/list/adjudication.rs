@@ -145,7 +145,7 @@ pub fn bench(project: &mut Project, built_in: Option<&std::path::Path>) {
         let start = Instant::now();
         adjudicate::page(project, &q(QueueFilter::default(), 0)).unwrap();
         println!(
-            "  after an annotation changed (saved {:.1} ms): the first page {:>9.1} ms (every row classified again)",
+            "  after an annotation changed (saved {:.1} ms): the first page {:>9.2} ms (the row read again, merged in)",
             ms(saved),
             ms(start.elapsed())
         );

@@ -88,6 +88,8 @@ pub struct AdjudicationPage {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     category: Category,
+    /// Import order (the order within a category).
+    seq: i64,
     /// Bit `i` set: `FIELDS[i]` is among the fields listed as differing.
     differing: u8,
     axis: Option<Axis>,
@@ -97,14 +99,13 @@ struct Entry {
     final_decision: Option<Decision>,
 }
 
-/// What the classification was computed from: the project, and the last annotation event,
-/// assignment and reassignment written (annotations change only with an event; assignments are
-/// only added, or moved with a reassignment; candidates never change).
+/// What the classification was computed from: the project, and the last assignment and
+/// reassignment written (assignments are only added, or moved with a reassignment; candidates
+/// never change). Annotations change only with an event: those written since are folded in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Stamp {
     project_id: String,
     path: String,
-    last_annotation_event: Option<i64>,
     last_assignment: Option<i64>,
     last_reassignment: Option<i64>,
 }
@@ -112,6 +113,8 @@ struct Stamp {
 /// The classified queue of one project.
 struct Classified {
     of: Stamp,
+    /// The last annotation event folded in.
+    last_annotation_event: Option<i64>,
     /// The last adjudication event folded into the final decisions.
     last_adjudication_event: Option<i64>,
     /// Entry `i`'s id is `ids[ends[i - 1]..ends[i]]`.
@@ -235,10 +238,13 @@ fn stamp(project: &Project) -> Result<Stamp> {
     Ok(Stamp {
         project_id: project.info().id.clone(),
         path: project.info().path.clone(),
-        last_annotation_event: max("SELECT max(id) FROM annotation_events")?,
         last_assignment: max("SELECT max(rowid) FROM assignments")?,
         last_reassignment: max("SELECT max(id) FROM reassignments")?,
     })
+}
+
+fn last_annotation_event(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn.prepare_cached("SELECT max(id) FROM annotation_events")?.query_row([], |r| r.get(0))?)
 }
 
 fn last_adjudication_event(conn: &Connection) -> Result<Option<i64>> {
@@ -304,6 +310,26 @@ fn hash_columns(r: &rusqlite::Row, columns: &[usize]) -> rusqlite::Result<u64> {
     Ok(h.finish())
 }
 
+/// A finished annotation read by [`ANNOTATION_COLUMNS`].
+fn half_of(r: &rusqlite::Row) -> Result<Half> {
+    let decision = crate::db::text_or_null(r, 2)?.ok_or_else(|| {
+        Error::Corrupt(format!(
+            "row `{}` has a finished annotation without a decision",
+            crate::db::text(r, 0).unwrap_or("?")
+        ))
+    })?;
+    let mut fields = [0u64; 7];
+    for (k, columns) in COLUMNS.iter().enumerate() {
+        fields[k] = hash_columns(r, columns)?;
+    }
+    Ok(Half { annotator: r.get(1)?, decision: decision.parse().map_err(Error::Corrupt)?, fields })
+}
+
+/// The columns [`half_of`] reads (`n` is the annotations table).
+const ANNOTATION_COLUMNS: &str =
+    "n.candidate_id, n.annotator_id, n.decision, n.evidence_span, n.span_start, n.span_end,
+    n.calibrated_claim, n.raised_claim, n.axis, n.severity, n.repair, n.boundary_type";
+
 /// A row's entry from its two annotations, A (the annotator added first) and B.
 fn pair(x: Half, y: Half) -> ([i64; 2], Entry) {
     let (a, b) = if x.annotator < y.annotator { (x, y) } else { (y, x) };
@@ -324,6 +350,7 @@ fn pair(x: Half, y: Half) -> ([i64; 2], Entry) {
         axis: None,
         source: 0,
         pair: 0,
+        seq: 0,
         decisions: [a.decision, b.decision],
         final_decision: None,
     };
@@ -336,6 +363,7 @@ fn pair(x: Half, y: Half) -> ([i64; 2], Entry) {
 /// the final decisions. Only a reassigned row can have a finished annotation of someone no longer
 /// assigned to it; those rows are sorted out with their assignments.
 fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
+    let last_annotation_event = last_annotation_event(conn)?;
     let last_adjudication_event = last_adjudication_event(conn)?;
     let reassigned: std::collections::HashSet<String> = conn
         .prepare("SELECT DISTINCT candidate_id FROM reassignments")?
@@ -343,21 +371,11 @@ fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
         .collect::<rusqlite::Result<_>>()?;
     let mut rows: std::collections::HashMap<Box<str>, Slot> = std::collections::HashMap::new();
     {
-        let mut stmt = conn.prepare(
-            "SELECT candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
-                    calibrated_claim, raised_claim, axis, severity, repair, boundary_type
-             FROM annotations WHERE finished = 1",
-        )?;
+        let mut stmt = conn.prepare(&format!("SELECT {ANNOTATION_COLUMNS} FROM annotations n WHERE n.finished = 1"))?;
         let mut cursor = stmt.query([])?;
         while let Some(r) = cursor.next()? {
             let id = crate::db::text(r, 0)?;
-            let decision = crate::db::text_or_null(r, 2)?
-                .ok_or_else(|| Error::Corrupt(format!("row `{id}` has a finished annotation without a decision")))?;
-            let mut fields = [0u64; 7];
-            for (k, columns) in COLUMNS.iter().enumerate() {
-                fields[k] = hash_columns(r, columns)?;
-            }
-            let half = Half { annotator: r.get(1)?, decision: decision.parse().map_err(Error::Corrupt)?, fields };
+            let half = half_of(r)?;
             match rows.get_mut(id) {
                 None if reassigned.contains(id) => {
                     rows.insert(id.into(), Slot::Reassigned(vec![half]));
@@ -440,7 +458,8 @@ fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
             };
             entry.axis =
                 crate::db::text_or_null(r, 3)?.map(|a| a.parse::<Axis>().map_err(Error::Corrupt)).transpose()?;
-            keyed.push((r.get(1)?, id, entry));
+            entry.seq = r.get(1)?;
+            keyed.push((entry.seq, id, entry));
         }
     }
     if let Some((id, _)) = rows.iter().find(|(_, slot)| matches!(slot, Slot::Two { .. })) {
@@ -466,6 +485,7 @@ fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
         .collect();
     let mut q = Classified {
         of,
+        last_annotation_event,
         last_adjudication_event,
         ids,
         ends,
@@ -496,6 +516,168 @@ fn read_final_decisions(conn: &Connection, q: &mut Classified) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// More annotation events than this since the queue was built: it is built again (an import,
+/// a merged packet), rather than each changed row read on its own.
+const ANNOTATION_EVENTS_FOLDED_MAX: i64 = 20_000;
+
+/// Folds the annotations changed since the queue was built (or last brought up to date) into it:
+/// each row named by a newer annotation event is read and classified again, and the queue's
+/// order, ids and id index are merged anew (linear in the queue). `false` when there are too
+/// many changes to fold, and the queue should be built again.
+fn fold_annotations(conn: &Connection, q: &mut Classified) -> Result<bool> {
+    let last = last_annotation_event(conn)?;
+    if last == q.last_annotation_event {
+        return Ok(true);
+    }
+    let since = q.last_annotation_event.unwrap_or(0);
+    let newer: i64 = conn
+        .prepare_cached("SELECT count(*) FROM annotation_events WHERE id > ?1")?
+        .query_row([since], |r| r.get(0))?;
+    if newer > ANNOTATION_EVENTS_FOLDED_MAX {
+        return Ok(false);
+    }
+    let mut changed: Vec<String> = conn
+        .prepare_cached("SELECT DISTINCT candidate_id FROM annotation_events WHERE id > ?1")?
+        .query_map([since], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    changed.sort();
+    // Each changed row as it is now: its entry, or none when it is not double-annotated.
+    let mut halves = conn.prepare_cached(&format!(
+        "SELECT {ANNOTATION_COLUMNS} FROM annotations n
+         JOIN assignments s ON s.candidate_id = n.candidate_id AND s.annotator_id = n.annotator_id
+         WHERE n.candidate_id = ?1 AND n.finished = 1"
+    ))?;
+    let mut candidate = conn.prepare_cached("SELECT seq, source_dataset, axis FROM candidates WHERE id = ?1")?;
+    let mut adjudication = conn.prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?;
+    let names_by_id: BTreeMap<i64, String> = conn
+        .prepare_cached("SELECT id, name FROM annotators")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut added: Vec<(String, Entry)> = Vec::new();
+    for id in &changed {
+        let found: Vec<Half> =
+            halves.query_map([id], |r| Ok(half_of(r)))?.collect::<rusqlite::Result<Result<_>>>()??;
+        let [x, y] = found[..] else { continue };
+        let (annotators, mut entry) = pair(x, y);
+        let (seq, source, axis): (i64, String, Option<String>) =
+            candidate.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        entry.seq = seq;
+        entry.axis = axis.map(|a| a.parse::<Axis>().map_err(Error::Corrupt)).transpose()?;
+        entry.source = q.source_index(&source);
+        let mut name = |w: i64| -> Result<u32> {
+            let n = names_by_id.get(&w).ok_or_else(|| Error::Corrupt(format!("no annotator with id {w}")))?;
+            Ok(q.name_index(n))
+        };
+        let pair_names = [name(annotators[0])?, name(annotators[1])?];
+        entry.pair = q.pair_index(pair_names);
+        let decision: Option<String> =
+            rusqlite::OptionalExtension::optional(adjudication.query_row([id], |r| r.get(0)))?;
+        entry.final_decision = decision.map(|d| d.parse().map_err(Error::Corrupt)).transpose()?;
+        added.push((id.clone(), entry));
+    }
+    q.replace(&changed, added);
+    q.last_annotation_event = last;
+    Ok(true)
+}
+
+impl Classified {
+    fn source_index(&mut self, source: &str) -> u32 {
+        match self.sources.iter().position(|s| s == source) {
+            Some(i) => i as u32,
+            None => {
+                self.sources.push(source.to_string());
+                self.sources.len() as u32 - 1
+            }
+        }
+    }
+
+    fn name_index(&mut self, name: &str) -> u32 {
+        match self.names.iter().position(|s| s == name) {
+            Some(i) => i as u32,
+            None => {
+                self.names.push(name.to_string());
+                self.names.len() as u32 - 1
+            }
+        }
+    }
+
+    fn pair_index(&mut self, pair: [u32; 2]) -> u32 {
+        match self.pairs.iter().position(|p| *p == pair) {
+            Some(i) => i as u32,
+            None => {
+                self.pairs.push(pair);
+                let mut v = [self.names[pair[0] as usize].as_str(), self.names[pair[1] as usize].as_str()];
+                v.sort();
+                self.pair_keys.push(v.join("+"));
+                self.pairs.len() as u32 - 1
+            }
+        }
+    }
+
+    /// Takes the rows `gone` (sorted ids) out of the queue and puts `added` in, each where its
+    /// category and import order place it: one merge of the kept order with the added rows.
+    fn replace(&mut self, gone: &[String], mut added: Vec<(String, Entry)>) {
+        let mut removed = vec![false; self.entries.len()];
+        for id in gone {
+            if let Some(i) = self.find(id) {
+                removed[i] = true;
+            }
+        }
+        added.sort_by_key(|(_, e)| (e.category, e.seq));
+        let n = self.entries.len() - removed.iter().filter(|r| **r).count() + added.len();
+        let (mut ids, mut ends, mut entries) = (String::new(), Vec::with_capacity(n), Vec::with_capacity(n));
+        // Where each kept old entry went, and where each added one went.
+        let mut moved = vec![u32::MAX; self.entries.len()];
+        let mut placed = vec![0u32; added.len()];
+        let (mut i, mut k) = (0usize, 0usize);
+        loop {
+            while i < self.entries.len() && removed[i] {
+                i += 1;
+            }
+            let take_old = match (i < self.entries.len(), k < added.len()) {
+                (false, false) => break,
+                (true, false) => true,
+                (false, true) => false,
+                (true, true) => {
+                    let (o, a) = (&self.entries[i], &added[k].1);
+                    (o.category, o.seq) <= (a.category, a.seq)
+                }
+            };
+            if take_old {
+                ids.push_str(self.id(i));
+                moved[i] = entries.len() as u32;
+                entries.push(self.entries[i]);
+                i += 1;
+            } else {
+                ids.push_str(&added[k].0);
+                placed[k] = entries.len() as u32;
+                entries.push(added[k].1);
+                k += 1;
+            }
+            ends.push(ids.len() as u32);
+        }
+        // The id index: the kept ids in their order, merged with the added ones sorted by id.
+        let mut by_added: Vec<usize> = (0..added.len()).collect();
+        by_added.sort_by(|x, y| added[*x].0.cmp(&added[*y].0));
+        let kept: Vec<(u32, usize)> =
+            self.by_id.iter().filter(|&&i| !removed[i as usize]).map(|&i| (moved[i as usize], i as usize)).collect();
+        let mut by_id = Vec::with_capacity(n);
+        let (mut a, mut b) = (0usize, 0usize);
+        while a < kept.len() || b < by_added.len() {
+            let take_kept =
+                b >= by_added.len() || (a < kept.len() && self.id(kept[a].1) < added[by_added[b]].0.as_str());
+            if take_kept {
+                by_id.push(kept[a].0);
+                a += 1;
+            } else {
+                by_id.push(placed[by_added[b]]);
+                b += 1;
+            }
+        }
+        (self.ids, self.ends, self.entries, self.by_id) = (ids, ends, entries, by_id);
+    }
 }
 
 /// Folds the adjudications written since the queue was built (or last brought up to date) into
@@ -540,13 +722,22 @@ fn with_classified<T>(project: &Project, f: impl FnOnce(&Classified) -> Result<T
     }
     let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let at = match kept.iter().position(|q| q.of == of) {
-        Some(at) => {
-            if let Err(e) = catch_up(conn, &mut kept[at]) {
+        Some(at) => match fold_annotations(conn, &mut kept[at]).and_then(|folded| {
+            if folded {
+                catch_up(conn, &mut kept[at])?;
+            }
+            Ok(folded)
+        }) {
+            Ok(true) => at,
+            Ok(false) => {
+                kept[at] = classify_all(conn, of)?;
+                at
+            }
+            Err(e) => {
                 kept.remove(at);
                 return Err(e);
             }
-            at
-        }
+        },
         None => {
             kept.retain(|q| q.of.project_id != of.project_id || q.of.path != of.path);
             let q = classify_all(conn, of)?;

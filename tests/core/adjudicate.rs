@@ -553,11 +553,41 @@ fn the_queue_finds_the_next_open_row_and_the_page_holding_a_row() {
     assert_eq!(ask(&none, 4, Some("no-such-row"), None).position, None);
 }
 
-// The queue is kept between requests: it must follow an adjudication (folded in) and a changed
-// annotation (classified again), whichever connection wrote them.
+/// Checks the queue as kept against what the row view (which folds each annotation's events)
+/// says of every row: the same rows (those with both annotations finished), each classified the
+/// same way, in category then import order, and each found where it is by its id.
+fn check_against_row_views(project: &Project, ids: &[String], double: &[&str]) {
+    let all = adjudicate::queue(project, &QueueFilter::default()).unwrap().items;
+    let mut queued: Vec<&str> = all.iter().map(|i| i.id.as_str()).collect();
+    queued.sort();
+    let mut expected = double.to_vec();
+    expected.sort();
+    assert_eq!(queued, expected);
+    let seq = |id: &str| ids.iter().position(|x| x == id).unwrap();
+    for w in all.windows(2) {
+        assert!((w[0].category, seq(&w[0].id)) < (w[1].category, seq(&w[1].id)));
+    }
+    for (at, item) in all.iter().enumerate() {
+        let view = adjudicate::row_view(project, &item.id, false).unwrap();
+        assert_eq!(view.category, item.category, "{}", item.id);
+        let differs: Vec<Field> = view.fields.iter().filter(|f| f.differs).map(|f| f.field).collect();
+        assert_eq!(differs, item.differing, "{}", item.id);
+        assert_eq!(view.adjudication.map(|j| j.decision), item.final_decision, "{}", item.id);
+        let held = adjudicate::page(
+            project,
+            &adjudicate::AdjudicationQuery { around: Some(item.id.clone()), ..query(&QueueFilter::default(), 0, 1) },
+        )
+        .unwrap();
+        assert_eq!(held.position, Some(at as u64), "{} is found by its id", item.id);
+    }
+}
+
+// The queue is kept between requests: it must follow an adjudication (folded in) and changed
+// annotations (each changed row read again and merged in: a row moving to another category, a
+// row finishing its second annotation, a row losing one), whichever connection wrote them.
 #[test]
 fn the_kept_queue_follows_adjudications_and_annotation_changes() {
-    let (dir, mut project, _) = paged_fixture();
+    let (dir, mut project, ids) = paged_fixture();
     let before = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
     let open = |p: &adjudicate::AdjudicationPage, c: Category| p.counts[&c].open;
     let agreed: Vec<&adjudicate::QueueItem> =
@@ -569,7 +599,7 @@ fn the_kept_queue_follows_adjudications_and_annotation_changes() {
     let item = after.items.iter().find(|i| i.id == x).unwrap();
     assert!(item.adjudicated);
     assert_eq!(item.final_decision, Some(agreed[0].decision_a));
-    // Another connection (the command line, another window) changes B's severity of row y.
+    // Another connection (the command line, another window) changes B's label of row y.
     let mut other = Project::open(&dir.path().join("test.forcebench")).unwrap();
     let b = item_b(&after, &y);
     if agreed[1].decision_a == forcebench::vocab::Decision::AcceptForceGap {
@@ -578,13 +608,32 @@ fn the_kept_queue_follows_adjudications_and_annotation_changes() {
         forcebench::annotate::set_field(&mut other, &y, &b, Field::BoundaryType, Some("duplicate")).unwrap();
     }
     adjudicate::resolve(&mut other, &agreed[2].id, "eve", &Resolution::default()).unwrap();
-    drop(other);
     let later = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
     let moved = later.items.iter().find(|i| i.id == y).unwrap();
     assert_eq!(moved.category, Category::FieldDisagreement);
     assert_eq!(later.counts[&Category::FieldDisagreement].total, before.counts[&Category::FieldDisagreement].total + 1);
     assert!(later.items.iter().find(|i| i.id == agreed[2].id).unwrap().adjudicated);
-    assert_eq!(later.items, adjudicate::queue(&project, &QueueFilter::default()).unwrap().items);
+    let mut double: Vec<&str> = before.items.iter().map(|i| i.id.as_str()).collect();
+    check_against_row_views(&project, &ids, &double);
+
+    // Row 8 had only its first annotation: its second annotator labels it (an accept, as the
+    // first) and it joins the queue; an open decision disagreement loses B's decision and
+    // leaves it.
+    let (p, q) = forcebench::assign::annotators_of(&other, &ids[8]).unwrap().unwrap();
+    let done =
+        |who: &str| -> bool { forcebench::annotate::get(&other, &ids[8], who).map(|a| a.finished).unwrap_or(false) };
+    let second = if done(&p) { q } else { p };
+    let label = format!("{{\"id\":\"{}\",\"decision\":\"accept_force_gap\",\"severity\":2}}\n", ids[8]);
+    forcebench::annotate::import_jsonl(&mut other, &write(dir.path(), "second.jsonl", label), &second).unwrap();
+    let gone = before.items.iter().find(|i| i.category == Category::DecisionDisagreement).unwrap();
+    forcebench::annotate::set_field(&mut other, &gone.id, &gone.annotator_b, Field::Decision, None).unwrap();
+    drop(other);
+    double.push(&ids[8]);
+    double.retain(|id| *id != gone.id);
+    check_against_row_views(&project, &ids, &double);
+    let last = adjudicate::page(&project, &query(&QueueFilter::default(), 0, 500)).unwrap();
+    assert_eq!(last.total, before.total);
+    assert!(last.items.iter().any(|i| i.id == ids[8] && i.category == Category::FullAgreement));
 }
 
 fn item_b(page: &adjudicate::AdjudicationPage, id: &str) -> String {
