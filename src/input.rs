@@ -241,14 +241,27 @@ pub fn jsonl_objects(path: &Path) -> Result<(String, Vec<JsonLine>, Vec<InputPro
 
 /// The objects of JSONL text already read (see [`jsonl_objects`]).
 pub fn jsonl_lines(file: &str, text: &str) -> (Vec<JsonLine>, Vec<InputProblem>) {
-    let (mut objects, mut problems) = (Vec::new(), Vec::new());
+    let mut objects = Vec::new();
+    let problems = jsonl_each(file, text, |line, map| objects.push((line, map)));
+    (objects, problems)
+}
+
+/// Hands each object of JSONL text to `each` as it is parsed, so a reader that keeps only what
+/// it needs of each line never holds every line's JSON tree at once; returns the lines that are
+/// not acceptable objects, as [`jsonl_objects`] does.
+pub fn jsonl_each(
+    file: &str,
+    text: &str,
+    mut each: impl FnMut(u64, serde_json::Map<String, serde_json::Value>),
+) -> Vec<InputProblem> {
+    let mut problems = Vec::new();
     for (i, raw) in text.split('\n').enumerate() {
         let line = i as u64 + 1;
         if raw.trim().is_empty() {
             continue;
         }
         match parse_object(raw) {
-            Ok(map) => objects.push((line, map)),
+            Ok(map) => each(line, map),
             Err(p) => problems.push(InputProblem {
                 file: file.to_string(),
                 line: Some(line),
@@ -257,7 +270,7 @@ pub fn jsonl_lines(file: &str, text: &str) -> (Vec<JsonLine>, Vec<InputProblem>)
             }),
         }
     }
-    (objects, problems)
+    problems
 }
 
 /// Why a line is not an acceptable JSON object.

@@ -29,26 +29,29 @@ pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Resu
 }
 
 fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
-    let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
-    let mut problem = |line: u64, field: Option<&str>, message: String| {
-        problems.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
-    };
+    let (file, text) = crate::input::read_text(path)?;
     let who = roster::require(project, annotator)?;
     type Row = (u64, String, Vec<(Field, Option<String>)>); // line, id, changes
     let mut parsed: Vec<Row> = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    for (line, map) in objects {
+    let mut found = Vec::new();
+    // Each line is kept as its id and changes as it is parsed: a file of a million rows held as
+    // JSON trees took hundreds of MiB more.
+    let mut problems = crate::input::jsonl_each(&file, &text, |line, map| {
+        let mut problem = |field: Option<&str>, message: String| {
+            found.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
+        };
         let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
-            problem(line, Some("id"), "required field is missing or not a string".into());
-            continue;
+            problem(Some("id"), "required field is missing or not a string".into());
+            return;
         };
         if let Err(message) = crate::input::check_identifier("id", &id) {
-            problem(line, Some("id"), message);
-            continue;
+            problem(Some("id"), message);
+            return;
         }
         if let Some(first) = seen.insert(id.clone(), line) {
-            problem(line, Some("id"), format!("duplicate id `{id}` (first used on line {first})"));
-            continue;
+            problem(Some("id"), format!("duplicate id `{id}` (first used on line {first})"));
+            return;
         }
         let mut fields = Vec::new();
         for (key, value) in map {
@@ -58,21 +61,24 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
             let field: Field = match key.parse() {
                 Ok(f) => f,
                 Err(e) => {
-                    problem(line, Some(&key), e);
+                    problem(Some(&key), e);
                     continue;
                 }
             };
             let value = match crate::input::field_text(field.value_kind(), value) {
                 Ok(v) => v,
                 Err(message) => {
-                    problem(line, Some(&key), message);
+                    problem(Some(&key), message);
                     continue;
                 }
             };
             fields.push((field, value));
         }
         parsed.push((line, id, fields));
-    }
+    });
+    drop(text);
+    drop(seen);
+    problems.extend(found);
     if !problems.is_empty() {
         problems.sort_by_key(|p| p.line);
         return Err(Error::InvalidInput { file, problems });
