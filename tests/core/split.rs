@@ -382,7 +382,7 @@ fn the_exported_manifest_matches_its_schema() {
 /// The workflow rule restated in SQL, independently of `rowstate` (the view the schema held
 /// until version 6), as a temporary view on the test's connection only: the oracle the core's
 /// rule is checked against.
-const ORACLE_STATES: &str = "CREATE TEMP VIEW candidate_states AS
+pub(crate) const ORACLE_STATES: &str = "CREATE TEMP VIEW candidate_states AS
 SELECT c.id AS candidate_id,
        CASE
          WHEN l.candidate_id IS NOT NULL THEN 'locality_removed'

@@ -1,6 +1,7 @@
 //! The project status: rows per workflow state and the funnel per axis.
 
 use crate::adjudicate::fixture;
+use crate::common::*;
 use forcebench::adjudicate;
 use forcebench::annotate::Field;
 use forcebench::status;
@@ -20,4 +21,172 @@ fn funnel_counts_every_step_per_axis() {
     assert_eq!(s.funnel.by_axis.values().map(|c| c.accepted).sum::<i64>(), 1);
     let axis0 = adjudicate::get(&f.project, &f.ids[0]).unwrap().unwrap().value(Field::Axis).unwrap().to_string();
     assert_eq!(s.funnel.by_axis[&axis0].accepted, 1);
+}
+
+/// The status restated as the per-row statement it was read with before its scans were joined
+/// in memory (each row's finished annotations, final axis and split roles looked up row by row,
+/// its state from the SQL statement of the rule): the oracle for `status`.
+fn oracle_status(p: &forcebench::Project) -> status::StatusReport {
+    use forcebench::status::{Funnel, FunnelCounts};
+    use forcebench::vocab::{Axis, BoundaryType, WorkflowState};
+    let conn = p.conn();
+    conn.execute_batch(crate::split::ORACLE_STATES).unwrap();
+    let split: Option<i64> = conn.query_row("SELECT max(id) FROM splits", [], |r| r.get(0)).unwrap();
+    let mut funnel = Funnel {
+        rejected_by_boundary: BoundaryType::ALL.iter().map(|b| (b.as_str().to_string(), 0)).collect(),
+        by_axis: Axis::ALL.iter().map(|a| (a.as_str().to_string(), FunnelCounts::default())).collect(),
+        ..Funnel::default()
+    };
+    let mut stmt = conn
+        .prepare(
+            "SELECT coalesce(CASE WHEN j.decision = 'accept_force_gap' THEN
+                        (SELECT value FROM adjudication_fields f WHERE f.candidate_id = c.id AND f.field = 'axis') END,
+                      c.axis, 'none'),
+                    s.state,
+                    (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2,
+                    j.decision, j.boundary_type,
+                    EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'retained'),
+                    EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'eval')
+             FROM candidates c
+             JOIN candidate_states s ON s.candidate_id = c.id
+             LEFT JOIN adjudications j ON j.candidate_id = c.id",
+        )
+        .unwrap();
+    let mut rows = stmt.query([split]).unwrap();
+    while let Some(r) = rows.next().unwrap() {
+        let (axis, state, double): (String, String, bool) = (r.get(0).unwrap(), r.get(1).unwrap(), r.get(2).unwrap());
+        let (decision, boundary): (Option<String>, Option<String>) = (r.get(3).unwrap(), r.get(4).unwrap());
+        let kept = state != "locality_removed";
+        let (retained, eval) = (r.get::<_, bool>(5).unwrap() && kept, r.get::<_, bool>(6).unwrap() && kept);
+        if state == "rejected" {
+            if let Some(b) = &boundary {
+                *funnel.rejected_by_boundary.entry(b.clone()).or_insert(0) += 1;
+            }
+        }
+        let add = |c: &mut FunnelCounts| {
+            c.candidates += 1;
+            c.double_annotated += i64::from(double || decision.is_some());
+            c.adjudicated += i64::from(decision.is_some());
+            c.accepted += i64::from(state == "accepted");
+            c.qc_blocked += i64::from(state == "adjudicated" && decision.as_deref() == Some("accept_force_gap"));
+            c.rejected += i64::from(state == "rejected");
+            c.locality_removed += i64::from(state == "locality_removed");
+            if split.is_some() {
+                *c.retained.get_or_insert(0) += i64::from(retained);
+                *c.evaluation.get_or_insert(0) += i64::from(eval);
+            }
+        };
+        add(&mut funnel.total);
+        add(funnel.by_axis.entry(axis).or_default());
+    }
+    if split.is_some() {
+        for c in std::iter::once(&mut funnel.total).chain(funnel.by_axis.values_mut()) {
+            c.retained.get_or_insert(0);
+            c.evaluation.get_or_insert(0);
+        }
+    }
+    let count_by = |sql: &str| -> std::collections::BTreeMap<String, i64> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+    };
+    let states = WorkflowState::ALL
+        .iter()
+        .map(|s| {
+            let n: i64 = conn
+                .query_row("SELECT count(*) FROM candidate_states WHERE state = ?1", [s.as_str()], |r| r.get(0))
+                .unwrap();
+            (*s, n)
+        })
+        .collect();
+    let report = status::StatusReport {
+        project: p.info().clone(),
+        candidates: conn.query_row("SELECT count(*) FROM candidates", [], |r| r.get(0)).unwrap(),
+        states,
+        by_source: count_by("SELECT source_dataset, count(*) FROM candidates GROUP BY source_dataset"),
+        by_suggested_axis: count_by(
+            "SELECT coalesce(axis, 'none'), count(*) FROM candidates GROUP BY coalesce(axis, 'none')",
+        ),
+        groups: conn.query_row("SELECT count(DISTINCT group_id) FROM candidates", [], |r| r.get(0)).unwrap(),
+        funnel,
+        software: forcebench::software::software(),
+    };
+    conn.execute_batch("DROP VIEW temp.candidate_states").unwrap();
+    report
+}
+
+#[test]
+fn the_status_read_in_scans_is_the_per_row_statements() {
+    use forcebench::adjudicate::{Checklist, Choice, Resolution};
+    use forcebench::split as fs;
+    use forcebench::vocab::WorkflowState as S;
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "s.forcebench", &[("scope", 9), ("numeric", 7)], 5, 2);
+    let check = |p: &forcebench::Project| {
+        let (got, want) = (status::status(p).unwrap(), oracle_status(p));
+        assert_eq!(got, want);
+        got
+    };
+    check(&p);
+    // Rows no one has finished, one annotator has, both have (not adjudicated yet), and rows
+    // imported later with no suggested axis and a source of their own.
+    let mut rows: Vec<String> = (0..6).map(|k| csv_row(&format!("z{k}"))).collect();
+    rows.extend((0..2).map(|k| csv_row(&format!("y{k}")).replace(",modality,2", ",,").replace("ExpertQA", "NewSet")));
+    forcebench::import::import_file(&mut p, &write(dir.path(), "more.csv", csv_file(&rows)), &mut |_, _| {}).unwrap();
+    forcebench::assign::assign(&mut p, 2).unwrap();
+    let labels = write(
+        dir.path(),
+        "more.jsonl",
+        "{\"id\":\"z0\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}\n\
+         {\"id\":\"z1\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}\n",
+    );
+    forcebench::annotate::import_jsonl(&mut p, &labels, "ana").unwrap();
+    let labels = write(
+        dir.path(),
+        "z0.jsonl",
+        "{\"id\":\"z0\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}\n",
+    );
+    forcebench::annotate::import_jsonl(&mut p, &labels, "ben").unwrap();
+    // An accept moved to another axis than suggested, one held back by QC, one marked nonlocal,
+    // quality control run, and a split drafted around them.
+    let resolve = |p: &mut forcebench::Project, id: &str, axis: &str, checklist: Checklist| {
+        let res = Resolution {
+            choices: vec![
+                (forcebench::annotate::Field::Decision, Choice::Value(Some("accept_force_gap".into()))),
+                (forcebench::annotate::Field::Axis, Choice::Value(Some(axis.into()))),
+            ],
+            rationale: Some("the axis is the time frame".into()),
+            checklist,
+        };
+        forcebench::adjudicate::resolve(p, id, "eve", &res).unwrap();
+    };
+    resolve(&mut p, "r0000", "temporal", Checklist::default());
+    resolve(&mut p, "r0001", "scope", Checklist { one_local_axis: Some(false), ..Default::default() });
+    forcebench::qc::run(&mut p).unwrap();
+    let s = fs::draft(&mut p, &fs::SplitParams::new(std::collections::BTreeMap::new(), Some(3), Some(1))).unwrap();
+    let eval = s.eval_ids[0].clone();
+    forcebench::locality::mark(&mut p, &eval, "the raised claim names a new population", "eve").unwrap();
+    // A final axis on a rejected row (this version drops it; the rule must not rely on that).
+    p.conn()
+        .execute(
+            "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at)
+             SELECT candidate_id, 'axis', 'relation', 'edited', adjudicator_id, decided_at FROM adjudications
+             WHERE decision = 'reject_not_force_gap' ORDER BY candidate_id LIMIT 1",
+            [],
+        )
+        .unwrap();
+    let got = check(&p);
+    // The project holds what the test is about.
+    for state in S::ALL {
+        assert!(got.states[state] > 0 || *state == S::Imported, "{} {:?}", state.as_str(), got.states);
+    }
+    let t = &got.funnel.total;
+    assert!(
+        t.qc_blocked == 1 && t.locality_removed == 1 && t.retained.unwrap() > 0 && t.evaluation.unwrap() > 0,
+        "{t:?}"
+    );
+    assert_eq!(got.funnel.by_axis["temporal"].adjudicated, 1, "the final axis counts, not the suggested one");
+    assert_eq!(got.by_suggested_axis["none"], 2);
+    assert_eq!(got.by_source["NewSet"], 2);
+    assert_eq!(got.funnel.rejected_by_boundary["ambiguous"], 5);
+    assert_eq!(got.states[&S::DoubleAnnotated], 1, "z0, not adjudicated");
 }
