@@ -532,6 +532,10 @@ fn fold_annotations(conn: &Connection, q: &mut Classified) -> Result<bool> {
         return Ok(true);
     }
     let since = q.last_annotation_event.unwrap_or(0);
+    // Fewer events than before: not the file the queue was read from (a copy put back).
+    if last < q.last_annotation_event {
+        return Ok(false);
+    }
     let newer: i64 = conn
         .prepare_cached("SELECT count(*) FROM annotation_events WHERE id > ?1")?
         .query_row([since], |r| r.get(0))?;
@@ -692,7 +696,7 @@ fn catch_up(conn: &Connection, q: &mut Classified) -> Result<()> {
     let newer: i64 = conn
         .prepare_cached("SELECT count(*) FROM adjudication_events WHERE id > ?1")?
         .query_row([since], |r| r.get(0))?;
-    if newer as usize > 1_000 + q.entries.len() / 16 {
+    if newer as usize > 1_000 + q.entries.len() / 16 || last < q.last_adjudication_event {
         read_final_decisions(conn, q)?;
     } else {
         let ids: Vec<String> = conn
