@@ -34,9 +34,10 @@ pub(super) struct RowEvents {
 pub(super) fn event_facts(
     conn: &rusqlite::Connection,
     rows: &[DoubleAnnotated],
-    slots: &[([i64; 2], bool)],
+    slots: &[[i64; 2]],
 ) -> Result<RowEvents> {
-    let index: HashMap<&str, u32> = rows.iter().enumerate().map(|(i, r)| (r.id.as_str(), i as u32)).collect();
+    let index: HashMap<&str, u32, std::hash::BuildHasherDefault<crate::rowstate::IdHasher>> =
+        rows.iter().enumerate().map(|(i, r)| (r.id.as_str(), i as u32)).collect();
     let mut facts = vec![EventFacts { version: [u32::MAX; 2], ..EventFacts::default() }; rows.len()];
     let mut versions: Vec<String> = Vec::new();
     let mut stmt = conn.prepare(
@@ -44,44 +45,57 @@ pub(super) fn event_facts(
          FROM annotation_events ORDER BY id",
     )?;
     let mut query = stmt.query([])?;
+    // Columns compared as bytes (as SQLite compares text), checked as UTF-8 only when kept.
     // The row of the previous event (`None`: not a double-annotated row).
-    let mut last_id = String::new();
+    let mut last_id: Vec<u8> = Vec::new();
     let mut last_row: Option<usize> = None;
     while let Some(r) = query.next()? {
-        let id = crate::db::text(r, 0)?;
-        if id != last_id {
+        let id = bytes(r, 0)?;
+        if id != last_id.as_slice() {
             last_id.clear();
-            last_id.push_str(id);
-            last_row = index.get(id).map(|&i| i as usize);
+            last_id.extend_from_slice(id);
+            last_row = index.get(utf8(id, 0)?).map(|&i| i as usize);
         }
         let Some(row) = last_row else { continue };
         let annotator: i64 = r.get(1)?;
-        let Some(slot) = slots[row].0.iter().position(|&a| a == annotator) else { continue };
+        let Some(slot) = slots[row].iter().position(|&a| a == annotator) else { continue };
         let f = &mut facts[row];
         if f.version[slot] == u32::MAX {
             // The annotation's first event.
             f.mode[slot] = crate::db::text(r, 2)?.parse::<SuggestionMode>().ok();
         }
-        let version = crate::db::text(r, 3)?;
-        let v = match versions.iter().position(|v| v == version) {
+        let version = bytes(r, 3)?;
+        let v = match versions.iter().position(|v| v.as_bytes() == version) {
             Some(v) => v,
             None => {
-                versions.push(version.to_string());
+                versions.push(utf8(version, 3)?.to_string());
                 versions.len() - 1
             }
         };
         f.version[slot] = v as u32;
-        let at = crate::db::text(r, 4)?;
+        let at = bytes(r, 4)?;
         match &mut f.latest {
-            Some(latest) if latest.as_str() >= at => {}
+            Some(latest) if latest.as_bytes() >= at => {}
             Some(latest) => {
                 latest.clear();
-                latest.push_str(at);
+                latest.push_str(utf8(at, 4)?);
             }
-            None => f.latest = Some(at.to_string()),
+            None => f.latest = Some(utf8(at, 4)?.to_string()),
         }
     }
     Ok(RowEvents { rows: facts, versions })
+}
+
+/// Column `i` of a result row as the bytes of its text, borrowed from SQLite.
+fn bytes<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
+    r.get_ref(i)?
+        .as_bytes()
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into()))
+}
+
+/// Bytes of column `i` as text.
+fn utf8(b: &[u8], i: usize) -> rusqlite::Result<&str> {
+    std::str::from_utf8(b).map_err(|e| rusqlite::Error::Utf8Error(i, e))
 }
 
 /// SQLite's `strftime('%G-W%V', at)`, asked once per day for the timestamps this program writes

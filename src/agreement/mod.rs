@@ -13,6 +13,7 @@
 
 mod events;
 pub mod export;
+mod read;
 pub mod stats;
 
 use serde::Serialize;
@@ -326,91 +327,23 @@ fn vocab_index<T: std::str::FromStr + PartialEq + Copy>(
 }
 
 /// Reads every row with two finished pre-adjudication annotations. Equal spans and kept claims
-/// are compared by SQLite where the text lies, so only differing spans are copied out.
+/// are compared by digest as they are read, so only differing spans are kept as text.
 pub fn double_annotated(project: &Project) -> Result<AnnotatedRows> {
     double_annotated_in(project.conn())
 }
 
 /// [`double_annotated`] on a connection (inside a transaction, say).
 ///
-/// Two passes, each in storage order: the rows and both their annotations (by import order),
-/// then every annotation event once, in id order, for the facts each label takes from its events
-/// (the mode it was started in, the guideline version of its last change, the week of the later
-/// label). Looking those up per row probed the event table five times a row, at random: 105 s for
-/// a million rows whose events are ten times SQLite's memory map.
+/// Every table is read once in storage order and joined in memory ([`read::rows`], then
+/// [`events::event_facts`] for what each label takes from its events): asked row by row, the
+/// annotations, the candidate and five lookups of the annotation events took 105 s at a
+/// million rows, random probes into a file ten times SQLite's memory map.
 pub fn double_annotated_in(conn: &rusqlite::Connection) -> Result<AnnotatedRows> {
-    use crate::vocab::{Axis, Decision};
-    let mut stmt = conn.prepare(
-        "SELECT c.id, c.source_dataset, c.axis, a1.id > a2.id,
-                a1.name, n1.decision, n1.axis, n1.severity,
-                n1.calibrated_claim IS c.calibrated_claim, n1.raised_claim IS c.raised_claim,
-                a2.name, n2.decision, n2.axis, n2.severity,
-                n2.calibrated_claim IS c.calibrated_claim, n2.raised_claim IS c.raised_claim,
-                CASE WHEN n1.evidence_span IS NULL OR n2.evidence_span IS NULL THEN 0
-                     WHEN n1.evidence_span = n2.evidence_span THEN 1 ELSE 2 END,
-                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n1.evidence_span END,
-                CASE WHEN n1.evidence_span <> n2.evidence_span THEN n2.evidence_span END,
-                s1.annotator_id, s2.annotator_id
-         FROM candidates c
-         JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
-         JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
-         JOIN annotations n1 ON n1.candidate_id = c.id AND n1.annotator_id = s1.annotator_id AND n1.finished = 1
-         JOIN annotations n2 ON n2.candidate_id = c.id AND n2.annotator_id = s2.annotator_id AND n2.finished = 1
-         JOIN annotators a1 ON a1.id = s1.annotator_id
-         JOIN annotators a2 ON a2.id = s2.annotator_id
-         ORDER BY c.seq",
-    )?;
-    let mut out = AnnotatedRows::default();
-    let (mut source_index, mut name_index) = (HashMap::new(), HashMap::new());
-    // Per row, the annotators of slots 1 and 2 (whose events [`event_facts`] reads) and whether
-    // the two were swapped into roster order.
-    let mut slots: Vec<([i64; 2], bool)> = Vec::new();
-    let mut query = stmt.query([])?;
-    while let Some(r) = query.next()? {
-        // Annotator 1 at columns 4..=9, annotator 2 at 10..=15; swapped into roster order.
-        let swap: bool = r.get(3)?;
-        let (x, y) = if swap { (10, 4) } else { (4, 10) };
-        let mut person = |c: usize| -> rusqlite::Result<u32> { Ok(intern(&mut out.names, &mut name_index, r.get(c)?)) };
-        let names = [person(x)?, person(y)?];
-        let decision = |c: usize| -> rusqlite::Result<u8> {
-            vocab_index(Decision::ALL, Some(r.get(c)?), c)?.ok_or(rusqlite::Error::InvalidColumnIndex(c))
-        };
-        let axis = |c: usize| vocab_index(Axis::ALL, r.get(c)?, c);
-        let severity =
-            |c: usize| -> rusqlite::Result<Option<u8>> { Ok(r.get::<_, Option<i64>>(c)?.map(|s| (s - 1) as u8)) };
-        let span = match r.get::<_, i64>(16)? {
-            0 => SpanPair::Missing,
-            1 => SpanPair::Same,
-            _ => {
-                let (s1, s2): (String, String) = (r.get(17)?, r.get(18)?);
-                if swap {
-                    SpanPair::Differ(s2, s1)
-                } else {
-                    SpanPair::Differ(s1, s2)
-                }
-            }
-        };
-        slots.push(([r.get(19)?, r.get(20)?], swap));
-        out.rows.push(DoubleAnnotated {
-            id: r.get(0)?,
-            source: intern(&mut out.sources, &mut source_index, r.get(1)?),
-            suggested_axis: axis(2)?,
-            names,
-            decision: [decision(x + 1)?, decision(y + 1)?],
-            axis: [axis(x + 2)?, axis(y + 2)?],
-            severity: [severity(x + 3)?, severity(y + 3)?],
-            span,
-            kept: [[r.get(x + 4)?, r.get(x + 5)?], [r.get(y + 4)?, r.get(y + 5)?]],
-            mode: 0,
-            version: 0,
-            week: 0,
-        });
-    }
-    drop(query);
+    let (mut out, slots) = read::rows(conn)?;
     let facts = events::event_facts(conn, &out.rows, &slots)?;
     let (mut version_index, mut week_index) = (HashMap::new(), HashMap::new());
     let mut weeks = events::WeekOf::new(conn)?;
-    for ((row, f), (who, _)) in out.rows.iter_mut().zip(&facts.rows).zip(&slots) {
+    for ((row, f), who) in out.rows.iter_mut().zip(&facts.rows).zip(&slots) {
         // An annotation's mode is the one it was started in (its first event); events made
         // before modes existed were pre-filled.
         let [m1, m2] = f.mode.map(|m| m.unwrap_or_default() as usize);

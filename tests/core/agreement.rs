@@ -586,14 +586,20 @@ const ORACLE_KEYS: &str = "SELECT c.id,
  ORDER BY c.seq";
 
 #[test]
-fn the_bulk_read_of_events_gives_every_row_the_keys_the_per_row_lookups_gave() {
+fn the_bulk_reads_give_every_row_what_the_per_row_statements_gave() {
     use forcebench::annotate::{self, Field};
     use forcebench::settings::{set_suggestion_mode, SuggestionMode};
     use forcebench::{assign, guideline, packets, roster, workspace};
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
     let (dir, _, mut project) = temp_project();
     let ids: Vec<String> = (0..24).map(|i| format!("r{i:02}")).collect();
-    let file = write(dir.path(), "c.csv", csv_file(&ids.iter().map(|id| csv_row(id)).collect::<Vec<_>>()));
+    // Rows 22 and 23 come with no suggested span.
+    let rows: Vec<String> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| if i >= 22 { csv_row(id).replace(",may reduce pain,", ",,") } else { csv_row(id) })
+        .collect();
+    let file = write(dir.path(), "c.csv", csv_file(&rows));
     forcebench::import::import_file(&mut project, &file, &mut |_: u64, _: u64| {}).unwrap();
     for who in ["ana", "ben", "cy"] {
         roster::add(&project, who, roster::Role::Annotator).unwrap();
@@ -693,9 +699,33 @@ fn the_bulk_read_of_events_gives_every_row_the_keys_the_per_row_lookups_gave() {
     ] {
         raw(&project, id, &pair(&project, id)[0], at, Some("beside"), None);
     }
-    // Rows 21-23 stay single-annotated or unlabelled.
+    // Spans and claims: one annotator marks another span than the suggested one (rows 8, 9),
+    // both mark the same other span (10), two different ones (11); claims edited by one (12) and
+    // both (13); no suggested span, the same span (22) and two (23). Row 21 stays single.
     let who = pair(&project, &ids[21]);
     label(&mut project, &ids[21], &who[0], true);
+    let set = |p: &mut forcebench::Project, i: usize, slot: usize, field: Field, value: &str| {
+        let who = pair(p, &ids[i])[slot].clone();
+        annotate::set_field(p, &ids[i], &who, field, Some(value)).unwrap();
+    };
+    set(&mut project, 8, 0, Field::EvidenceSpan, "reduce pain");
+    set(&mut project, 9, 1, Field::EvidenceSpan, "the drug may reduce pain");
+    set(&mut project, 10, 0, Field::EvidenceSpan, "the drug may reduce");
+    set(&mut project, 10, 1, Field::EvidenceSpan, "the drug may reduce");
+    set(&mut project, 11, 0, Field::EvidenceSpan, "the drug may reduce");
+    set(&mut project, 11, 1, Field::EvidenceSpan, "reduce pain, the authors said");
+    set(&mut project, 12, 1, Field::CalibratedClaim, "The drug may reduce pain in some adults.");
+    set(&mut project, 13, 0, Field::RaisedClaim, "The drug always reduces pain.");
+    set(&mut project, 13, 1, Field::RaisedClaim, "The drug cures pain.");
+    set(&mut project, 12, 0, Field::RaisedClaim, "The drug reduces all pain.");
+    set(&mut project, 13, 0, Field::CalibratedClaim, "The drug may ease pain in adults.");
+    set(&mut project, 13, 1, Field::CalibratedClaim, "The drug may reduce pain, in adults.");
+    for i in [22, 23] {
+        for who in pair(&project, &ids[i]) {
+            label(&mut project, &ids[i], &who, true);
+        }
+    }
+    set(&mut project, 23, 1, Field::EvidenceSpan, "reduce pain");
 
     let data = agreement::double_annotated(&project).unwrap();
     let got: Vec<(String, String, String, String)> = (0..data.len())
@@ -720,7 +750,7 @@ fn the_bulk_read_of_events_gives_every_row_the_keys_the_per_row_lookups_gave() {
         .collect();
     assert_eq!(got, want);
     // The project holds what the test is about: every kind of key, and the odd times.
-    assert_eq!(want.len(), 21, "rows 0-20 are double-annotated");
+    assert_eq!(want.len(), 23, "rows 0-20, 22 and 23 are double-annotated");
     let keys = |k: fn(&(String, String, String, String)) -> &String| -> BTreeSet<String> {
         want.iter().map(|w| k(w).clone()).collect()
     };
@@ -736,4 +766,106 @@ fn the_bulk_read_of_events_gives_every_row_the_keys_the_per_row_lookups_gave() {
         assert!(weeks.contains(&week), "{week} in {weeks:?}");
     }
     assert_ne!(want[20].3, week_of("2099-12-31T23:00:00Z"), "a reassigned annotator's events are not the row's");
+
+    // Every other statistic of the rows read, against the per-row statement that compared the
+    // two annotations with the suggestion and with each other in SQLite.
+    let report = agreement::report_for(&data, None);
+    let mut stmt = project
+        .conn()
+        .prepare(
+            "SELECT a1.id > a2.id, a1.name, a2.name, n1.decision, n2.decision, n1.axis, n2.axis,
+                    n1.severity IS NOT NULL AND n2.severity IS NOT NULL,
+                    n1.calibrated_claim IS c.calibrated_claim, n1.raised_claim IS c.raised_claim,
+                    n2.calibrated_claim IS c.calibrated_claim, n2.raised_claim IS c.raised_claim,
+                    n1.evidence_span, n2.evidence_span
+             FROM candidates c
+             JOIN assignments s1 ON s1.candidate_id = c.id AND s1.slot = 1
+             JOIN assignments s2 ON s2.candidate_id = c.id AND s2.slot = 2
+             JOIN annotations n1 ON n1.candidate_id = c.id AND n1.annotator_id = s1.annotator_id AND n1.finished = 1
+             JOIN annotations n2 ON n2.candidate_id = c.id AND n2.annotator_id = s2.annotator_id AND n2.finished = 1
+             JOIN annotators a1 ON a1.id = s1.annotator_id
+             JOIN annotators a2 ON a2.id = s2.annotator_id
+             ORDER BY c.seq",
+        )
+        .unwrap();
+    type Row = (bool, [String; 2], [String; 2], [Option<String>; 2], bool, [[bool; 2]; 2], [Option<String>; 2]);
+    let rows: Vec<Row> = stmt
+        .query_map([], |r| {
+            let swap: bool = r.get(0)?;
+            let pair = |i: usize| -> rusqlite::Result<[Option<String>; 2]> {
+                let (x, y): (Option<String>, Option<String>) = (r.get(i)?, r.get(i + 1)?);
+                Ok(if swap { [y, x] } else { [x, y] })
+            };
+            let both = |p: [Option<String>; 2]| p.map(Option::unwrap);
+            let (k1, k2) = ([r.get(8)?, r.get(9)?], [r.get(10)?, r.get(11)?]);
+            Ok((
+                swap,
+                both(pair(1)?),
+                both(pair(3)?),
+                pair(5)?,
+                r.get(7)?,
+                if swap { [k2, k1] } else { [k1, k2] },
+                pair(12)?,
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let decisions = ["accept_force_gap", "reject_not_force_gap", "needs_discussion"];
+    let mut confusion = vec![vec![0u64; 3]; 3];
+    let (mut spans, mut exact, mut f1) = (0u64, 0u64, 0.0f64);
+    let mut edits = [[0u64; 3]; 2];
+    for (_, _, d, _, _, kept, span) in &rows {
+        let at = |x: &String| decisions.iter().position(|d| d == x).unwrap();
+        confusion[at(&d[0])][at(&d[1])] += 1;
+        if let [Some(a), Some(b)] = span {
+            spans += 1;
+            if a == b {
+                exact += 1;
+                f1 += 1.0;
+            } else {
+                f1 += stats::token_f1(a, b);
+            }
+        }
+        for (claim, e) in edits.iter_mut().enumerate() {
+            e[usize::from(!kept[0][claim]) + usize::from(!kept[1][claim])] += 1;
+        }
+    }
+    assert_eq!(report.decision.confusion, confusion);
+    assert_eq!(report.span.n_items, spans);
+    assert_eq!(report.span.exact_match_rate, Some(exact as f64 / spans as f64));
+    assert_eq!(report.span.mean_token_f1, Some(f1 / spans as f64));
+    let e = |c: &agreement::ClaimEdits| [c.both_kept, c.one_changed, c.both_changed];
+    assert_eq!([e(&report.calibrated_claim_edits), e(&report.raised_claim_edits)], edits);
+    let accepted = |r: &&Row| r.2 == ["accept_force_gap", "accept_force_gap"];
+    let axes: Vec<[String; 2]> =
+        rows.iter().filter(accepted).filter_map(|r| Some([r.3[0].clone()?, r.3[1].clone()?])).collect();
+    let axis_names = &report.axis_when_both_accept.labels;
+    let mut axis_confusion = vec![vec![0u64; axis_names.len()]; axis_names.len()];
+    for [a, b] in &axes {
+        let at = |x: &String| axis_names.iter().position(|n| n == x).unwrap();
+        axis_confusion[at(a)][at(b)] += 1;
+    }
+    assert_eq!(report.axis_when_both_accept.confusion, axis_confusion);
+    assert_eq!(report.severity_n_items, rows.iter().filter(accepted).filter(|r| r.4).count() as u64);
+    let mut pairs: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &rows {
+        let mut names = r.1.clone();
+        names.sort();
+        *pairs.entry(format!("{} + {}", names[0], names[1])).or_default() += 1;
+    }
+    let got: BTreeMap<String, u64> = report.by_pair.iter().map(|b| (b.key.clone(), b.n_items)).collect();
+    assert_eq!(got, pairs);
+    // Cells open the rows in them, A and B in roster order.
+    for (i, r) in rows.iter().enumerate() {
+        let at = |x: &String| decisions.iter().position(|d| d == x).unwrap();
+        let cell =
+            agreement::cell_rows(&project, agreement::ConfusionTable::Decision, at(&r.2[0]), at(&r.2[1])).unwrap();
+        let row = cell.iter().find(|c| c.id == data.rows[i].id).unwrap();
+        assert_eq!([row.annotator_a.clone(), row.annotator_b.clone()], r.1);
+    }
+    // The project holds what this part is about.
+    assert!(rows.iter().any(|r| r.0) && rows.iter().any(|r| !r.0), "rows in both orders");
+    assert!(edits.iter().all(|e| e[0] > 0 && e[1] > 0 && e[2] > 0), "{edits:?}");
+    assert!(spans > exact && exact > 0 && spans < rows.len() as u64, "{spans} {exact}");
 }
