@@ -542,11 +542,13 @@ fn fold_annotations(conn: &Connection, q: &mut Classified) -> Result<bool> {
     if newer > ANNOTATION_EVENTS_FOLDED_MAX {
         return Ok(false);
     }
+    // By the key's range, deduplicated here (DISTINCT would walk the whole row index instead).
     let mut changed: Vec<String> = conn
-        .prepare_cached("SELECT DISTINCT candidate_id FROM annotation_events WHERE id > ?1")?
+        .prepare_cached("SELECT candidate_id FROM annotation_events WHERE id > ?1")?
         .query_map([since], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     changed.sort();
+    changed.dedup();
     // Each changed row as it is now: its entry, or none when it is not double-annotated.
     let mut halves = conn.prepare_cached(&format!(
         "SELECT {ANNOTATION_COLUMNS} FROM annotations n
@@ -699,10 +701,13 @@ fn catch_up(conn: &Connection, q: &mut Classified) -> Result<()> {
     if newer as usize > 1_000 + q.entries.len() / 16 || last < q.last_adjudication_event {
         read_final_decisions(conn, q)?;
     } else {
-        let ids: Vec<String> = conn
-            .prepare_cached("SELECT DISTINCT candidate_id FROM adjudication_events WHERE id > ?1")?
+        // By the key's range, deduplicated here (DISTINCT would walk the whole row index instead).
+        let mut ids: Vec<String> = conn
+            .prepare_cached("SELECT candidate_id FROM adjudication_events WHERE id > ?1")?
             .query_map([since], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
+        ids.sort();
+        ids.dedup();
         let mut one = conn.prepare_cached("SELECT decision FROM adjudications WHERE candidate_id = ?1")?;
         for id in ids {
             if let Some(i) = q.find(&id) {
