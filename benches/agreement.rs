@@ -80,6 +80,16 @@ fn main() {
                 }
             }
         }
+        // Each label's event, as a label made in the app or imported has (its mode, guideline
+        // version and week are read from its events).
+        tx.execute(
+            "INSERT INTO annotation_events (candidate_id, annotator_id, field, new_value, at, origin, uid)
+             SELECT candidate_id, annotator_id, 'decision', decision, '2025-03-10T09:15:02.000Z', 'import',
+                    lower(hex(randomblob(16)))
+             FROM annotations ORDER BY rowid",
+            [],
+        )
+        .unwrap();
         tx.commit().unwrap();
     }
     if let Ok(keep) = std::env::var("FORCEBENCH_BENCH_KEEP") {
