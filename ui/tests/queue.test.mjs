@@ -56,7 +56,7 @@ test("a long queue draws the rows around the current one and moves with it", asy
   assert.equal(await page.getAttribute('[data-testid="queue-row"][aria-current="true"]', "data-id"), "q-0600");
   assert.equal(await page.textContent('[data-testid="queue-earlier"]'), "200 earlier rows");
   assert.equal(await page.textContent('[data-testid="queue-later"]'), "700 later rows");
-  assert.equal(await page.textContent('[data-testid="progress"]'), "599 / 1500");
+  assert.equal(await page.textContent('[data-testid="progress"]'), "599 / 1,500");
   // Next row, into the next block: the drawn rows move on by a block.
   await page.keyboard.press("n");
   await waitRow(page, "q-0601");
@@ -70,7 +70,7 @@ test("a long queue draws the rows around the current one and moves with it", asy
   await page.waitForFunction(() => document.querySelector('[data-testid="queue-row"]')?.dataset.id === "q-0201");
   // A decision updates the row's mark and the progress.
   await page.keyboard.press("r");
-  await page.waitForFunction(() => document.querySelector('[data-testid="progress"]')?.textContent === "600 / 1500");
+  await page.waitForFunction(() => document.querySelector('[data-testid="progress"]')?.textContent === "600 / 1,500");
   assert.equal(await page.getAttribute('[data-testid="queue-row"][data-id="q-0600"]', "data-finished"), "true");
   assert.deepEqual(problems, []);
   await page.close();
