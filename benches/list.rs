@@ -1,7 +1,9 @@
 //! What the window asks of the core while a large project is open (issue 19): a page of the
 //! candidate list (`candidate::page`) with and without filters, and one row of the annotate view
 //! (`annotate::row_view`, next-row navigation), beside what they replaced: the whole list
-//! (`candidate::list`) and the whole queue read on every row view (`annotate::queue`).
+//! (`candidate::list`) and the whole queue read on every row view (`annotate::queue`); and the
+//! annotate view's window of the queue (`annotate::queue_page`, `annotate::next_open`), beside
+//! the whole queue it replaced.
 //!
 //! Run: `cargo bench --bench list` builds a 100,000-row project (FORCEBENCH_BENCH_ROWS to change)
 //! assigned to four annotators; `FORCEBENCH_BENCH_PROJECT=FILE cargo bench --bench list` measures
@@ -12,6 +14,9 @@ use forcebench::candidate::{self, CandidateQuery};
 use forcebench::vocab::WorkflowState;
 use forcebench::Project;
 use std::time::{Duration, Instant};
+
+#[path = "list/adjudication.rs"]
+mod adjudication;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -64,6 +69,17 @@ fn build(dir: &std::path::Path, rows: usize) -> Project {
 
 fn main() {
     let dir = tempfile::tempdir().unwrap();
+    // FORCEBENCH_BENCH_ONLY=adjudication: the adjudication queue's page alone.
+    if std::env::var_os("FORCEBENCH_BENCH_ONLY").is_some_and(|v| v == "adjudication") {
+        return adjudication::alone(dir.path());
+    }
+    let owned = std::env::var_os("FORCEBENCH_BENCH_PROJECT").is_none();
+    // FORCEBENCH_BENCH_ONLY=annotate-window (with FORCEBENCH_BENCH_PROJECT): the annotate
+    // queue's window alone, read-only.
+    if std::env::var_os("FORCEBENCH_BENCH_ONLY").is_some_and(|v| v == "annotate-window") {
+        let path = std::env::var_os("FORCEBENCH_BENCH_PROJECT").expect("FORCEBENCH_BENCH_PROJECT names the project");
+        return annotate_window(&Project::open(std::path::Path::new(&path)).unwrap(), None);
+    }
     let project = match std::env::var_os("FORCEBENCH_BENCH_PROJECT") {
         Some(path) => Project::open(std::path::Path::new(&path)).unwrap(),
         None => {
@@ -101,6 +117,8 @@ fn main() {
         );
     }
     let paged = memory();
+
+    annotate_window(&project, owned.then_some(dir.path()));
 
     let queue = annotate::queue(&project, "ana").unwrap();
     let ids: Vec<&str> = queue.iter().map(|q| q.id.as_str()).collect();
@@ -145,7 +163,7 @@ fn main() {
     let (t, whole) = median(3, || annotate::queue(&project, "ana").unwrap());
     let bytes = serde_json::to_vec(&whole).unwrap().len();
     println!(
-        "  the whole queue (annotate_queue, still sent)     {:>9.1} ms   {:>7.1} MiB of JSON",
+        "  the whole queue (annotate_queue, sent before)    {:>9.1} ms   {:>7.1} MiB of JSON",
         ms(t),
         bytes as f64 / (1024.0 * 1024.0)
     );
@@ -167,4 +185,38 @@ fn main() {
         bytes as f64 / (1024.0 * 1024.0)
     );
     println!("memory: opened {opened}; after the pages {paged}; after the row views {with_rows} (the queue read once for the ids); after the whole list {}", memory());
+    adjudication::after_the_rest(dir.path());
+}
+
+/// The annotate view's window of a queue: the first (which computes the annotator's order and
+/// which rows are finished), later ones, the next open row, and a window read after another
+/// connection saved a change (only on a project built in the run: it writes).
+fn annotate_window(project: &Project, built_in: Option<&std::path::Path>) {
+    // FORCEBENCH_BENCH_ANNOTATOR names whose queue (a project made elsewhere may name them otherwise).
+    let who = std::env::var("FORCEBENCH_BENCH_ANNOTATOR").unwrap_or_else(|_| "ben".into());
+    let window = |offset: u32| annotate::QueueQuery { annotator: who.clone(), offset, limit: 600 };
+    let start = Instant::now();
+    let first = annotate::queue_page(project, &window(0)).unwrap();
+    let cold = start.elapsed();
+    let bytes = serde_json::to_vec(&first).unwrap().len();
+    println!("annotate queue window (600 rows) of {who}'s {} rows:", first.total);
+    println!(
+        "  first window (computes the order)      {:>9.1} ms   {:>5.1} KiB of JSON",
+        ms(cold),
+        bytes as f64 / 1024.0
+    );
+    let middle = first.total / 2;
+    let (t, _) = median(5, || annotate::queue_page(project, &window(middle)).unwrap());
+    println!("  a window in the middle, median of 5    {:>9.2} ms", ms(t));
+    let (t, next) = median(5, || annotate::next_open(project, &who, None).unwrap());
+    println!("  the next open row from the start       {:>9.2} ms   ({})", ms(t), next.map_or("none".into(), |q| q.id));
+    if let Some(dir) = built_in {
+        let mut other = Project::open(&dir.join("list.forcebench")).unwrap();
+        let id = first.rows[0].id.clone();
+        annotate::set_field(&mut other, &id, &who, annotate::Field::Notes, Some("seen")).unwrap();
+        let start = Instant::now();
+        annotate::queue_page(project, &window(0)).unwrap();
+        println!("  a window after a change saved elsewhere {:>8.2} ms", ms(start.elapsed()));
+    }
+    println!("  memory after the windows: {}", memory());
 }
