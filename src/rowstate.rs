@@ -176,69 +176,109 @@ impl AllRows {
         columns: &str,
         each: &mut dyn FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
     ) -> Result<AllRows> {
-        // Rows are never deleted, so the last rowid is about the number of rows (sizing the map once
-        // saves rehashing it as it grows: a fifth of the time at a million rows).
+        let mut rows = AllRows::load_annotated(conn, columns, each)?;
+        rows.settle(conn)?;
+        Ok(rows)
+    }
+
+    /// [`AllRows::load`] up to adjudication: every row, whether it is assigned and how many
+    /// finished annotations it has; the decisions, QC outcomes and locality marks are left to
+    /// [`AllRows::settle`].
+    pub fn load_annotated(
+        conn: &Connection,
+        columns: &str,
+        each: &mut dyn FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
+    ) -> Result<AllRows> {
+        // Rows are never deleted, so the last rowid is about the number of rows (sizing the map
+        // once saves rehashing it as it grows: a fifth of the time at a million rows).
         let last: Option<i64> = conn.query_row("SELECT max(rowid) FROM candidates", [], |r| r.get(0))?;
-        let mut index: IdMap<u32> = IdMap::default();
-        index.reserve(last.unwrap_or(0).clamp(0, 1 << 26) as usize);
-        {
-            let mut stmt = conn.prepare(&format!("SELECT id{columns} FROM candidates"))?;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                let at = index.len();
-                index.insert(text(r, 0)?.into(), at as u32);
-                each(at, r)?;
-            }
+        let mut rows = AllRows { index: IdMap::default(), facts: Vec::new() };
+        rows.index.reserve(last.unwrap_or(0).clamp(0, 1 << 26) as usize);
+        rows.add(conn, &format!("SELECT id{columns} FROM candidates"), [], each)?;
+        let facts = &mut rows.facts;
+        each_row(conn, "SELECT candidate_id FROM annotations WHERE finished = 1", [], &rows.index, &mut |at, _| {
+            facts[at].finished = facts[at].finished.saturating_add(1);
+            Ok(())
+        })?;
+        each_row(conn, "SELECT candidate_id FROM assignments", [], &rows.index, &mut |at, _| {
+            facts[at].assigned = true;
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+
+    /// Adds the candidates `sql` reads (`id` at column 0), as [`AllRows::load`] does.
+    pub fn add(
+        &mut self,
+        conn: &Connection,
+        sql: &str,
+        params: impl rusqlite::Params,
+        each: &mut dyn FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let mut stmt = conn.prepare(sql)?;
+        let mut rows = stmt.query(params)?;
+        while let Some(r) = rows.next()? {
+            let at = self.facts.len();
+            self.index.insert(text(r, 0)?.into(), at as u32);
+            self.facts.push(RowFacts::default());
+            each(at, r)?;
         }
-        let mut facts = vec![RowFacts::default(); index.len()];
+        Ok(())
+    }
+
+    /// Reads what settles each row after annotation, afresh: its decision, QC outcome and
+    /// locality mark.
+    pub fn settle(&mut self, conn: &Connection) -> Result<()> {
+        for f in &mut self.facts {
+            (f.decision, f.qc, f.marked) = (None, None, false);
+        }
+        let facts = &mut self.facts;
         for (id, blocked) in qc_outcomes(conn)? {
-            if let Some(&at) = index.get(id.as_str()) {
+            if let Some(&at) = self.index.get(id.as_str()) {
                 facts[at as usize].qc = Some(if blocked { QcOutcome::Blocked } else { QcOutcome::Passed });
             }
         }
-        let mut each =
-            |sql: &str, apply: &mut dyn FnMut(&mut RowFacts, &rusqlite::Row<'_>) -> Result<()>| -> Result<()> {
-                let mut stmt = conn.prepare(sql)?;
-                let mut rows = stmt.query([])?;
-                // Consecutive rows of a scan are often about one candidate (its two annotations,
-                // its two assignments): its position is looked up once for them.
-                let (mut last, mut at): (String, Option<u32>) = (String::new(), None);
-                while let Some(r) = rows.next()? {
-                    let id = text(r, 0)?;
-                    if id != last {
-                        last.clear();
-                        last.push_str(id);
-                        at = index.get(id).copied();
-                    }
-                    if let Some(at) = at {
-                        apply(&mut facts[at as usize], r)?;
-                    }
-                }
-                Ok(())
-            };
-        each("SELECT candidate_id, decision FROM adjudications", &mut |f, r| {
-            f.decision = Some(text(r, 1)?.parse().map_err(Error::Corrupt)?);
+        each_row(conn, "SELECT candidate_id, decision FROM adjudications", [], &self.index, &mut |at, r| {
+            facts[at].decision = Some(text(r, 1)?.parse().map_err(Error::Corrupt)?);
             Ok(())
         })?;
-        each("SELECT candidate_id FROM locality_marks", &mut |f, _| {
-            f.marked = true;
+        each_row(conn, "SELECT candidate_id FROM locality_marks", [], &self.index, &mut |at, _| {
+            facts[at].marked = true;
             Ok(())
-        })?;
-        each("SELECT candidate_id FROM annotations WHERE finished = 1", &mut |f, _| {
-            f.finished = f.finished.saturating_add(1);
-            Ok(())
-        })?;
-        each("SELECT candidate_id FROM assignments", &mut |f, _| {
-            f.assigned = true;
-            Ok(())
-        })?;
-        Ok(AllRows { index, facts })
+        })
     }
 
     /// The position of row `id` (`None` for an id that is not a candidate).
     pub fn position(&self, id: &str) -> Option<usize> {
         self.index.get(id).map(|&at| at as usize)
     }
+}
+
+/// Runs `apply` on every row of `sql` (a candidate id at column 0) that is a candidate, with its
+/// position. Consecutive rows of a scan are often about one candidate (its two annotations, its
+/// two assignments): its position is looked up once for them.
+pub(crate) fn each_row(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    index: &IdMap<u32>,
+    apply: &mut dyn FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(params)?;
+    let (mut last, mut at): (String, Option<u32>) = (String::new(), None);
+    while let Some(r) = rows.next()? {
+        let id = text(r, 0)?;
+        if id != last {
+            last.clear();
+            last.push_str(id);
+            at = index.get(id).copied();
+        }
+        if let Some(at) = at {
+            apply(at as usize, r)?;
+        }
+    }
+    Ok(())
 }
 
 /// The workflow state of every row, read in six whole-table scans (see [`AllRows`]).

@@ -132,7 +132,9 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
     let mut rows: Vec<String> = (0..6).map(|k| csv_row(&format!("z{k}"))).collect();
     rows.extend((0..2).map(|k| csv_row(&format!("y{k}")).replace(",modality,2", ",,").replace("ExpertQA", "NewSet")));
     forcebench::import::import_file(&mut p, &write(dir.path(), "more.csv", csv_file(&rows)), &mut |_, _| {}).unwrap();
+    check(&p);
     forcebench::assign::assign(&mut p, 2).unwrap();
+    check(&p);
     let labels = write(
         dir.path(),
         "more.jsonl",
@@ -140,12 +142,14 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
          {\"id\":\"z1\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}\n",
     );
     forcebench::annotate::import_jsonl(&mut p, &labels, "ana").unwrap();
+    check(&p);
     let labels = write(
         dir.path(),
         "z0.jsonl",
         "{\"id\":\"z0\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}\n",
     );
     forcebench::annotate::import_jsonl(&mut p, &labels, "ben").unwrap();
+    check(&p);
     // An accept moved to another axis than suggested, one held back by QC, one marked nonlocal,
     // quality control run, and a split drafted around them.
     let resolve = |p: &mut forcebench::Project, id: &str, axis: &str, checklist: Checklist| {
@@ -160,11 +164,16 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
         forcebench::adjudicate::resolve(p, id, "eve", &res).unwrap();
     };
     resolve(&mut p, "r0000", "temporal", Checklist::default());
+    check(&p);
     resolve(&mut p, "r0001", "scope", Checklist { one_local_axis: Some(false), ..Default::default() });
+    check(&p);
     forcebench::qc::run(&mut p).unwrap();
+    check(&p);
     let s = fs::draft(&mut p, &fs::SplitParams::new(std::collections::BTreeMap::new(), Some(3), Some(1))).unwrap();
+    check(&p);
     let eval = s.eval_ids[0].clone();
     forcebench::locality::mark(&mut p, &eval, "the raised claim names a new population", "eve").unwrap();
+    check(&p);
     // A final axis on a rejected row (this version drops it; the rule must not rely on that).
     p.conn()
         .execute(
@@ -175,6 +184,40 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
         )
         .unwrap();
     let got = check(&p);
+    // A row's slot moves to another annotator, who starts on it; a label changed and undone.
+    forcebench::roster::add(&p, "cy", forcebench::roster::Role::Annotator).unwrap();
+    let z2: Vec<String> = p
+        .conn()
+        .prepare("SELECT a.name FROM assignments s JOIN annotators a ON a.id = s.annotator_id WHERE s.candidate_id = 'z2' ORDER BY s.slot")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    forcebench::assign::reassign(&mut p, "z2", &z2[0], "cy", "lead", "away").unwrap();
+    check(&p);
+    let labels = write(
+        dir.path(),
+        "z2.jsonl",
+        "{\"id\":\"z2\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}\n",
+    );
+    forcebench::annotate::import_jsonl(&mut p, &labels, "cy").unwrap();
+    check(&p);
+    forcebench::annotate::set_field(
+        &mut p,
+        "z2",
+        "cy",
+        forcebench::annotate::Field::Decision,
+        Some("needs_discussion"),
+    )
+    .unwrap();
+    forcebench::annotate::set_field(&mut p, "z2", "cy", forcebench::annotate::Field::Decision, None).unwrap();
+    assert_eq!(check(&p).states[&S::Annotating], 1, "z1 only: z2's label was taken back");
+    forcebench::annotate::undo(&mut p, "z2", "cy").unwrap();
+    assert_eq!(check(&p).states[&S::Annotating], 2, "z1 and z2");
+    // The same file opened again, as another window or command would.
+    let again = forcebench::Project::open(std::path::Path::new(&p.info().path)).unwrap();
+    assert_eq!(status::status(&again).unwrap(), oracle_status(&again));
     // The project holds what the test is about.
     for state in S::ALL {
         assert!(got.states[state] > 0 || *state == S::Imported, "{} {:?}", state.as_str(), got.states);
