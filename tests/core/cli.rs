@@ -402,7 +402,8 @@ fn the_annotate_queue_a_window_at_a_time_and_the_next_open_row() {
     run(&["sample", "annotate", "--rows", "40"]).assert().success();
     let whole = json(&mut run(&["annotate", "queue", "--annotator", "Ana", "--json"]));
     let whole = whole.as_array().unwrap();
-    let window = json(&mut run(&["annotate", "queue", "--annotator", "Ana", "--offset", "2", "--limit", "3", "--json"]));
+    let window =
+        json(&mut run(&["annotate", "queue", "--annotator", "Ana", "--offset", "2", "--limit", "3", "--json"]));
     assert_eq!(window["total"].as_u64(), Some(whole.len() as u64));
     assert_eq!(window["offset"], 2);
     assert_eq!(window["rows"].as_array().unwrap(), &whole[2..5]);
