@@ -7,20 +7,13 @@
 //! durable commit never stalls the window, and answer only after it. Argument names are as the
 //! UI sends them (`hide_names` is kept snake_case on purpose: it reads the same on both sides).
 
-use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, Queue, QueueFilter, Resolution, RowView};
+use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, Resolution, RowView};
 use forcebench::locality::{self, AuditRow, Mark};
 use forcebench::qc::{self, QcReport};
 use forcebench::ErrorPayload;
 use tauri::State;
 
 use crate::Studio;
-
-/// The queue in its fixed order (decision disagreements, needs discussion, field disagreements,
-/// full agreements) with the counts per category; `filter` narrows the items, not the counts.
-#[tauri::command]
-pub async fn adjudication_queue(studio: State<'_, Studio>, filter: Option<QueueFilter>) -> Result<Queue, ErrorPayload> {
-    studio.with(|p| adjudicate::queue(p, &filter.unwrap_or_default()))
-}
 
 /// One page of the queue (what the view asks for): the counts per category, how many rows match
 /// the filter, the filter menus' values, and the page's items in queue order; with `around` the

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use forcebench::agreement::export::ExportFormat;
 use forcebench::agreement::{self, CellRow, ConfusionTable, ProjectAgreement};
 use forcebench::annotate::{self, AnnotateRow, Annotation, Field, QueuePage, QueueQuery, QueueRow};
-use forcebench::candidate::{self, CandidateDetail, CandidatePage, CandidateQuery, CandidateSummary};
+use forcebench::candidate::{self, CandidateDetail, CandidatePage, CandidateQuery};
 use forcebench::packets::{self, MergeReport};
 use forcebench::roster::{self, Annotator};
 use forcebench::status::{self, StatusReport};
@@ -32,11 +32,6 @@ pub fn project_status(studio: State<'_, Studio>) -> Result<StatusReport, ErrorPa
 #[tauri::command]
 pub async fn project_revision(studio: State<'_, Studio>) -> Result<String, ErrorPayload> {
     studio.revision()
-}
-
-#[tauri::command]
-pub fn list_candidates(studio: State<'_, Studio>) -> Result<Vec<CandidateSummary>, ErrorPayload> {
-    studio.with(candidate::list)
 }
 
 /// One page of the candidate list, filtered in the core: the window never holds the whole pool.

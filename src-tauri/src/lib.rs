@@ -138,7 +138,6 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
     b.manage(Studio::new(project)).manage(judging::JudgeState::default()).invoke_handler(tauri::generate_handler![
         commands::project_status,
         commands::project_revision,
-        commands::list_candidates,
         commands::candidate_page,
         commands::get_candidate,
         commands::session_info,
@@ -158,7 +157,6 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::agreement_report,
         commands::agreement_cell_rows,
         commands::export_agreement,
-        adjudication::adjudication_queue,
         adjudication::adjudication_page,
         adjudication::adjudication_row,
         adjudication::resolve_row,

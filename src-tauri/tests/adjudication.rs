@@ -66,13 +66,19 @@ fn fixture() -> Fixture {
     Fixture { project, ids, names, _dir: dir }
 }
 
+/// A filter's whole queue as the window reads it: one page, bigger than any fixture's queue.
+fn whole_queue(window: &tauri::WebviewWindow<common::Mock>, filter: Value) -> Value {
+    let query = json!({ "filter": filter, "offset": 0, "limit": 1000, "around": null, "open_after": null });
+    invoke(window, "adjudication_page", json!({ "query": query })).unwrap()
+}
+
 #[test]
 fn the_queue_puts_decision_disagreements_first_and_counts_every_category() {
     let f = fixture();
     let (a0, b0) = f.names[0].clone();
     let (_app, window) = app(Ok(f.project));
 
-    let queue = invoke(&window, "adjudication_queue", json!({ "filter": null })).unwrap();
+    let queue = whole_queue(&window, json!({}));
     let order: Vec<(&str, &str)> = queue["items"]
         .as_array()
         .unwrap()
@@ -97,7 +103,7 @@ fn the_queue_puts_decision_disagreements_first_and_counts_every_category() {
     // A pair filter (either order) narrows the items, not the counts.
     let pair = format!("{b0}+{a0}");
     let filter = json!({ "axis": null, "source": null, "pair": pair, "open_only": false });
-    let narrowed = invoke(&window, "adjudication_queue", json!({ "filter": filter })).unwrap();
+    let narrowed = whole_queue(&window, filter);
     let items = narrowed["items"].as_array().unwrap();
     assert!(!items.is_empty() && items.len() <= 5);
     assert!(items.iter().all(|i| {
@@ -109,7 +115,7 @@ fn the_queue_puts_decision_disagreements_first_and_counts_every_category() {
     }));
     assert_eq!(narrowed["counts"], queue["counts"]);
     // Omitted filter keys are none (the UI may send only the ones set).
-    let by_axis = invoke(&window, "adjudication_queue", json!({ "filter": { "axis": "no-such-axis" } })).unwrap();
+    let by_axis = whole_queue(&window, json!({ "axis": "no-such-axis" }));
     assert_eq!(by_axis["items"], json!([]));
 }
 
@@ -122,7 +128,7 @@ fn the_queue_is_read_a_page_at_a_time_with_its_counts_and_the_filter_menus() {
     let (a0, b0) = f.names[0].clone();
     let ids = f.ids.clone();
     let (_app, window) = app(Ok(f.project));
-    let whole = invoke(&window, "adjudication_queue", json!({ "filter": null })).unwrap();
+    let whole = whole_queue(&window, json!({}));
     let none = json!({ "axis": null, "source": null, "pair": null, "open_only": false });
     let page = |filter: &Value, offset: u64, around: Value, open_after: Value| {
         let query =
@@ -290,7 +296,7 @@ fn full_agreements_are_confirmed_in_bulk_and_qc_runs_over_every_row() {
         0,
         "nothing left to confirm"
     );
-    let queue = invoke(&window, "adjudication_queue", json!({})).unwrap();
+    let queue = whole_queue(&window, json!({}));
     assert_eq!(queue["counts"]["full_agreement"], json!({ "total": 2, "open": 0 }));
     let row = invoke(&window, "adjudication_row", json!({ "id": ids[3], "hide_names": false })).unwrap();
     assert_eq!(row["adjudication"]["bulk_confirmed"], true);
@@ -345,7 +351,10 @@ fn a_project_that_failed_to_open_answers_every_adjudication_command_with_its_err
         forcebench::ErrorPayload { code: "not_a_project".into(), message: "x: not a ForceBench project".into() };
     let (_app, window) = app(Err(opening.clone()));
     for (cmd, args) in [
-        ("adjudication_queue", json!({})),
+        (
+            "adjudication_page",
+            json!({ "query": { "filter": {}, "offset": 0, "limit": 10, "around": null, "open_after": null } }),
+        ),
         ("adjudication_row", json!({ "id": "x", "hide_names": false })),
         (
             "resolve_row",

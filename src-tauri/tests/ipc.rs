@@ -14,13 +14,14 @@ fn sample_project() -> Project {
 }
 
 #[test]
-fn list_candidates_returns_the_rows_of_the_project() {
+fn candidate_page_returns_the_rows_of_the_project() {
     let project = sample_project();
     let first = forcebench::candidate::list(&project).unwrap().remove(0);
     let (_app, window) = app(Ok(project));
 
-    let rows = invoke(&window, "list_candidates", json!({})).expect("list_candidates succeeds");
-    let row = &rows.as_array().expect("an array of rows")[0];
+    let page = invoke(&window, "candidate_page", json!({ "query": { "offset": 0, "limit": 5 } }))
+        .expect("candidate_page succeeds");
+    let row = &page["rows"].as_array().expect("an array of rows")[0];
     assert_eq!(row["id"], first.id);
     assert_eq!(row["calibrated_claim"], first.calibrated_claim);
     assert_eq!(row["state"], "imported");
@@ -77,8 +78,8 @@ fn a_project_that_failed_to_open_answers_every_command_with_its_error() {
     let opening = Project::open(&path).err().expect("a text file is not a project").payload();
     let (_app, window) = app(Err(opening.clone()));
 
-    for cmd in ["project_status", "list_candidates"] {
-        let err = invoke(&window, cmd, json!({})).unwrap_err();
+    for (cmd, args) in [("project_status", json!({})), ("candidate_page", json!({ "query": {} }))] {
+        let err = invoke(&window, cmd, args).unwrap_err();
         assert_eq!(err["code"], "not_a_project", "{cmd}");
         assert_eq!(err["message"], opening.message.as_str(), "{cmd}");
     }
@@ -417,7 +418,7 @@ fn the_revision_moves_when_anyone_changes_the_project_and_only_then() {
     let revision = || invoke(&window, "project_revision", json!({})).unwrap().as_str().unwrap().to_string();
     let first = revision();
     assert_eq!(revision(), first, "reading changes nothing");
-    invoke(&window, "list_candidates", json!({})).unwrap();
+    invoke(&window, "candidate_page", json!({ "query": { "offset": 0, "limit": 200 } })).unwrap();
     assert_eq!(revision(), first, "a read command changes nothing");
 
     // Another connection, as the command line would.

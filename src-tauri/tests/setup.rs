@@ -29,7 +29,8 @@ fn import_roster_assign_and_issue_from_the_window() {
     assert_eq!(problems.len(), 2, "{refused}");
     assert_eq!((problems[0]["line"].as_u64(), problems[0]["field"].as_str()), (Some(3), Some("axis")));
     assert_eq!(problems[1]["line"].as_u64(), Some(4));
-    assert_eq!(invoke(&window, "list_candidates", json!({})).unwrap(), json!([]), "nothing was imported");
+    let page = invoke(&window, "candidate_page", json!({ "query": { "offset": 0, "limit": 200 } })).unwrap();
+    assert_eq!(page["total"], 0, "nothing was imported");
 
     let good = dir.path().join("good.csv");
     std::fs::write(&good, format!("{header}\n{}\n{}\n", row("a1", "modality"), row("a2", "scope"))).unwrap();
@@ -50,6 +51,7 @@ fn import_roster_assign_and_issue_from_the_window() {
     let files: Vec<&str> = issued.as_array().unwrap().iter().map(|p| p["file"].as_str().unwrap()).collect();
     assert_eq!(files.len(), 2);
     assert!(files.iter().all(|f| std::path::Path::new(f).is_file()));
-    let rows = invoke(&window, "list_candidates", json!({})).unwrap();
-    assert!(rows.as_array().unwrap().iter().all(|r| r["state"] == "assigned"), "{rows}");
+    let page = invoke(&window, "candidate_page", json!({ "query": { "offset": 0, "limit": 5000 } })).unwrap();
+    assert_eq!(page["rows"].as_array().unwrap().len() as u64, page["total"].as_u64().unwrap(), "every row in one page");
+    assert!(page["rows"].as_array().unwrap().iter().all(|r| r["state"] == "assigned"), "{page}");
 }
