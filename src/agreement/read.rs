@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use super::{intern, vocab_index, AnnotatedRows, DoubleAnnotated, SpanPair};
 use crate::db::{text, text_or_null};
 use crate::error::{Error, Result};
-use crate::rowstate::IdMap;
+use crate::rowstate::{each_row, IdMap};
 use crate::vocab::{Axis, Decision};
 
 /// A text's digest: the first 128 bits of its SHA-256 (equal texts have equal digests; two
@@ -107,7 +107,7 @@ pub(super) fn rows(conn: &rusqlite::Connection) -> Result<(AnnotatedRows, Vec<[i
     }
     // Each row's annotators, slot 1 and slot 2 (-1: none).
     let mut slots: Vec<[i64; 2]> = vec![[-1; 2]; candidates.len()];
-    each_row(conn, "SELECT candidate_id, slot, annotator_id FROM assignments", &index, &mut |at, r| {
+    each_row(conn, "SELECT candidate_id, slot, annotator_id FROM assignments", [], &index, &mut |at, r| {
         let slot: i64 = r.get(1)?;
         slots[at][usize::from(slot == 2)] = r.get(2)?;
         Ok(())
@@ -119,6 +119,7 @@ pub(super) fn rows(conn: &rusqlite::Connection) -> Result<(AnnotatedRows, Vec<[i
         conn,
         "SELECT candidate_id, annotator_id, decision, axis, severity, calibrated_claim, raised_claim, evidence_span
          FROM annotations WHERE finished = 1",
+        [],
         &index,
         &mut |at, r| {
             let annotator: i64 = r.get(1)?;
@@ -200,29 +201,4 @@ pub(super) fn rows(conn: &rusqlite::Connection) -> Result<(AnnotatedRows, Vec<[i
         row_slots.push(who);
     }
     Ok((out, row_slots))
-}
-
-/// Runs `apply` on every row of `sql` (the candidate id at column 0) that is a candidate, with
-/// its position; consecutive rows about one candidate look it up once.
-fn each_row(
-    conn: &rusqlite::Connection,
-    sql: &str,
-    index: &IdMap<u32>,
-    apply: &mut dyn FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
-) -> Result<()> {
-    let mut stmt = conn.prepare(sql)?;
-    let mut q = stmt.query([])?;
-    let (mut last, mut at): (String, Option<u32>) = (String::new(), None);
-    while let Some(r) = q.next()? {
-        let id = text(r, 0)?;
-        if id != last {
-            last.clear();
-            last.push_str(id);
-            at = index.get(id).copied();
-        }
-        if let Some(at) = at {
-            apply(at as usize, r)?;
-        }
-    }
-    Ok(())
 }
