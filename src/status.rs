@@ -266,7 +266,7 @@ fn watermarks(conn: &rusqlite::Connection) -> Result<(i64, i64, i64)> {
     Ok((
         last("SELECT coalesce(max(rowid), 0) FROM candidates")?,
         last("SELECT coalesce(max(rowid), 0) FROM assignments")?,
-        last("SELECT coalesce(max(id), 0) FROM annotation_events")?,
+        crate::annotate::last_event_id(conn)?,
     ))
 }
 
@@ -334,26 +334,13 @@ impl Kept {
             self.assignments_seen = assignments;
         }
         if events > self.events_seen {
-            // The rows with new events, by the event log's key range.
-            let mut changed: Vec<(u32, String)> = Vec::new();
-            crate::rowstate::each_row(
-                conn,
-                "SELECT candidate_id FROM annotation_events WHERE id > ?1 AND id <= ?2",
-                [self.events_seen, events],
-                &all.index,
-                &mut |at, r| {
-                    if changed.last().is_none_or(|(last, _)| *last != at as u32) {
-                        changed.push((at as u32, text(r, 0)?.to_string()));
-                    }
-                    Ok(())
-                },
-            )?;
-            changed.sort_unstable();
-            changed.dedup();
+            // The rows with new events.
+            let changed = crate::annotate::rows_with_events(conn, self.events_seen, events, None)?;
             let mut count =
                 conn.prepare_cached("SELECT count(*) FROM annotations WHERE candidate_id = ?1 AND finished = 1")?;
             let mut finished: Vec<(u32, u8)> = Vec::with_capacity(changed.len());
-            for (at, id) in changed {
+            for id in changed {
+                let Some(&at) = all.index.get(id.as_str()) else { continue };
                 let n: i64 = count.query_row([&id], |r| r.get(0))?;
                 finished.push((at, n.clamp(0, 255) as u8));
             }

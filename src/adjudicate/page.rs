@@ -244,7 +244,7 @@ fn stamp(project: &Project) -> Result<Stamp> {
 }
 
 fn last_annotation_event(conn: &Connection) -> Result<Option<i64>> {
-    Ok(conn.prepare_cached("SELECT max(id) FROM annotation_events")?.query_row([], |r| r.get(0))?)
+    Ok(Some(crate::annotate::last_event_id(conn)?).filter(|&id| id > 0))
 }
 
 fn last_adjudication_event(conn: &Connection) -> Result<Option<i64>> {
@@ -542,13 +542,7 @@ fn fold_annotations(conn: &Connection, q: &mut Classified) -> Result<bool> {
     if newer > ANNOTATION_EVENTS_FOLDED_MAX {
         return Ok(false);
     }
-    // By the key's range, deduplicated here (DISTINCT would walk the whole row index instead).
-    let mut changed: Vec<String> = conn
-        .prepare_cached("SELECT candidate_id FROM annotation_events WHERE id > ?1")?
-        .query_map([since], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    changed.sort();
-    changed.dedup();
+    let changed = crate::annotate::rows_with_events(conn, since, last.unwrap_or(0), None)?;
     // Each changed row as it is now: its entry, or none when it is not double-annotated.
     let mut halves = conn.prepare_cached(&format!(
         "SELECT {ANNOTATION_COLUMNS} FROM annotations n

@@ -119,6 +119,35 @@ fn undo_target(
 /// A new event's uid, unique across workspaces and projects (packet merge keeps an event once per
 /// uid): a uuid v7, whose leading timestamp makes each new uid sort after the last, so the unique
 /// index on uids grows at its end. With random (v4) uids every insert touched a random page of an
+/// The id of the last annotation event, 0 when there is none. Every change to an annotation is
+/// an event and event ids only grow, so what a reader built from the annotations is up to date
+/// while this is unchanged, and [`rows_with_events`] names what changed since.
+pub(crate) fn last_event_id(conn: &rusqlite::Connection) -> Result<i64> {
+    Ok(conn.prepare_cached("SELECT coalesce(max(id), 0) FROM annotation_events")?.query_row([], |r| r.get(0))?)
+}
+
+/// The rows with an annotation event after event `since` up to event `until` (of one annotator,
+/// or of anyone), each once and sorted: every annotation changed between the two. Read by the
+/// event table's key range and deduplicated here; a `DISTINCT` could be planned as a walk of the
+/// whole row index (1-3 s at 1M rows).
+pub(crate) fn rows_with_events(
+    conn: &rusqlite::Connection,
+    since: i64,
+    until: i64,
+    annotator: Option<i64>,
+) -> Result<Vec<String>> {
+    let mut ids: Vec<String> = conn
+        .prepare_cached(
+            "SELECT candidate_id FROM annotation_events
+             WHERE id > ?1 AND id <= ?2 AND (?3 IS NULL OR annotator_id = ?3)",
+        )?
+        .query_map(params![since, until, annotator], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
+}
+
 /// index that outgrows the page cache. Events written before keep their v4 uids.
 pub(crate) fn new_event_uid() -> String {
     uuid::Uuid::now_v7().to_string()

@@ -223,8 +223,7 @@ fn with_order<T>(project: &Project, annotator: &str, f: impl FnOnce(&Order) -> T
         last_assignment: conn.prepare_cached("SELECT max(rowid) FROM assignments")?.query_row([], |r| r.get(0))?,
         last_reassignment: conn.prepare_cached("SELECT max(id) FROM reassignments")?.query_row([], |r| r.get(0))?,
     };
-    let last_event: i64 =
-        conn.prepare_cached("SELECT coalesce(max(id), 0) FROM annotation_events")?.query_row([], |r| r.get(0))?;
+    let last_event = super::last_event_id(conn)?;
     let mut orders = ORDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let kept = orders.iter().position(|o| o.of == of);
     let at = match kept {
@@ -308,16 +307,10 @@ fn build(conn: &Connection, of: OrderOf, seed: u64, events_seen: i64) -> Result<
     Ok(order)
 }
 
-/// Looks again at the rows this annotator has events on after `events_seen` (a range of the
-/// event table's ids: the rows changed since, however they changed).
+/// Looks again at the rows this annotator has events on after `events_seen` (the rows changed
+/// since, however they changed).
 fn catch_up(conn: &Connection, order: &mut Order, last_event: i64) -> Result<()> {
-    let changed: Vec<String> = conn
-        .prepare_cached(
-            "SELECT DISTINCT candidate_id FROM annotation_events WHERE id > ?1 AND id <= ?2 AND annotator_id = ?3",
-        )?
-        .query_map(rusqlite::params![order.events_seen, last_event, order.of.annotator], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    for id in changed {
+    for id in super::rows_with_events(conn, order.events_seen, last_event, Some(order.of.annotator))? {
         let Some(at) = order.position_of(conn, &id)? else { continue };
         let finished: bool = conn
             .prepare_cached("SELECT finished FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
