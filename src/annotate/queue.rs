@@ -230,10 +230,10 @@ fn with_order<T>(project: &Project, annotator: &str, f: impl FnOnce(&Order) -> T
         // Events are only ever added: a smaller last id means the file is not the one the order
         // was built from.
         Some(at) if orders[at].events_seen <= last_event => at,
-        kept => {
-            if let Some(at) = kept {
-                orders.remove(at);
-            }
+        _ => {
+            // An order of this annotator built before the assignments changed is of no more use.
+            orders
+                .retain(|o| (&o.of.project_id, &o.of.path, o.of.annotator) != (&of.project_id, &of.path, of.annotator));
             let seed = crate::assign::annotator_seed(&of.project_id, &who_name);
             let order = build(conn, of, seed, last_event)?;
             if orders.len() >= ORDERS_KEPT {
