@@ -144,3 +144,27 @@ fn a_bad_window_or_name_is_refused_and_a_window_past_the_end_is_empty() {
         annotate::next_open(&project, "ana", None).unwrap()
     );
 }
+
+#[test]
+fn a_copy_put_back_in_place_of_the_project_is_read_again() {
+    // The kept order is known by the project and its path; a file put back from a copy has the
+    // same of both, and fewer events than the order has seen.
+    let (dir, path, project) = annotated_project(&["ana", "ben"]);
+    drop(project);
+    let copy = dir.path().join("copy.forcebench");
+    std::fs::copy(&path, &copy).unwrap();
+    let mut project = Project::open(&path).unwrap();
+    let ids: Vec<String> = annotate::queue(&project, "ana").unwrap().into_iter().map(|q| q.id).collect();
+    for id in &ids[..3] {
+        finish(&mut project, "ana", id);
+    }
+    assert_eq!(page(&project, "ana", 0, 0).finished, 3);
+    drop(project);
+    for end in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+    std::fs::copy(&copy, &path).unwrap();
+    let project = Project::open(&path).unwrap();
+    assert_eq!(page(&project, "ana", 0, 0).finished, 0, "the file as it is now, not the order kept from before");
+    check(&project, "ana");
+}
