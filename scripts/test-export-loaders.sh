@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 venv=.venv-export-check
 if [[ ! -x $venv/bin/python ]] || ! cmp -s tests/python/requirements.txt "$venv/.installed"; then
-  echo "export check: installing pandas and datasets into $venv"
+  echo "export check: installing pandas, datasets and scipy into $venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check -r tests/python/requirements.txt
   cp tests/python/requirements.txt "$venv/.installed"
@@ -30,6 +30,8 @@ $fb "${p[@]}" split draft --per-axis 8 >/dev/null
 first=$($fb "${p[@]}" split show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["eval_ids"][0])')
 $fb "${p[@]}" locality mark "$first" --reason "export check: a removed row" >/dev/null
 $fb "${p[@]}" split lock >/dev/null
+# McNemar's exact test of `evaluate paired`, against SciPy's binomtest (removes what it adds).
+"$venv/bin/python" tests/python/check_paired.py "$fb" "$work/demo.forcebench"
 $fb "${p[@]}" export "$work/out" >/dev/null
 $fb verify "$work/out"
 HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HOME="$work/hf" "$venv/bin/python" tests/python/check_export_loads.py "$work/out"

@@ -50,6 +50,10 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::evaluate::runner::RunSummary::export_all_to(dir)?;
     crate::evaluate::runner::RunRecord::export_all_to(dir)?;
     crate::evaluate::trust::TrustReport::export_all_to(dir)?;
+    crate::evaluate::battery::BatteryReport::export_all_to(dir)?;
+    crate::evaluate::battery::TableRow::export_all_to(dir)?;
+    crate::evaluate::panel::PairedReport::export_all_to(dir)?;
+    crate::evaluate::judge::Answer::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
     crate::split::SplitShow::export_all_to(dir)?;
     crate::split::SplitParams::export_all_to(dir)?;

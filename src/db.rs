@@ -34,6 +34,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0008_suggestion_mode.sql"),
     include_str!("../schema/0009_judge_runs.sql"),
     include_str!("../schema/0010_guideline_versions.sql"),
+    include_str!("../schema/0011_judge_fidelity.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -181,6 +181,17 @@ pub enum Error {
     #[error("{0}")]
     NoLockedSplit(String),
 
+    // --- issue 27: faithful scoring ---
+    /// A judge template that cannot be used: a placeholder no judge may see (the pair's gold
+    /// axis, severity, the other claim, any adjudicated field), a placeholder that matches no
+    /// field, or no claim to judge.
+    #[error("{0}")]
+    BadTemplate(String),
+
+    /// An evaluator name with no stored scores on the locked split (remove, panel, paired).
+    #[error("{0}")]
+    NoEvaluator(String),
+    // --- end issue 27 ---
     /// A change to a row that a locked split freezes (see `rowstate`).
     #[error(
         "row `{id}` is in locked split v{version}, which freezes it: its annotations, final labels, QC \
@@ -245,6 +256,8 @@ impl Error {
             Error::JudgeRunDiffers(_) => "judge_run_differs",
             Error::NotEnoughGroups(_) => "not_enough_groups",
             Error::NoGuidelineVersion(_) => "no_guideline_version",
+            Error::BadTemplate(_) => "bad_template",
+            Error::NoEvaluator(_) => "no_evaluator",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",

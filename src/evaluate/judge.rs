@@ -1,11 +1,19 @@
 //! Judge packets: request files for an LLM judge, and a tolerant reader for its responses.
 //!
-//! A template is plain text with placeholders: `{{passage}}`, `{{claim}}`, `{{context}}`,
-//! `{{evidence_span}}`, `{{axis}}` (the pair's axis) and `{{dummy_axis}}` (a different axis, for
-//! the control that names the wrong one). Five templates ship with ForceBench (`generic`,
-//! `force_aware`, `axis_free`, `dummy_axis`, and `pairwise`, which shows both claims of a pair for
-//! the order control); `forcebench judge templates --out DIR` writes them out to edit, and any
-//! file can be used instead.
+//! A template is plain text with a system message and a user message (the format of Appendix F
+//! of the ForceBench paper): a line `[system]` starts the system message and a line `[user]` the
+//! user message; a file with neither is one user message. Placeholders are the only way row text
+//! reaches a prompt, and they offer only what a judge may see: `{{question}}` (the candidate's
+//! context; `{{context}}` is the same), `{{passage}}`, `{{claim}}`, and for a pairwise template
+//! `{{claim_a}}` and `{{claim_b}}`. There is no placeholder for anything the judge is scored
+//! against (the pair's axis, severity, which claim is raised, the other claim, the evidence span
+//! or any adjudicated field): a template asking for one is refused, and so is a placeholder that
+//! matches no field, so a misspelt `{{pasage}}` is never sent as written.
+//!
+//! Five templates ship with ForceBench: `generic`, `force_aware`, `axis_free` and `dummy_axis`
+//! (the paper's generic judge, force-aware judge and its two ablation controls) and `pairwise`
+//! (both claims of a pair, for the order control). `forcebench judge templates --out DIR` writes
+//! them out to edit, and any file can be used instead.
 //!
 //! `export` writes one request per claim (two per pair), each a complete, stateless prompt: no
 //! request refers to another, and requests are in a seeded shuffled order so a pair's two claims
@@ -20,7 +28,11 @@ use ts_rs::TS;
 use super::{LabelMap, Output, Pair};
 use crate::error::{Error, Result};
 use crate::input::InputProblem;
-use crate::vocab::Axis;
+
+/// The version of the answer reader ([`parse_answer`]), recorded with every judge run: a change
+/// to how answers are read changes it, so a run's scores can be traced to the reader that made
+/// them. "2" reads every field the prompts ask for and normalises `force-gap` to `force_gap`.
+pub const PARSER_VERSION: &str = "2";
 
 /// The shipped templates: (name, text, the label map its answers use).
 pub const TEMPLATES: [(&str, &str, &str); 5] = [
@@ -33,6 +45,9 @@ pub const TEMPLATES: [(&str, &str, &str); 5] = [
     ("pairwise", include_str!("templates/pairwise.txt"), "pairwise"),
 ];
 
+/// The four prompts of the paper's ablation (Table 3), in its order.
+pub const ABLATION: [&str; 4] = ["generic", "axis_free", "force_aware", "dummy_axis"];
+
 /// The label map a shipped template's answers use (`generic` for a file).
 pub fn map_of(template_name: &str) -> &'static str {
     TEMPLATES.iter().find(|t| t.0 == template_name).map_or("generic", |t| t.2)
@@ -43,10 +58,160 @@ pub fn is_pairwise(text: &str) -> bool {
     text.contains("{{claim_a}}") && text.contains("{{claim_b}}")
 }
 
-/// A template by shipped name, or read from a file. Returns (name, text).
-pub fn template(name_or_file: &str) -> Result<(String, String)> {
+/// The fields a judge may be shown, by placeholder name.
+const VISIBLE: [&str; 6] = ["question", "context", "passage", "claim", "claim_a", "claim_b"];
+
+/// Placeholders that would show the judge what it is scored against, with what each would show.
+const GOLD: [(&str, &str); 15] = [
+    ("axis", "the pair's adjudicated force axis"),
+    ("primary_axis", "the pair's adjudicated force axis"),
+    ("final_axis", "the pair's adjudicated force axis"),
+    ("dummy_axis", "an axis chosen from the pair's adjudicated one"),
+    ("severity", "the pair's adjudicated severity"),
+    ("final_severity", "the pair's adjudicated severity"),
+    ("evidence_span", "the span the annotators marked as deciding the pair"),
+    ("calibrated_claim", "which claim of the pair is the calibrated one"),
+    ("raised_claim", "which claim of the pair is the raised one"),
+    ("other_claim", "the other claim of the pair"),
+    ("which", "which claim of the pair is the raised one"),
+    ("decision", "the adjudicated decision"),
+    ("boundary_type", "the adjudicated boundary type"),
+    ("repair", "the adjudicated repair"),
+    ("rationale", "the adjudicator's rationale"),
+];
+
+/// A judge template: its name, its file text (what its sha256 is taken over) and its messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    pub name: String,
+    pub text: String,
+    pub system: Option<String>,
+    pub user: String,
+}
+
+impl Template {
+    /// Splits and checks a template's text (see the module documentation).
+    pub fn parse(name: &str, text: &str) -> Result<Template> {
+        let bad = |message: String| Error::BadTemplate(format!("template {name}: {message}"));
+        let (mut system, mut user, mut current, mut seen_header) = (None::<String>, None::<String>, None, false);
+        let mut buffer = String::new();
+        let mut flush = |current: Option<&str>, buffer: &mut String| -> Result<()> {
+            let body = buffer.trim_matches('\n').to_string();
+            buffer.clear();
+            match current {
+                Some("system") if system.is_none() => system = Some(body),
+                Some("user") if user.is_none() => user = Some(body),
+                Some(section) => return Err(bad(format!("a second [{section}] section"))),
+                None => {
+                    if !body.trim().is_empty() {
+                        return Err(bad("text before the first [system] or [user] line".into()));
+                    }
+                }
+            }
+            Ok(())
+        };
+        let has_headers = text.lines().any(|l| matches!(l.trim_end(), "[system]" | "[user]"));
+        if has_headers {
+            for line in text.split_inclusive('\n') {
+                match line.trim_end() {
+                    "[system]" | "[user]" => {
+                        flush(current, &mut buffer)?;
+                        current = Some(if line.trim_end() == "[system]" { "system" } else { "user" });
+                        seen_header = true;
+                    }
+                    _ => buffer.push_str(line),
+                }
+            }
+            flush(current, &mut buffer)?;
+        }
+        let user = match (seen_header, user) {
+            (false, _) => text.to_string(),
+            (true, Some(u)) => u,
+            (true, None) => return Err(bad("a [system] section but no [user] section".into())),
+        };
+        let system = system.filter(|s| !s.trim().is_empty());
+        let t = Template { name: name.to_string(), text: text.to_string(), system, user };
+        t.check()?;
+        Ok(t)
+    }
+
+    /// Refuses a placeholder no judge may see or that matches no field, and a template with no
+    /// claim to judge.
+    fn check(&self) -> Result<()> {
+        let bad = |message: String| Error::BadTemplate(format!("template {}: {message}", self.name));
+        for (where_, text) in [("system message", self.system.as_deref().unwrap_or("")), ("user message", &self.user)] {
+            for p in placeholders(text) {
+                if let Some((_, what)) = GOLD.iter().find(|(g, _)| *g == p) {
+                    return Err(bad(format!(
+                        "{{{{{p}}}}} in the {where_} would show the judge {what}, which it is scored against; a judge may see only {}",
+                        visible_list()
+                    )));
+                }
+                if !VISIBLE.contains(&p.as_str()) {
+                    return Err(bad(format!(
+                        "{{{{{p}}}}} in the {where_} matches no field; the placeholders are {}",
+                        visible_list()
+                    )));
+                }
+                if where_ == "system message" {
+                    return Err(bad(format!(
+                        "{{{{{p}}}}} in the system message: the system message is the same for every request, so row text goes in the user message"
+                    )));
+                }
+            }
+        }
+        let has = |p: &str| placeholders(&self.user).iter().any(|q| q == p);
+        let pairwise = has("claim_a") || has("claim_b");
+        if pairwise && !(has("claim_a") && has("claim_b")) {
+            return Err(bad("a pairwise template needs both {{claim_a}} and {{claim_b}}".into()));
+        }
+        if pairwise && has("claim") {
+            return Err(bad("{{claim}} and {{claim_a}}/{{claim_b}} in one template: a template asks about one claim or compares two".into()));
+        }
+        if !pairwise && !has("claim") {
+            return Err(bad("no {{claim}}: a template must show the claim to judge (or {{claim_a}} and {{claim_b}} for a pairwise one)".into()));
+        }
+        Ok(())
+    }
+
+    pub fn is_pairwise(&self) -> bool {
+        is_pairwise(&self.user)
+    }
+
+    pub fn sha256(&self) -> String {
+        hex::encode(Sha256::digest(self.text.as_bytes()))
+    }
+}
+
+fn visible_list() -> String {
+    VISIBLE.iter().map(|v| format!("{{{{{v}}}}}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The names of the `{{name}}` placeholders in `text` (a name is letters, digits and `_`).
+fn placeholders(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        let after = &rest[open + 2..];
+        match after.find("}}") {
+            Some(close) if is_name(&after[..close]) => {
+                out.push(after[..close].to_string());
+                rest = &after[close + 2..];
+            }
+            _ => rest = &rest[open + 1..],
+        }
+    }
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A template by shipped name, or read from a file.
+pub fn template(name_or_file: &str) -> Result<Template> {
     if let Some((name, text, _)) = TEMPLATES.iter().find(|t| t.0 == name_or_file) {
-        return Ok((name.to_string(), text.to_string()));
+        return Template::parse(name, text);
     }
     let path = Path::new(name_or_file);
     if !path.exists() {
@@ -57,13 +222,11 @@ pub fn template(name_or_file: &str) -> Result<(String, String)> {
         )));
     }
     let (_, text) = crate::input::read_text(path)?;
-    if !text.contains("{{claim}}") && !is_pairwise(&text) {
-        return Err(Error::InvalidArgument(format!(
-            "{name_or_file}: a template must contain {{{{claim}}}} (or {{{{claim_a}}}} and {{{{claim_b}}}} for a pairwise one)"
-        )));
-    }
     let name = path.file_stem().map_or("custom".into(), |s| s.to_string_lossy().into_owned());
-    Ok((name, text))
+    Template::parse(&name, &text).map_err(|e| match e {
+        Error::BadTemplate(m) => Error::BadTemplate(format!("{name_or_file}: {m}")),
+        other => other,
+    })
 }
 
 /// One request for the judge.
@@ -75,27 +238,22 @@ pub struct Request {
     pub claim: String,
     pub template: String,
     pub template_sha256: String,
+    /// The system message (the same for every request of a template), if the template has one.
+    pub system: Option<String>,
+    /// The user message.
     pub prompt: String,
 }
 
-fn dummy_axis(axis: &str) -> &'static str {
-    let i = Axis::ALL.iter().position(|a| a.as_str() == axis).unwrap_or(0);
-    Axis::ALL[(i + 2) % Axis::ALL.len()].as_str()
-}
-
-/// Fills a template for one claim of one pair, in one pass over the template: a placeholder is
-/// replaced only where the template has it, so text that holds `{{claim}}` or `{{axis}}` (a
-/// passage, a context, a claim) stays literal instead of leaking the claim under test or the true
-/// axis into the prompt. An unknown `{{name}}` is kept as written.
-pub fn fill(template: &str, pair: &Pair, context: &str, claim: &str) -> String {
+/// Fills a template's user message for one claim of one pair, in one pass over the template: a
+/// placeholder is replaced only where the template has it, so text that holds `{{claim}}` (a
+/// passage, a context, a claim) stays literal instead of leaking into the prompt. Only the fields
+/// a judge may see are offered ([`Template::parse`] has refused any other placeholder).
+pub fn fill(template: &str, pair: &Pair, question: &str, claim: &str) -> String {
     fill_with(template, |name| {
         Some(match name {
             "passage" => &pair.passage,
             "claim" => claim,
-            "context" => context,
-            "evidence_span" => &pair.evidence_span,
-            "dummy_axis" => dummy_axis(&pair.axis),
-            "axis" => &pair.axis,
+            "question" | "context" => question,
             _ => return None,
         })
     })
@@ -109,9 +267,7 @@ pub fn fill_pairwise(template: &str, pair: &Pair, claim_a: &str, claim_b: &str) 
             "passage" => &pair.passage,
             "claim_a" => claim_a,
             "claim_b" => claim_b,
-            "context" => &pair.context,
-            "evidence_span" => &pair.evidence_span,
-            "axis" => &pair.axis,
+            "question" | "context" => &pair.context,
             _ => return None,
         })
     })
@@ -140,19 +296,21 @@ fn fill_with<'a>(template: &str, value: impl Fn(&str) -> Option<&'a str>) -> Str
     out
 }
 
-/// Requests for every claim of the pairs, in a seeded shuffled order.
-pub fn requests(name: &str, text: &str, pairs: &[(Pair, String)], seed: u64) -> Vec<Request> {
-    let sha = hex::encode(Sha256::digest(text.as_bytes()));
+/// Requests for every claim of the pairs, in a seeded shuffled order. Each pair comes with the
+/// question shown with it (its own context, or a donor's under the evidence swap).
+pub fn requests(t: &Template, pairs: &[(Pair, String)], seed: u64) -> Vec<Request> {
+    let sha = t.sha256();
     let mut out: Vec<Request> = pairs
         .iter()
-        .flat_map(|(p, context)| {
+        .flat_map(|(p, question)| {
             [("safe", &p.calibrated_claim), ("raised", &p.raised_claim)].map(|(which, claim)| Request {
                 request_id: format!("{}:{which}", p.id),
                 id: p.id.clone(),
                 claim: which.to_string(),
-                template: name.to_string(),
+                template: t.name.clone(),
                 template_sha256: sha.clone(),
-                prompt: fill(text, p, context, claim),
+                system: t.system.clone(),
+                prompt: fill(&t.user, p, question, claim),
             })
         })
         .collect();
@@ -161,7 +319,7 @@ pub fn requests(name: &str, text: &str, pairs: &[(Pair, String)], seed: u64) -> 
 }
 
 /// What the reader made of one response.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Parsed {
     /// A JSON object with `label`/`verdict` or `score` was found.
@@ -210,28 +368,83 @@ pub(crate) fn first_object(text: &str) -> Option<serde_json::Map<String, serde_j
     None
 }
 
-/// Reads a verdict from a judge's response: (label, score, how it was read).
-pub fn parse_response(text: &str, map: &LabelMap) -> (Option<String>, Option<f64>, Parsed) {
+/// Everything read from one answer: the verdict and the other fields the prompts ask for.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Answer {
+    pub label: Option<String>,
+    pub score: Option<f64>,
+    pub confidence: Option<f64>,
+    /// The axis the judge names as the main one (force prompts), lower-cased.
+    pub primary_axis: Option<String>,
+    #[ts(type = "number | null")]
+    pub severity: Option<i64>,
+    pub warranted_claim: Option<String>,
+    pub rationale: Option<String>,
+    pub parsed: Parsed,
+}
+
+/// A label as the maps spell it: trimmed, lower-cased, `-` and spaces as `_` (`force-gap` is
+/// `force_gap`).
+fn normal_label(s: &str) -> String {
+    s.trim().to_lowercase().replace(['-', ' '], "_")
+}
+
+/// Reads a judge's answer: the verdict (from a JSON object, or failing that one known label in
+/// the text) and, from the JSON object, confidence, primary axis, severity, warranted claim and
+/// rationale (`reason` is read as the rationale).
+pub fn parse_answer(text: &str, map: &LabelMap) -> Answer {
+    let mut a = Answer {
+        label: None,
+        score: None,
+        confidence: None,
+        primary_axis: None,
+        severity: None,
+        warranted_claim: None,
+        rationale: None,
+        parsed: Parsed::Unparsable,
+    };
     if let Some(obj) = first_object(text) {
-        let label = ["label", "verdict", "answer"]
-            .iter()
-            .find_map(|k| obj.get(*k).and_then(|v| v.as_str()))
-            .map(|s| s.trim().to_lowercase());
-        let score =
-            obj.get("score").and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())));
+        let string = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| obj.get(*k).and_then(|v| v.as_str()))
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty() && s != "null")
+        };
+        let number =
+            |k: &str| obj.get(k).and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())));
+        a.confidence = number("confidence").filter(|c| c.is_finite());
+        a.primary_axis = string(&["primary_axis", "axis"]).map(|s| s.to_lowercase());
+        a.severity = number("severity").filter(|s| s.fract() == 0.0 && (1.0..=3.0).contains(s)).map(|s| s as i64);
+        a.warranted_claim = string(&["warranted_claim"]);
+        a.rationale = string(&["rationale", "reason"]);
+        // The label as written (lower-cased) when the map knows it, else in the maps' spelling.
+        let label = string(&["label", "verdict", "answer"]).map(|s| {
+            let lower = s.to_lowercase();
+            if map.scores.contains_key(&lower) {
+                lower
+            } else {
+                normal_label(&s)
+            }
+        });
+        let score = number("score");
         if let Some(s) = score.filter(|s| s.is_finite()) {
-            return (label, Some(s), Parsed::Json);
+            a.label = label;
+            a.score = Some(s);
+            a.parsed = Parsed::Json;
+            return a;
         }
         if let Some(l) = label {
-            let score = map.scores.get(&l).copied();
-            if score.is_some() {
-                return (Some(l), score, Parsed::Json);
+            if let Some(score) = map.scores.get(&l).copied() {
+                a.label = Some(l);
+                a.score = Some(score);
+                a.parsed = Parsed::Json;
+                return a;
             }
         }
     }
     // No JSON verdict: accept a label named exactly once in the text (longest names first, so
     // `unsupported` is not read inside `partially_supported`... nor `supported` in `unsupported`).
-    let lower = text.to_lowercase();
+    let lower = text.to_lowercase().replace("force-gap", "force_gap");
     let mut labels: Vec<&String> = map.scores.keys().collect();
     labels.sort_by_key(|l| std::cmp::Reverse(l.len()));
     let mut remaining = lower.clone();
@@ -244,10 +457,28 @@ pub fn parse_response(text: &str, map: &LabelMap) -> (Option<String>, Option<f64
     }
     if found.len() == 1 {
         let l = found.pop().expect("one label");
-        let score = map.scores.get(&l).copied();
-        return (Some(l), score, Parsed::LabelInText);
+        a.score = map.scores.get(&l).copied();
+        a.label = Some(l);
+        a.parsed = Parsed::LabelInText;
     }
-    (None, None, Parsed::Unparsable)
+    a
+}
+
+/// Reads a verdict from a judge's response: (label, score, how it was read).
+pub fn parse_response(text: &str, map: &LabelMap) -> (Option<String>, Option<f64>, Parsed) {
+    let a = parse_answer(text, map);
+    (a.label, a.score, a.parsed)
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 /// The result of reading a response file.
@@ -302,8 +533,15 @@ pub fn read_responses(
         }
         let response = match obj.get("response") {
             Some(serde_json::Value::String(s)) => s.clone(),
+            // No answer text (a refusal without words): kept, and counted as missing.
             Some(serde_json::Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
+            Some(other) => {
+                problems.push(problem(
+                    Some("response"),
+                    format!("must be the judge's answer as a string (or null), not {}", json_kind(other)),
+                ));
+                continue;
+            }
         };
         stats.responses += 1;
         let (label, score, how) = parse_response(&response, map);

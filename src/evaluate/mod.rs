@@ -8,9 +8,12 @@
 //! counted and listed.
 
 pub mod baselines;
+pub mod battery;
 pub mod judge;
 pub mod lexicon;
+pub mod panel;
 pub mod plots;
+pub mod records;
 pub mod runner;
 pub mod trust;
 
@@ -187,7 +190,7 @@ pub struct Metrics {
 }
 
 /// One pair's outcome: (violation, margin, missing).
-type PairOutcome = (bool, f64, bool);
+pub type PairOutcome = (bool, f64, bool);
 
 /// The outcome of one pair from its two scores.
 pub fn outcome(safe: Option<f64>, raised: Option<f64>) -> PairOutcome {
@@ -483,8 +486,9 @@ pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Re
 /// existing `out` is replaced only with `force`.
 pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64, force: bool) -> Result<u64> {
     crate::output::check_target(out, force)?;
-    let (name, text) = judge::template(template)?;
-    if judge::is_pairwise(&text) {
+    let t = judge::template(template)?;
+    let name = &t.name;
+    if t.is_pairwise() {
         return Err(Error::InvalidArgument(format!(
             "`{name}` is a pairwise template (both claims in one prompt): it is for `judge run --control order`, not for one request per claim"
         )));
@@ -497,7 +501,7 @@ pub fn judge_export(project: &Project, template: &str, out: &Path, seed: u64, fo
             (p, c)
         })
         .collect();
-    let requests = judge::requests(&name, &text, &with_context, seed);
+    let requests = judge::requests(&t, &with_context, seed);
     let mut bytes = Vec::new();
     for r in &requests {
         serde_json::to_writer(&mut bytes, r).map_err(|e| Error::Internal(e.to_string()))?;

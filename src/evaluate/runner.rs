@@ -13,9 +13,20 @@
 //! Failures: a timeout, a lost connection, 429 and 5xx are retried with exponential backoff
 //! (honouring `Retry-After` in seconds) up to `max_attempts`; a request still failing is left
 //! unanswered (the run says how many, and a later run sends them). Any other 4xx (a wrong model,
-//! a missing key) stops the run at once: retrying would not help. A 200 whose body is not the
-//! expected JSON, or a refusal without text, is an answer: it is kept as received and counts as
-//! missing in the scores, never sent again.
+//! a missing key) stops the run at once: retrying would not help.
+//!
+//! Answers the reader cannot use: as the ForceBench protocol does, an answer with no verdict the
+//! reader can find (prose, broken JSON, a label the map does not know, a refusal with or without
+//! text) is asked for again, as a fresh request, up to `answer_attempts` answers in all (3 by
+//! default); only then does it count as missing (a violation with margin 0). The answer kept is
+//! the first usable one, or the last; the ones set aside are kept too, and the number of answers
+//! received is recorded per request.
+//!
+//! Decoding follows the paper's Appendix G by default: temperature 0 and an output cap of 1,024
+//! tokens (`max_tokens`), every request fresh and stateless. The run records the endpoint, the
+//! model, the template (its name, where it came from, its text and sha256), the parameters, the
+//! answer reader's version ([`judge::PARSER_VERSION`]), and per request the attempts, answer
+//! attempts and times.
 //!
 //! The API key is read from the environment variable named and sent as a bearer token; it is
 //! never stored, logged or printed (the run records only the variable's name).
@@ -31,6 +42,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use ts_rs::TS;
+
+pub use super::records::{requests, runs, RequestRecord, RunRecord};
 
 use super::judge::{self, Request};
 use super::{eval_pairs, LabelMap, Output, Pair};
@@ -104,8 +117,15 @@ pub struct RunOptions {
     pub max_attempts: u32,
     /// The wait before the first retry; doubled after each failure (at most 60 s).
     pub retry_wait: Duration,
+    /// Answers asked for per request while the reader finds no verdict in them (at least 1).
+    pub answer_attempts: u32,
     pub control: Control,
 }
+
+/// The paper's output cap (Appendix G): 1,024 tokens.
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+/// Answers asked for per request before an unusable one counts as missing.
+pub const DEFAULT_ANSWER_ATTEMPTS: u32 = 3;
 
 impl RunOptions {
     /// The defaults of `judge run` for the required values.
@@ -116,12 +136,18 @@ impl RunOptions {
             model: model.to_string(),
             template: template.to_string(),
             map: None,
-            sampling: SamplingParams { temperature: 0.0, max_tokens: None, seed: None, api_key_env: None },
+            sampling: SamplingParams {
+                temperature: 0.0,
+                max_tokens: Some(DEFAULT_MAX_TOKENS),
+                seed: None,
+                api_key_env: None,
+            },
             concurrency: 4,
             limit: None,
             timeout: Duration::from_secs(120),
             max_attempts: 5,
             retry_wait: Duration::from_millis(500),
+            answer_attempts: DEFAULT_ANSWER_ATTEMPTS,
             control: Control::None,
         }
     }
@@ -141,6 +167,11 @@ pub struct RunProgress {
     /// Retries so far in this run (429, 5xx, timeouts).
     #[ts(type = "number")]
     pub retries: u64,
+    /// Answers asked for again in this run because the reader found no verdict in them.
+    #[ts(type = "number")]
+    pub answer_retries: u64,
+    /// The last request given up on in this run and why, as it happens (the window shows it).
+    pub last_failure: Option<(String, String)>,
 }
 
 /// What a run did.
@@ -167,15 +198,20 @@ pub struct RunSummary {
     pub failures: Vec<(String, String)>,
     #[ts(type = "number")]
     pub retries: u64,
+    /// Answers asked for again in this run because the reader found no verdict in them.
+    #[ts(type = "number")]
+    pub answer_retries: u64,
+    pub parser_version: String,
     pub cancelled: bool,
     /// The evaluator's scores (control `none`), over every answered request.
     pub report: Option<super::EvaluatorReport>,
     pub stats: Option<judge::ResponseStats>,
 }
 
-/// The requests of a run: (request id, prompt), in the run's seeded order.
-fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: u64) -> Result<Vec<(String, String)>> {
-    let pairwise = judge::is_pairwise(text);
+/// The requests of a run, in the run's seeded order.
+fn requests_for(control: Control, t: &judge::Template, pairs: &[Pair], seed: u64) -> Result<Vec<Request>> {
+    let name = &t.name;
+    let pairwise = t.is_pairwise();
     match control {
         Control::Order if !pairwise => {
             return Err(Error::InvalidArgument(format!(
@@ -191,7 +227,7 @@ fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: 
     }
     let with_context = |p: &Pair| (p.clone(), p.context.clone());
     let list: Vec<Request> = match control {
-        Control::None => judge::requests(name, text, &pairs.iter().map(with_context).collect::<Vec<_>>(), seed),
+        Control::None => judge::requests(t, &pairs.iter().map(with_context).collect::<Vec<_>>(), seed),
         Control::SwappedEvidence => {
             let donors = swap_donors(pairs, seed)?;
             let swapped: Vec<(Pair, String)> = pairs
@@ -205,7 +241,7 @@ fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: 
                     (q, d.context.clone())
                 })
                 .collect();
-            judge::requests(name, text, &swapped, seed)
+            judge::requests(t, &swapped, seed)
         }
         Control::Order => {
             let mut out: Vec<Request> = pairs
@@ -218,7 +254,8 @@ fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: 
                             claim: order.to_string(),
                             template: name.to_string(),
                             template_sha256: String::new(),
-                            prompt: judge::fill_pairwise(text, p, a, b),
+                            system: t.system.clone(),
+                            prompt: judge::fill_pairwise(&t.user, p, a, b),
                         },
                     )
                 })
@@ -227,7 +264,7 @@ fn requests_for(control: Control, name: &str, text: &str, pairs: &[Pair], seed: 
             out
         }
     };
-    Ok(list.into_iter().map(|r| (r.request_id, r.prompt)).collect())
+    Ok(list)
 }
 
 /// For each pair, the index of the pair whose evidence it is shown under the swap: the next pair
@@ -258,12 +295,11 @@ fn find_or_create_run(
     tx: &rusqlite::Transaction,
     opts: &RunOptions,
     split_id: i64,
-    template_name: &str,
-    template_text: &str,
-    sha: &str,
+    t: &judge::Template,
     map_name: &str,
-    requests: &[(String, String)],
+    requests: &[Request],
 ) -> Result<i64> {
+    let (template_name, template_text, sha) = (&t.name, &t.text, &t.sha256());
     let params_json = serde_json::to_string(&opts.sampling).expect("parameters serialise");
     let existing: Option<(i64, String, String, String, String, String)> = tx
         .query_row(
@@ -281,7 +317,7 @@ fn find_or_create_run(
         if model != opts.model {
             differs.push(format!("model {model}"));
         }
-        if old_sha != sha {
+        if &old_sha != sha {
             differs.push(format!("template sha256 {}…", &old_sha[..12]));
         }
         if old_map != map_name {
@@ -301,8 +337,9 @@ fn find_or_create_run(
         return Ok(id);
     }
     tx.execute(
-        "INSERT INTO judge_runs (name, split_id, control, base_url, model, template_name, template_text, template_sha256, label_map, params_json, started_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT INTO judge_runs (name, split_id, control, base_url, model, template_name, template_text, template_sha256, label_map, params_json, started_at,
+                                 parser_version, answer_attempts, template_source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             opts.name,
             split_id,
@@ -314,22 +351,33 @@ fn find_or_create_run(
             sha,
             map_name,
             params_json,
-            now()
+            now(),
+            judge::PARSER_VERSION,
+            opts.answer_attempts.max(1),
+            opts.template
         ],
     )?;
     let run = tx.last_insert_rowid();
     let mut insert =
-        tx.prepare("INSERT INTO judge_requests (run_id, request_id, seq, prompt) VALUES (?1, ?2, ?3, ?4)")?;
-    for (seq, (rid, prompt)) in requests.iter().enumerate() {
-        insert.execute(params![run, rid, seq as i64, prompt])?;
+        tx.prepare("INSERT INTO judge_requests (run_id, request_id, seq, prompt, system) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for (seq, r) in requests.iter().enumerate() {
+        insert.execute(params![run, r.request_id, seq as i64, r.prompt, r.system])?;
     }
     Ok(run)
 }
 
 /// One finished exchange with the endpoint.
 enum Outcome {
-    /// A 200: the body as received and the message text read from it (if any).
-    Answered { status: u16, body: String, content: Option<String>, sent_at: String },
+    /// A 200: the body as received and the message text read from it (if any), with the
+    /// number of answers received and the unusable ones set aside before it.
+    Answered {
+        status: u16,
+        body: String,
+        content: Option<String>,
+        sent_at: String,
+        answers: u32,
+        rejected: Vec<String>,
+    },
     /// Given up on after retries (the last failure, in words).
     GaveUp(String),
     /// A refusal retrying cannot fix (401, 404...): the run stops.
@@ -388,7 +436,9 @@ fn exchange(
                 match (status, text) {
                     (200..=299, Ok(body)) => {
                         let content = content_of(&body);
-                        return (Outcome::Answered { status, body, content, sent_at }, retries);
+                        let answered =
+                            Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
+                        return (answered, retries);
                     }
                     (200..=299, Err(e)) => last = format!("the answer could not be read: {e}"),
                     (429 | 500..=599, text) => {
@@ -490,31 +540,43 @@ pub fn run(
             opts.sampling.temperature
         )));
     }
-    let (template_name, text) = judge::template(&opts.template)?;
+    let template = judge::template(&opts.template)?;
+    let template_name = template.name.clone();
     let map_name = opts.map.clone().unwrap_or_else(|| judge::map_of(&template_name).to_string());
     let map = if opts.control == Control::Order { None } else { Some(LabelMap::named(&map_name)?) };
-    let sha = hex::encode(Sha256::digest(text.as_bytes()));
+    let sha = template.sha256();
     let (version, pairs) = eval_pairs(project)?;
     let seed = opts.sampling.seed.unwrap_or(1);
-    let requests = requests_for(opts.control, &template_name, &text, &pairs, seed)?;
+    let requests = requests_for(opts.control, &template, &pairs, seed)?;
 
     let tx = project.conn_mut().transaction()?;
     let split_id: i64 = tx.query_row("SELECT id FROM splits WHERE version = ?1", [version], |r| r.get(0))?;
-    let run_id = find_or_create_run(&tx, opts, split_id, &template_name, &text, &sha, &map_name, &requests)?;
+    let run_id = find_or_create_run(&tx, opts, split_id, &template, &map_name, &requests)?;
     tx.commit()?;
 
     let total = requests.len() as u64;
-    let pending: Vec<(String, String)> = {
+    let pending: Vec<(String, Option<String>, String)> = {
         let mut stmt = project.conn().prepare(
-            "SELECT request_id, prompt FROM judge_requests WHERE run_id = ?1 AND answered_at IS NULL ORDER BY seq",
+            "SELECT request_id, system, prompt FROM judge_requests WHERE run_id = ?1 AND answered_at IS NULL ORDER BY seq",
         )?;
-        let rows = stmt.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     let answered_before = total - pending.len() as u64;
-    let to_send: Vec<(String, String)> = pending.into_iter().take(opts.limit.unwrap_or(usize::MAX)).collect();
+    let to_send: Vec<(String, Option<String>, String)> =
+        pending.into_iter().take(opts.limit.unwrap_or(usize::MAX)).collect();
+    let sent = to_send.len() as u64;
+    // Whether the reader finds a verdict in an answer; one without is asked for again.
+    let usable: Arc<dyn Fn(&str) -> bool + Send + Sync> = match &map {
+        Some(m) => {
+            let m = m.clone();
+            Arc::new(move |text: &str| judge::parse_answer(text, &m).score.is_some())
+        }
+        None => Arc::new(|text: &str| super::trust::pick(text).is_some()),
+    };
 
-    let mut state = RunProgress { done: answered_before, total, failed: 0, retries: 0 };
+    let mut state =
+        RunProgress { done: answered_before, total, failed: 0, retries: 0, answer_retries: 0, last_failure: None };
     progress(&state);
     let mut failures = Vec::new();
     let mut answered_now = 0;
@@ -531,16 +593,22 @@ pub fn run(
         for _ in 0..workers {
             let (agent, url, key, jobs, tx_done, stop) =
                 (agent.clone(), url.clone(), key.clone(), jobs.clone(), tx_done.clone(), stop.clone());
-            let (model, sampling, max_attempts, retry_wait) =
-                (opts.model.clone(), opts.sampling.clone(), opts.max_attempts, opts.retry_wait);
+            let (model, sampling, max_attempts, retry_wait, usable) =
+                (opts.model.clone(), opts.sampling.clone(), opts.max_attempts, opts.retry_wait, usable.clone());
+            let answer_attempts = opts.answer_attempts.max(1);
             std::thread::spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
-                let Some((rid, prompt)) = jobs.lock().expect("job list").next() else { return };
+                let Some((rid, system, prompt)) = jobs.lock().expect("job list").next() else { return };
+                let mut messages = Vec::new();
+                if let Some(system) = &system {
+                    messages.push(serde_json::json!({ "role": "system", "content": system }));
+                }
+                messages.push(serde_json::json!({ "role": "user", "content": prompt }));
                 let mut body = serde_json::json!({
                     "model": model,
-                    "messages": [{ "role": "user", "content": prompt }],
+                    "messages": messages,
                     "temperature": sampling.temperature,
                 });
                 if let Some(n) = sampling.max_tokens {
@@ -549,7 +617,22 @@ pub fn run(
                 if let Some(s) = sampling.seed {
                     body["seed"] = s.into();
                 }
-                let (outcome, retries) = exchange(&agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
+                // Ask again (a fresh request) while the answer holds no verdict the reader can use.
+                let (mut outcome, mut retries) = (Outcome::Cancelled, 0);
+                let mut set_aside: Vec<String> = Vec::new();
+                for answer in 1..=answer_attempts {
+                    let (o, r) = exchange(&agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
+                    retries += r;
+                    outcome = o;
+                    let Outcome::Answered { content, answers, rejected, .. } = &mut outcome else { break };
+                    *answers = answer;
+                    let text = content.clone().unwrap_or_default();
+                    if usable(&text) || answer == answer_attempts {
+                        *rejected = std::mem::take(&mut set_aside);
+                        break;
+                    }
+                    set_aside.push(text);
+                }
                 if matches!(outcome, Outcome::Fatal(_)) {
                     // Stop the other workers before they take another request.
                     stop.store(true, Ordering::Relaxed);
@@ -575,13 +658,28 @@ pub fn run(
             };
             state.retries += retries;
             match outcome {
-                Outcome::Answered { status, body, content, sent_at } => {
+                Outcome::Answered { status, body, content, sent_at, answers, rejected } => {
+                    let rejected_json =
+                        (!rejected.is_empty()).then(|| serde_json::to_string(&rejected).expect("strings serialise"));
+                    state.answer_retries += u64::from(answers.saturating_sub(1));
                     let tx = project.conn_mut().transaction()?;
                     tx.execute(
                         "UPDATE judge_requests SET attempts = attempts + ?3, sent_at = ?4, answered_at = ?5,
-                             http_status = ?6, raw_response = ?7, content = ?8, last_error = NULL
+                             http_status = ?6, raw_response = ?7, content = ?8, last_error = NULL,
+                             answer_attempts = ?9, rejected_answers = ?10
                          WHERE run_id = ?1 AND request_id = ?2",
-                        params![run_id, rid, retries as i64 + 1, sent_at, now(), status, body, content],
+                        params![
+                            run_id,
+                            rid,
+                            retries as i64 + i64::from(answers),
+                            sent_at,
+                            now(),
+                            status,
+                            body,
+                            content,
+                            answers,
+                            rejected_json
+                        ],
                     )?;
                     tx.commit()?;
                     crate::crashpoint::hit("judge-after-answer");
@@ -594,6 +692,7 @@ pub fn run(
                         params![run_id, rid, retries as i64 + 1, why],
                     )?;
                     state.failed += 1;
+                    state.last_failure = Some((rid.clone(), why.clone()));
                     failures.push((rid, why));
                 }
                 Outcome::Fatal(why) => {
@@ -626,10 +725,40 @@ pub fn run(
             params![run_id, now()],
         )?;
     }
+    let cancelled = cancel.load(Ordering::Relaxed);
+    if sent > 0 && answered_now == 0 && !cancelled {
+        // Nothing came back: a dead endpoint is not an evaluator with every pair missing.
+        let why = failures.last().map_or(String::new(), |(rid, why)| format!("; the last, {rid}: {why}"));
+        return Err(Error::Unfinished(format!(
+            "none of the {sent} request(s) sent was answered{why}. Nothing was scored; check the endpoint and run the same command again to resume"
+        )));
+    }
     let (report, stats) = match (&map, opts.control) {
         (Some(map), Control::None) => {
             let ids = pairs.iter().map(|p| p.id.clone()).collect();
             let (outputs, stats) = outputs_of(project, run_id, map, &ids)?;
+            if outputs.is_empty() {
+                // No answer yet (a run cancelled before its first): nothing to score.
+                return Ok(RunSummary {
+                    name,
+                    control: opts.control,
+                    base_url: opts.base_url.clone(),
+                    model: opts.model.clone(),
+                    template: template_name,
+                    template_sha256: sha,
+                    requests: total,
+                    answered_before,
+                    answered_now,
+                    unanswered,
+                    failures,
+                    retries: state.retries,
+                    answer_retries: state.answer_retries,
+                    parser_version: judge::PARSER_VERSION.to_string(),
+                    cancelled,
+                    report: None,
+                    stats: None,
+                });
+            }
             super::store(project, &name, &map.name, &outputs)?;
             (
                 Some(super::report(
@@ -658,7 +787,9 @@ pub fn run(
         unanswered,
         failures,
         retries: state.retries,
-        cancelled: cancel.load(Ordering::Relaxed),
+        answer_retries: state.answer_retries,
+        parser_version: judge::PARSER_VERSION.to_string(),
+        cancelled,
         report,
         stats,
     })
@@ -693,134 +824,4 @@ pub(crate) fn outputs_of(
         outputs.push(Output { id: id.to_string(), safe: which == "safe", score, label, raw: Some(content) });
     }
     Ok((outputs, stats))
-}
-
-/// One stored run, as `judge runs` lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct RunRecord {
-    pub name: String,
-    pub control: Control,
-    #[ts(type = "number")]
-    pub split_version: i64,
-    pub base_url: String,
-    pub model: String,
-    pub template: String,
-    pub template_sha256: String,
-    pub label_map: String,
-    pub params: SamplingParams,
-    pub started_at: String,
-    pub finished_at: Option<String>,
-    #[ts(type = "number")]
-    pub requests: u64,
-    #[ts(type = "number")]
-    pub answered: u64,
-}
-
-/// Every judge run of the project, newest split first, then by name and control.
-pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
-    let mut stmt = project.conn().prepare(
-        "SELECT r.name, r.control, s.version, r.base_url, r.model, r.template_name, r.template_sha256, r.label_map,
-                r.params_json, r.started_at, r.finished_at,
-                (SELECT count(*) FROM judge_requests q WHERE q.run_id = r.id),
-                (SELECT count(*) FROM judge_requests q WHERE q.run_id = r.id AND q.answered_at IS NOT NULL)
-         FROM judge_runs r JOIN splits s ON s.id = r.split_id ORDER BY s.version DESC, r.name, r.control",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-            r.get(7)?,
-            r.get::<_, String>(8)?,
-            r.get(9)?,
-            r.get(10)?,
-            r.get::<_, i64>(11)?,
-            r.get::<_, i64>(12)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (
-            name,
-            control,
-            split_version,
-            base_url,
-            model,
-            template,
-            template_sha256,
-            label_map,
-            params,
-            started_at,
-            finished_at,
-            n,
-            a,
-        ) = row?;
-        out.push(RunRecord {
-            name,
-            control: control.parse().map_err(Error::Corrupt)?,
-            split_version,
-            base_url,
-            model,
-            template,
-            template_sha256,
-            label_map,
-            params: serde_json::from_str(&params).map_err(|e| Error::Corrupt(format!("judge run parameters: {e}")))?,
-            started_at,
-            finished_at,
-            requests: n as u64,
-            answered: a as u64,
-        });
-    }
-    Ok(out)
-}
-
-/// One request of a run as recorded, for an audit (`judge requests`).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct RequestRecord {
-    pub request_id: String,
-    pub prompt: String,
-    #[ts(type = "number")]
-    pub attempts: i64,
-    pub sent_at: Option<String>,
-    pub answered_at: Option<String>,
-    pub http_status: Option<i64>,
-    pub raw_response: Option<String>,
-    pub content: Option<String>,
-    pub last_error: Option<String>,
-}
-
-/// Every request of the named run on the latest locked split, in the order sent.
-pub fn requests(project: &Project, name: &str, control: Control) -> Result<Vec<RequestRecord>> {
-    let run_id: i64 = project
-        .conn()
-        .query_row(
-            "SELECT r.id FROM judge_runs r JOIN splits s ON s.id = r.split_id
-             WHERE r.name = ?1 AND r.control = ?2 ORDER BY s.version DESC LIMIT 1",
-            params![name.trim(), control.as_str()],
-            |r| r.get(0),
-        )
-        .optional()?
-        .ok_or_else(|| Error::NoJudgeRun(format!("no judge run named `{}` ({})", name.trim(), control.as_str())))?;
-    let mut stmt = project.conn().prepare(
-        "SELECT request_id, prompt, attempts, sent_at, answered_at, http_status, raw_response, content, last_error
-         FROM judge_requests WHERE run_id = ?1 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map([run_id], |r| {
-        Ok(RequestRecord {
-            request_id: r.get(0)?,
-            prompt: r.get(1)?,
-            attempts: r.get(2)?,
-            sent_at: r.get(3)?,
-            answered_at: r.get(4)?,
-            http_status: r.get(5)?,
-            raw_response: r.get(6)?,
-            content: r.get(7)?,
-            last_error: r.get(8)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

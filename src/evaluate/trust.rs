@@ -9,6 +9,10 @@
 //!   against another group's (the `swapped_evidence` run). A faithful judge's support for the
 //!   calibrated claim falls when the evidence is taken away: the drop is reported beside MVR and
 //!   FS.
+//! - **Primary axis.** A force prompt asks the judge to name the primary axis of a gap. On the
+//!   raised claims the judge calls a force gap (label `force_gap`), the share whose named axis is
+//!   the pair's adjudicated axis, overall and per adjudicated axis, each with a 95% Wilson
+//!   interval. An axis the judge names that is none of the five counts as a mismatch.
 //! - **Order.** With a pairwise template asked twice, the claims' order swapped (the `order`
 //!   run): the share of pairs where the judge named the same position both times (position
 //!   bias), and the share of its picks that named the calibrated claim.
@@ -65,11 +69,52 @@ pub struct OrderReport {
     pub picks_calibrated: Option<f64>,
 }
 
+/// How often a proportion's event happened, with its 95% Wilson interval.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Proportion {
+    #[ts(type = "number")]
+    pub hits: u64,
+    #[ts(type = "number")]
+    pub n: u64,
+    pub rate: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+}
+
+impl Proportion {
+    /// `hits` of `n`, with the Wilson score interval (z = 1.96).
+    pub fn of(hits: u64, n: u64) -> Proportion {
+        if n == 0 {
+            return Proportion { hits, n, rate: None, ci95: None };
+        }
+        let (k, n_f, z) = (hits as f64, n as f64, 1.959_963_984_540_054);
+        let p = k / n_f;
+        let denom = 1.0 + z * z / n_f;
+        let centre = (p + z * z / (2.0 * n_f)) / denom;
+        let half = z * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
+        Proportion { hits, n, rate: Some(p), ci95: Some([(centre - half).max(0.0), (centre + half).min(1.0)]) }
+    }
+}
+
+/// The judge's named primary axis against the adjudicated one, on the raised claims it called a
+/// force gap.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AxisMatch {
+    pub overall: Proportion,
+    /// By the pair's adjudicated axis.
+    pub per_axis: BTreeMap<String, Proportion>,
+    /// Gap answers that named no axis (left out of the rates).
+    #[ts(type = "number")]
+    pub no_axis_named: u64,
+}
+
 /// A judge's trust report; each part is `None` until its run exists.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct TrustReport {
     pub name: String,
     pub human_agreement: Option<HumanAgreement>,
+    /// `None` without a run of the judge itself, or when its answers name no axis at all (a
+    /// generic prompt).
+    pub axis_match: Option<AxisMatch>,
     pub swapped_evidence: Option<SwapReport>,
     pub order: Option<OrderReport>,
 }
@@ -200,7 +245,49 @@ pub fn trust(project: &Project, name: &str) -> Result<TrustReport> {
         })
         .transpose()?;
 
-    Ok(TrustReport { name: name.to_string(), human_agreement, swapped_evidence, order })
+    let axis_match = own.as_ref().map(|(run, map)| axis_match(project, *run, map, &pairs)).transpose()?.flatten();
+    Ok(TrustReport { name: name.to_string(), human_agreement, axis_match, swapped_evidence, order })
+}
+
+/// The judge's named axis on the raised claims it called a force gap, against the adjudicated
+/// axis.
+fn axis_match(project: &Project, run: i64, map: &str, pairs: &[super::Pair]) -> Result<Option<AxisMatch>> {
+    let map = LabelMap::named(map)?;
+    let axis_of: HashMap<&str, &str> = pairs.iter().map(|p| (p.id.as_str(), p.axis.as_str())).collect();
+    let mut stmt = project.conn().prepare(
+        "SELECT request_id, coalesce(content, '') FROM judge_requests WHERE run_id = ?1 AND answered_at IS NOT NULL",
+    )?;
+    let rows: Vec<(String, String)> =
+        stmt.query_map([run], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let (mut named_any, mut no_axis) = (false, 0);
+    let mut counts: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for (rid, content) in rows {
+        let Some((id, "raised")) = rid.rsplit_once(':') else { continue };
+        let Some(gold) = axis_of.get(id) else { continue };
+        let a = super::judge::parse_answer(&content, &map);
+        if a.primary_axis.is_some() {
+            named_any = true;
+        }
+        if a.label.as_deref() != Some("force_gap") {
+            continue;
+        }
+        let Some(named) = a.primary_axis else {
+            no_axis += 1;
+            continue;
+        };
+        let c = counts.entry(gold.to_string()).or_default();
+        c.0 += u64::from(named == *gold);
+        c.1 += 1;
+    }
+    if !named_any {
+        return Ok(None);
+    }
+    let (hits, n) = counts.values().fold((0, 0), |(h, n), c| (h + c.0, n + c.1));
+    Ok(Some(AxisMatch {
+        overall: Proportion::of(hits, n),
+        per_axis: counts.into_iter().map(|(k, (h, n))| (k, Proportion::of(h, n))).collect(),
+        no_axis_named: no_axis,
+    }))
 }
 
 /// The claim a pairwise answer names: `A` or `B` from a JSON `better` (or `answer`, `choice`),

@@ -342,16 +342,16 @@ fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_promp
         source: "ExpertQA".into(),
         group_id: "g1".into(),
         evidence_span: "{{axis}} span".into(),
-        context: "unused: fill takes the context as an argument".into(),
+        context: "unused: fill takes the question as an argument".into(),
         passage: "Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.".into(),
         calibrated_claim: "It may help.".into(),
         raised_claim: "It helps {{passage}}.".into(),
     };
-    let template = "P: {{passage}}\nS: {{evidence_span}}\nQ: {{context}}\nC: {{claim}}\nA: {{axis}} / {{dummy_axis}}\nX: {{unknown}} {{{claim}}}";
+    let template = "P: {{passage}}\nQ: {{question}} / {{context}}\nC: {{claim}}\nX: {{{claim}}}";
     let prompt = evaluate::judge::fill(template, &pair, "Ask {{claim}}?", &pair.raised_claim);
     assert_eq!(
         prompt,
-        "P: Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.\nS: {{axis}} span\nQ: Ask {{claim}}?\n\
-         C: It helps {{passage}}.\nA: temporal / relation\nX: {{unknown}} {It helps {{passage}}.}"
+        "P: Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.\nQ: Ask {{claim}}? / Ask {{claim}}?\n\
+         C: It helps {{passage}}.\nX: {It helps {{passage}}.}"
     );
 }

@@ -16,23 +16,23 @@ use std::time::Duration;
 
 /// One answer of the scripted server.
 pub struct Reply {
-    status: u16,
-    body: String,
-    retry_after: Option<u64>,
-    delay: Duration,
+    pub status: u16,
+    pub body: String,
+    pub retry_after: Option<u64>,
+    pub delay: Duration,
     /// Close the connection after this many bytes of the response (0: before any), as a network
     /// that drops does.
-    cut: Option<usize>,
+    pub cut: Option<usize>,
 }
 
 impl Reply {
-    fn content(text: &str) -> Reply {
+    pub fn content(text: &str) -> Reply {
         let body = json!({ "id": "x", "object": "chat.completion", "choices": [
             { "index": 0, "message": { "role": "assistant", "content": text }, "finish_reason": "stop" }
         ]});
         Reply { status: 200, body: body.to_string(), retry_after: None, delay: Duration::ZERO, cut: None }
     }
-    fn status(status: u16) -> Reply {
+    pub fn status(status: u16) -> Reply {
         Reply { status, body: "{\"error\":\"scripted\"}".into(), retry_after: None, delay: Duration::ZERO, cut: None }
     }
 }
@@ -89,7 +89,7 @@ impl Server {
                     let mut body = vec![0; length];
                     reader.read_exact(&mut body).unwrap();
                     let body: Value = serde_json::from_slice(&body).unwrap();
-                    let prompt = body["messages"][0]["content"].as_str().unwrap().to_string();
+                    let prompt = user_message(&body).to_string();
                     let n = {
                         let mut c = counts.lock().unwrap();
                         let n = c.entry(prompt).or_insert(0);
@@ -120,23 +120,26 @@ impl Server {
 
     /// The prompts received, in order.
     pub fn prompts(&self) -> Vec<String> {
-        self.seen
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|s| s.body["messages"][0]["content"].as_str().unwrap().to_string())
-            .collect()
+        self.seen.lock().unwrap().iter().map(|s| user_message(&s.body).to_string()).collect()
     }
 }
 
+/// The user message of a request (the last message; a system message may come first).
+pub fn user_message(body: &Value) -> &str {
+    let messages = body["messages"].as_array().unwrap();
+    let last = messages.last().unwrap();
+    assert_eq!(last["role"], "user");
+    last["content"].as_str().unwrap()
+}
+
 /// The claim a force_aware prompt asks about (its `Claim: ` line).
-fn claim_of(body: &Value) -> String {
-    let prompt = body["messages"][0]["content"].as_str().unwrap();
+pub fn claim_of(body: &Value) -> String {
+    let prompt = user_message(body);
     prompt.lines().find_map(|l| l.strip_prefix("Claim: ")).unwrap().to_string()
 }
 
 /// A project with a locked split of ten evaluation pairs (one group each), and its pairs.
-fn locked(dir: &Path) -> (PathBuf, Project, Vec<evaluate::Pair>) {
+pub fn locked(dir: &Path) -> (PathBuf, Project, Vec<evaluate::Pair>) {
     let mut p = crate::split::project_from(dir, "judge.forcebench", &[("scope", 5), ("numeric", 5)], 0, 1);
     forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(5), Some(1)))
         .unwrap();
@@ -148,7 +151,7 @@ fn locked(dir: &Path) -> (PathBuf, Project, Vec<evaluate::Pair>) {
 
 /// A judge that licenses every calibrated claim and refuses every raised one, except the raised
 /// claims in `lenient`, which it also licenses (a tie: a violation).
-fn judge_script(pairs: &[evaluate::Pair], lenient: &[&str]) -> impl Fn(&Value, usize) -> Reply + Send + Sync {
+pub fn judge_script(pairs: &[evaluate::Pair], lenient: &[&str]) -> impl Fn(&Value, usize) -> Reply + Send + Sync {
     let safe: BTreeSet<String> = pairs.iter().map(|p| p.calibrated_claim.clone()).collect();
     let lenient: BTreeSet<String> =
         pairs.iter().filter(|p| lenient.contains(&p.id.as_str())).map(|p| p.raised_claim.clone()).collect();
@@ -159,14 +162,14 @@ fn judge_script(pairs: &[evaluate::Pair], lenient: &[&str]) -> impl Fn(&Value, u
     }
 }
 
-fn options(server: &Server, name: &str) -> runner::RunOptions {
+pub fn options(server: &Server, name: &str) -> runner::RunOptions {
     let mut o = runner::RunOptions::new(name, &server.base_url, "scripted-model", "force_aware");
     o.retry_wait = Duration::from_millis(10);
     o.timeout = Duration::from_secs(10);
     o
 }
 
-fn no_progress() -> impl FnMut(&runner::RunProgress) {
+pub fn no_progress() -> impl FnMut(&runner::RunProgress) {
     |_| {}
 }
 
@@ -200,8 +203,7 @@ fn a_judge_run_scores_end_to_end_and_records_what_was_asked_of_which_model() {
     let seen = server.seen.lock().unwrap();
     assert_eq!(seen.len(), 20, "each request sent once");
     for r in &recorded {
-        let sent: Vec<&Seen> =
-            seen.iter().filter(|s| s.body["messages"][0]["content"].as_str() == Some(r.prompt.as_str())).collect();
+        let sent: Vec<&Seen> = seen.iter().filter(|s| user_message(&s.body) == r.prompt.as_str()).collect();
         assert_eq!(sent.len(), 1, "{}", r.request_id);
         let b = &sent[0].body;
         assert_eq!(
@@ -248,7 +250,10 @@ fn rate_limits_server_errors_and_a_slow_answer_are_retried_and_bad_answers_count
     assert_eq!(s.retries, 4, "one 429, two 5xx, one timeout");
     let sends = |claim: &str| server.prompts().iter().filter(|pr| pr.contains(&format!("Claim: {claim}\n"))).count();
     assert_eq!((sends(&limited), sends(&failing), sends(&slow)), (2, 3, 2));
-    assert_eq!((sends(&malformed), sends(&refused)), (1, 1), "an answer, however bad, is never asked for again");
+    // As the paper does: an answer with no usable verdict is asked for again (three answers in
+    // all by default) before the claim counts as missing.
+    assert_eq!((sends(&malformed), sends(&refused)), (3, 3), "an unusable answer is asked for again, then given up");
+    assert_eq!(s.answer_retries, 4, "two more answers for each of the two claims");
     let report = s.report.unwrap();
     let missing: BTreeSet<&str> = report.missing_pairs.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(missing, BTreeSet::from([pairs[3].id.as_str(), pairs[4].id.as_str()]));
@@ -256,6 +261,7 @@ fn rate_limits_server_errors_and_a_slow_answer_are_retried_and_bad_answers_count
     let recorded = runner::requests(&p, "flaky", runner::Control::None).unwrap();
     let bad = recorded.iter().find(|r| r.request_id == format!("{}:safe", pairs[3].id)).unwrap();
     assert_eq!((bad.raw_response.as_deref(), bad.content.as_deref()), (Some("{\"choices\": [ not json"), None));
+    assert_eq!((bad.answer_attempts, bad.rejected_answers.len(), bad.attempts), (3, 2, 3));
 }
 
 // Broke if a connection that drops (before any answer, or in the middle of one) stopped the run or
@@ -320,7 +326,7 @@ fn a_request_failing_every_try_is_left_for_the_next_run_and_a_wrong_model_stops_
 }
 
 /// The `forcebench` command for a project, with the test's environment.
-fn cli(project: &Path) -> std::process::Command {
+pub fn cli(project: &Path) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("forcebench"));
     cmd.env_remove("FORCEBENCH_PROJECT").env_remove("FORCEBENCH_CRASH_AT").arg("--project").arg(project);
     cmd
@@ -366,13 +372,10 @@ fn a_run_killed_at_any_point_resumes_with_exactly_one_answer_per_request() {
     let prompt_ids: HashMap<String, String> = {
         let p = Project::open(&path).unwrap();
         let o = options(&server, "probe");
-        let text = evaluate::judge::template(&o.template).unwrap().1;
+        let t = evaluate::judge::template(&o.template).unwrap();
         let with: Vec<_> = pairs.iter().map(|x| (x.clone(), x.context.clone())).collect();
         drop(p);
-        evaluate::judge::requests("force_aware", &text, &with, 1)
-            .into_iter()
-            .map(|r| (r.prompt, r.request_id))
-            .collect()
+        evaluate::judge::requests(&t, &with, 1).into_iter().map(|r| (r.prompt, r.request_id)).collect()
     };
     // First: a kill right after an answer is committed (the worst instant for a double send).
     let out =
@@ -476,7 +479,7 @@ fn the_trust_report_reads_agreement_the_evidence_swap_and_order_bias() {
         .collect();
     let script = judge_script(&pairs, &lenient);
     let server = Server::start(move |body, n| {
-        let prompt = body["messages"][0]["content"].as_str().unwrap();
+        let prompt = user_message(body);
         if prompt.contains("Claim A: ") {
             return Reply::content("{\"better\": \"A\", \"reason\": \"first\"}");
         }

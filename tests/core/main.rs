@@ -17,6 +17,7 @@ mod hostile;
 mod import;
 mod input;
 mod judge;
+mod judge_fidelity;
 mod label;
 mod locality;
 mod output;

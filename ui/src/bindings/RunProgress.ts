@@ -15,4 +15,12 @@ failed: number,
 /**
  * Retries so far in this run (429, 5xx, timeouts).
  */
-retries: number, };
+retries: number, 
+/**
+ * Answers asked for again in this run because the reader found no verdict in them.
+ */
+answer_retries: number, 
+/**
+ * The last request given up on in this run and why, as it happens (the window shows it).
+ */
+last_failure: [string, string] | null, };

@@ -5,4 +5,29 @@ import type { SamplingParams } from "./SamplingParams";
 /**
  * One stored run, as `judge runs` lists it.
  */
-export type RunRecord = { name: string, control: Control, split_version: number, base_url: string, model: string, template: string, template_sha256: string, label_map: string, params: SamplingParams, started_at: string, finished_at: string | null, requests: number, answered: number, };
+export type RunRecord = { name: string, control: Control, split_version: number, base_url: string, model: string, template: string, template_sha256: string, label_map: string, params: SamplingParams, started_at: string, finished_at: string | null, requests: number, answered: number, 
+/**
+ * The template as given to `judge run` (a shipped name or a file path); `None` for runs
+ * made before it was recorded.
+ */
+template_source: string | null, 
+/**
+ * The answer reader's version the run was read with (`None`: before it was recorded).
+ */
+parser_version: string | null, 
+/**
+ * Answers asked for per request before an unusable one counts as missing.
+ */
+answer_attempts: number | null, 
+/**
+ * Sends beyond the first for transport failures (timeouts, 429, 5xx), over every request.
+ */
+transport_retries: number, 
+/**
+ * Answers asked for again because the reader found no verdict, over every request.
+ */
+answer_retries: number, 
+/**
+ * Answered requests whose kept answer still has no verdict (they count as missing).
+ */
+unusable: number, };

@@ -22,7 +22,11 @@ unanswered: number,
 /**
  * The last failure of each request given up on in this run.
  */
-failures: Array<[string, string]>, retries: number, cancelled: boolean, 
+failures: Array<[string, string]>, retries: number, 
+/**
+ * Answers asked for again in this run because the reader found no verdict in them.
+ */
+answer_retries: number, parser_version: string, cancelled: boolean, 
 /**
  * The evaluator's scores (control `none`), over every answered request.
  */

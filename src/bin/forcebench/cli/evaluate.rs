@@ -8,7 +8,10 @@ use forcebench::error::Result;
 use forcebench::evaluate::{self, EvaluatorReport, LabelMap};
 
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct EvaluateArgs {
+    #[command(subcommand)]
+    sub: Option<EvaluateSub>,
     /// Evaluator outputs (JSONL: id, claim safe|raised, score or label, optional raw); without
     /// it, every stored evaluator is compared
     #[arg(long, value_name = "FILE")]
@@ -35,6 +38,123 @@ pub struct EvaluateArgs {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum EvaluateSub {
+    /// Pool several evaluators into one aggregate over units = evaluators × pairs (the paper's
+    /// model aggregate), with intervals from a bootstrap over pairs
+    Panel {
+        /// The evaluators to pool (names as `forcebench evaluate` lists them)
+        #[arg(required = true)]
+        names: Vec<String>,
+        #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
+        bootstrap: u32,
+        #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two evaluators (or two panels, comma-separated, matched member by member) on the
+    /// same pairs: discordant counts, ΔMVR and ΔFS with paired-bootstrap intervals, McNemar's
+    /// exact p-value
+    Paired {
+        /// Evaluator A, or a panel A1,A2,...
+        a: String,
+        /// Evaluator B, or a panel B1,B2,... of as many members
+        b: String,
+        #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
+        bootstrap: u32,
+        #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a stored evaluator from the locked split, with the judge runs stored under its name
+    Remove {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn names_of(list: &str) -> Vec<String> {
+    list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
+    match sub {
+        EvaluateSub::Panel { names, bootstrap, seed, json } => {
+            let p = open(project)?;
+            let names: Vec<String> = names.iter().flat_map(|n| names_of(n)).collect();
+            let r = evaluate::panel::panel(&p, &names, (bootstrap > 0).then_some((bootstrap, seed)))?;
+            if json {
+                return print_json(&r);
+            }
+            println!("panel of {} on split v{}: {}", r.members.len(), r.split_version, r.members.join(", "));
+            let o = &r.overall;
+            println!(
+                "MVR {} = {}/{} {}  FS {} {}  ({} pairs × {} evaluators; {} units missing, counted as violations)",
+                f(o.mvr),
+                o.violations,
+                o.units,
+                ci(o.mvr_ci95),
+                f(o.fs),
+                ci(o.fs_ci95),
+                o.n_pairs,
+                r.members.len(),
+                o.missing
+            );
+            println!("per axis");
+            for (axis, m) in &r.per_axis {
+                println!(
+                    "  {axis:<12} MVR {} = {}/{} {}  FS {}",
+                    f(m.mvr),
+                    m.violations,
+                    m.units,
+                    ci(m.mvr_ci95),
+                    f(m.fs)
+                );
+            }
+            Ok(())
+        }
+        EvaluateSub::Paired { a, b, bootstrap, seed, json } => {
+            let p = open(project)?;
+            let r = evaluate::panel::paired(
+                &p,
+                &names_of(&a),
+                &names_of(&b),
+                (bootstrap > 0).then_some((bootstrap, seed)),
+            )?;
+            if json {
+                return print_json(&r);
+            }
+            println!("A: {}\nB: {}", r.a.join(", "), r.b.join(", "));
+            println!("{} pairs, {} matched units on split v{}", r.n_pairs, r.units, r.split_version);
+            println!(
+                "MVR  A {}  B {}  ΔMVR (A − B) {} {}",
+                f(r.mvr_a),
+                f(r.mvr_b),
+                f(r.delta_mvr),
+                ci(r.delta_mvr_ci95)
+            );
+            println!("FS   A {}  B {}  ΔFS (A − B) {} {}", f(r.fs_a), f(r.fs_b), f(r.delta_fs), ci(r.delta_fs_ci95));
+            println!(
+                "discordant units: only A violates {}, only B violates {} (both {}, neither {}); McNemar exact p = {:.4}",
+                r.only_a_violates, r.only_b_violates, r.both_violate, r.neither_violates, r.mcnemar_p
+            );
+            Ok(())
+        }
+        EvaluateSub::Remove { name, json } => {
+            let mut p = open(project)?;
+            let runs = evaluate::panel::remove(&mut p, &name)?;
+            if json {
+                return print_json(&serde_json::json!({ "removed": name.trim(), "judge_runs": runs }));
+            }
+            println!("removed {} and {runs} judge run(s) stored under its name", name.trim());
+            Ok(())
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
 pub enum BaselinesCommand {
     /// Run the five deterministic baselines on the locked split (stored as baseline:<name>)
     Run {
@@ -44,6 +164,9 @@ pub enum BaselinesCommand {
 }
 
 pub(super) fn evaluate_cmd(project: Option<&Path>, args: EvaluateArgs) -> Result<()> {
+    if let Some(sub) = args.sub {
+        return evaluate_sub(project, sub);
+    }
     let mut p = open(project)?;
     let bootstrap = (args.bootstrap > 0).then_some((args.bootstrap, args.seed));
     match args.scores {
@@ -162,6 +285,10 @@ pub enum JudgeCommand {
     /// Send every request of the locked split to an OpenAI-compatible endpoint, store the answers
     /// as they arrive, and score them (running it again resumes an interrupted run)
     Run(Box<RunArgs>),
+    /// Run every model × template on the locked split (each cell a resumable `judge run`
+    /// stored as <model>@<template>), pool each prompt over the models, and write the report
+    /// folder (Tables 2 and 3, Figures 2-4 as CSV, JSON and SVG)
+    Battery(Box<BatteryArgs>),
     /// Every judge run of the project: endpoint, model, template, parameters, progress
     Runs {
         #[arg(long)]
@@ -200,9 +327,8 @@ pub enum JudgeCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
-    #[arg(long)]
-    base_url: String,
+    #[command(flatten)]
+    common: CommonRunArgs,
     /// The model's name as the endpoint knows it
     #[arg(long)]
     model: String,
@@ -212,6 +338,48 @@ pub struct RunArgs {
     /// The evaluator's name (a run is resumed by running it again under the same name)
     #[arg(long)]
     name: String,
+    /// none (the judge itself), swapped_evidence or order
+    #[arg(long, default_value = "none")]
+    control: String,
+    /// Accepted for clarity: every run resumes what an earlier run under the same name left
+    #[arg(long)]
+    resume: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BatteryArgs {
+    #[command(flatten)]
+    common: CommonRunArgs,
+    /// The models, comma-separated, as the endpoint knows them
+    #[arg(long, value_delimiter = ',', required = true)]
+    models: Vec<String>,
+    /// The prompts, comma-separated (shipped names or template files)
+    #[arg(long, value_delimiter = ',', default_value = "generic,force_aware,axis_free,dummy_axis")]
+    templates: Vec<String>,
+    /// Controls to run on each model's force_aware judge as well: swapped_evidence, order
+    #[arg(long, value_delimiter = ',')]
+    controls: Vec<String>,
+    /// Where to write the report folder
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace report files already in DIR
+    #[arg(long)]
+    force: bool,
+    /// Only write the report from what is stored: send nothing
+    #[arg(long)]
+    no_run: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+/// The options `judge run` and `judge battery` share.
+#[derive(Debug, clap::Args)]
+pub struct CommonRunArgs {
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    #[arg(long)]
+    base_url: String,
     /// How labels become scores [default: the template's own map]
     #[arg(long)]
     map: Option<String>,
@@ -221,10 +389,12 @@ pub struct RunArgs {
     /// Requests in flight at once
     #[arg(long, default_value_t = 4)]
     concurrency: usize,
+    /// Sampling temperature (the paper: 0, deterministic)
     #[arg(long, default_value_t = 0.0)]
     temperature: f64,
-    #[arg(long)]
-    max_tokens: Option<u32>,
+    /// The output cap sent as max_tokens (the paper: 1024); 0 sends none
+    #[arg(long, default_value_t = evaluate::runner::DEFAULT_MAX_TOKENS)]
+    max_tokens: u32,
     /// Sent to the endpoint, and orders the requests
     #[arg(long)]
     seed: Option<u64>,
@@ -237,54 +407,138 @@ pub struct RunArgs {
     /// Tries per request (429, 5xx, timeouts and lost connections are retried)
     #[arg(long, default_value_t = 5)]
     attempts: u32,
+    /// Answers asked for per request while the answer holds no usable verdict (prose, broken
+    /// JSON, a refusal); after the last, the claim counts as missing (a violation, margin 0)
+    #[arg(long, default_value_t = evaluate::runner::DEFAULT_ANSWER_ATTEMPTS)]
+    answer_attempts: u32,
     /// Milliseconds before the first retry, doubled after each (a Retry-After header wins)
     #[arg(long, default_value_t = 500)]
     retry_wait_ms: u64,
-    /// none (the judge itself), swapped_evidence or order
-    #[arg(long, default_value = "none")]
-    control: String,
-    /// Accepted for clarity: every run resumes what an earlier run under the same name left
-    #[arg(long)]
-    resume: bool,
-    #[arg(long)]
-    json: bool,
+}
+
+impl CommonRunArgs {
+    fn options(&self, name: &str, model: &str, template: &str) -> evaluate::runner::RunOptions {
+        let mut opts = evaluate::runner::RunOptions::new(name, &self.base_url, model, template);
+        opts.map = self.map.clone();
+        opts.sampling.api_key_env = self.api_key_env.clone();
+        opts.sampling.temperature = self.temperature;
+        opts.sampling.max_tokens = (self.max_tokens > 0).then_some(self.max_tokens);
+        opts.sampling.seed = self.seed;
+        opts.concurrency = self.concurrency;
+        opts.limit = self.limit;
+        opts.timeout = std::time::Duration::from_secs(self.timeout.max(1));
+        opts.max_attempts = self.attempts.max(1);
+        opts.answer_attempts = self.answer_attempts.max(1);
+        opts.retry_wait = std::time::Duration::from_millis(self.retry_wait_ms);
+        opts
+    }
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("judging {prefix} [{bar:30}] {pos}/{len} answered {msg} ({eta})")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+fn show_progress(bar: &indicatif::ProgressBar, s: &evaluate::runner::RunProgress) {
+    bar.set_length(s.total);
+    bar.set_position(s.done);
+    bar.set_message(match (s.failed, s.retries, s.answer_retries) {
+        (0, 0, 0) => String::new(),
+        (f, r, a) => format!("· {r} retried · {a} asked again · {f} given up"),
+    });
+}
+
+fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
+    let mut p = open(project)?;
+    let mut failed = Vec::new();
+    if !a.no_run {
+        let controls: Vec<evaluate::runner::Control> =
+            a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
+        let base = a.common.options("battery", "", "");
+        let bar = progress_bar();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let (done, errors) = evaluate::battery::run(
+            &mut p,
+            &base,
+            &a.models,
+            &a.templates,
+            &controls,
+            &mut |cell, s| {
+                bar.set_prefix(cell.to_string());
+                show_progress(&bar, s);
+            },
+            &cancel,
+        )?;
+        bar.finish_and_clear();
+        for s in &done {
+            eprintln!(
+                "{} ({}): {} of {} answered, {} asked again for a usable verdict",
+                s.name,
+                s.control.as_str(),
+                s.requests - s.unanswered,
+                s.requests,
+                s.answer_retries
+            );
+        }
+        for (cell, e) in &errors {
+            eprintln!("{cell}: {}: {e}", e.code());
+        }
+        failed = errors;
+    }
+    let report = evaluate::battery::report(&p, &a.models, &a.templates)?;
+    let written = report.write(&a.out, a.force)?;
+    if a.json {
+        print_json(&report)?;
+    } else {
+        println!("Table 2");
+        print_rows(&report.table2());
+        println!("Table 3 (prompt ablation)");
+        print_rows(&report.table3());
+        for path in &written {
+            println!("wrote {}", path.display());
+        }
+    }
+    if let Some((cell, e)) = failed.into_iter().next() {
+        return Err(forcebench::Error::Unfinished(format!(
+            "{cell} did not finish ({}: {e}); the report holds what is stored, and running the same command again resumes",
+            e.code()
+        )));
+    }
+    Ok(())
+}
+
+fn print_rows(rows: &[evaluate::battery::TableRow]) {
+    println!(
+        "  {:<24} {:<24} {:>9} {:>7} {:<16} {:>7} {:<16}",
+        "evaluator", "prompt", "count", "MVR", "  95% CI", "FS", "  95% CI"
+    );
+    for r in rows {
+        println!(
+            "  {:<24} {:<24} {:>9} {:>7} {:<16} {:>7} {:<16}",
+            r.evaluator,
+            r.prompt,
+            format!("{}/{}", r.violations, r.units),
+            f(r.mvr),
+            ci(r.mvr_ci95),
+            f(r.fs),
+            ci(r.fs_ci95)
+        );
+    }
 }
 
 fn run_judge(project: Option<&Path>, a: RunArgs) -> Result<()> {
     let mut p = open(project)?;
-    let mut opts = evaluate::runner::RunOptions::new(&a.name, &a.base_url, &a.model, &a.template);
-    opts.map = a.map;
-    opts.sampling.api_key_env = a.api_key_env;
-    opts.sampling.temperature = a.temperature;
-    opts.sampling.max_tokens = a.max_tokens;
-    opts.sampling.seed = a.seed;
-    opts.concurrency = a.concurrency;
-    opts.limit = a.limit;
-    opts.timeout = std::time::Duration::from_secs(a.timeout.max(1));
-    opts.max_attempts = a.attempts.max(1);
-    opts.retry_wait = std::time::Duration::from_millis(a.retry_wait_ms);
+    let mut opts = a.common.options(&a.name, &a.model, &a.template);
     opts.control = a.control.parse().map_err(forcebench::Error::InvalidArgument)?;
     let _ = a.resume;
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("judging [{bar:30}] {pos}/{len} answered {msg} ({eta})")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    let bar = progress_bar();
     let cancel = std::sync::atomic::AtomicBool::new(false);
-    let summary = evaluate::runner::run(
-        &mut p,
-        &opts,
-        &mut |s| {
-            bar.set_length(s.total);
-            bar.set_position(s.done);
-            bar.set_message(match (s.failed, s.retries) {
-                (0, 0) => String::new(),
-                (f, r) => format!("· {r} retried · {f} given up"),
-            });
-        },
-        &cancel,
-    );
+    let summary = evaluate::runner::run(&mut p, &opts, &mut |s| show_progress(&bar, s), &cancel);
     bar.finish_and_clear();
     let summary = summary?;
     if a.json {
@@ -306,11 +560,13 @@ fn run_judge(project: Option<&Path>, a: RunArgs) -> Result<()> {
         }
         if let Some(stats) = &summary.stats {
             println!(
-                "{} answers: {} as JSON, {} by a label in the text, {} without a usable verdict (missing)",
+                "{} answers: {} as JSON, {} by a label in the text, {} without a usable verdict after {} tries each (missing); {} asked again in this run",
                 stats.responses,
                 stats.json,
                 stats.label_in_text,
-                stats.unparsable.len()
+                stats.unparsable.len(),
+                opts.answer_attempts,
+                summary.answer_retries
             );
         }
         if let Some(report) = &summary.report {
@@ -346,6 +602,19 @@ fn print_trust(t: &evaluate::trust::TrustReport) {
         }
         None => println!("agreement with the adjudicated labels: no run of the judge itself yet"),
     }
+    if let Some(m) = &t.axis_match {
+        println!(
+            "primary axis named on the raised claims called a gap: matches the adjudicated axis {}/{} = {} {} ({} named none)",
+            m.overall.hits,
+            m.overall.n,
+            f(m.overall.rate),
+            ci(m.overall.ci95),
+            m.no_axis_named
+        );
+        for (axis, p) in &m.per_axis {
+            println!("  {axis:<12} {}/{} = {} {}", p.hits, p.n, f(p.rate), ci(p.ci95));
+        }
+    }
     match &t.swapped_evidence {
         Some(s) => println!(
             "evidence swap: calibrated claims supported {} against their own passage, {} against another group's; drop {}; still supported {} (n {})",
@@ -371,6 +640,7 @@ fn print_trust(t: &evaluate::trust::TrustReport) {
 pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()> {
     match cmd {
         JudgeCommand::Run(args) => run_judge(project, *args),
+        JudgeCommand::Battery(args) => run_battery(project, *args),
         JudgeCommand::Runs { json } => {
             let p = open(project)?;
             let runs = evaluate::runner::runs(&p)?;
