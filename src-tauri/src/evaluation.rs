@@ -28,6 +28,29 @@ pub async fn evaluation_compare(studio: State<'_, Studio>) -> Result<Vec<Evaluat
     studio.with(|p| evaluate::compare(p, BOOTSTRAP))
 }
 
+/// The model × prompt grid of the evaluators stored as `<model>@<template>` (as `judge battery`
+/// stores them), each prompt pooled over its models, and the baselines.
+#[tauri::command]
+pub async fn evaluation_grid(studio: State<'_, Studio>) -> Result<evaluate::battery::BatteryReport, ErrorPayload> {
+    studio.with(evaluate::battery::stored)
+}
+
+/// Two evaluators, or two panels of as many members, compared unit by unit on the same pairs.
+#[tauri::command]
+pub async fn evaluation_paired(
+    studio: State<'_, Studio>,
+    a: Vec<String>,
+    b: Vec<String>,
+) -> Result<evaluate::panel::PairedReport, ErrorPayload> {
+    studio.with(|p| evaluate::panel::paired(p, &a, &b, BOOTSTRAP))
+}
+
+/// Removes a stored evaluator and the judge runs stored under its name; answers how many runs.
+#[tauri::command]
+pub async fn evaluator_remove(studio: State<'_, Studio>, name: String) -> Result<u64, ErrorPayload> {
+    studio.with_mut(|p| evaluate::panel::remove(p, &name))
+}
+
 /// Imports an evaluator's JSONL outputs from `path` as `name`, reading labels through `map`
 /// (`generic`, `force`, `audit`, or a JSON file of label -> number); replaces an earlier
 /// import under the same name.

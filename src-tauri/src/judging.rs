@@ -42,6 +42,10 @@ pub struct RunDefaults {
     pub timeout: u64,
     /// Tries per request.
     pub attempts: u32,
+    /// The output cap sent as `max_tokens` (the paper's 1,024).
+    pub max_tokens: Option<u32>,
+    /// Answers asked for per request while the answer holds no usable verdict.
+    pub answer_attempts: u32,
 }
 
 /// What the window needs to offer a judge: the shipped templates in the core's order, the label
@@ -72,6 +76,8 @@ pub async fn judge_templates() -> Result<JudgeCatalog, ErrorPayload> {
             temperature: d.sampling.temperature,
             timeout: d.timeout.as_secs(),
             attempts: d.max_attempts,
+            max_tokens: d.sampling.max_tokens,
+            answer_attempts: d.answer_attempts,
         },
     })
 }
@@ -106,6 +112,9 @@ pub struct JudgeParams {
     /// Tries per request (at least 1).
     #[serde(default)]
     pub attempts: Option<u32>,
+    /// Answers asked for per request while the answer holds no usable verdict (at least 1).
+    #[serde(default)]
+    pub answer_attempts: Option<u32>,
     #[serde(default)]
     pub control: Option<Control>,
 }
@@ -120,7 +129,10 @@ impl JudgeParams {
         if let Some(t) = self.temperature {
             o.sampling.temperature = t;
         }
-        o.sampling.max_tokens = self.max_tokens;
+        // Left out: the paper's cap (1,024); 0: no cap sent.
+        if let Some(n) = self.max_tokens {
+            o.sampling.max_tokens = (n > 0).then_some(n);
+        }
         o.sampling.seed = self.seed;
         if let Some(c) = self.concurrency {
             o.concurrency = c as usize;
@@ -131,6 +143,9 @@ impl JudgeParams {
         }
         if let Some(a) = self.attempts {
             o.max_attempts = a.max(1);
+        }
+        if let Some(a) = self.answer_attempts {
+            o.answer_attempts = a.max(1);
         }
         if let Some(c) = self.control {
             o.control = c;
@@ -146,18 +161,25 @@ pub struct JudgeState {
     running: AtomicBool,
 }
 
-/// Runs (or resumes) a judge; `on_progress` hears after each answer.
+/// Runs (or resumes) a judge; `on_progress` hears after each answer. The run blocks for minutes,
+/// so it goes on a thread of its own: the async runtime's few workers stay free for the window's
+/// other commands, Cancel among them (a run that held one kept Cancel waiting).
 #[tauri::command]
-pub async fn judge_run(
-    studio: State<'_, Studio>,
-    state: State<'_, JudgeState>,
+pub async fn judge_run<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
     params: JudgeParams,
     on_progress: Channel<RunProgress>,
 ) -> Result<RunSummary, ErrorPayload> {
-    run_with(&studio, &state, &params, |p| {
-        // A window closed mid-run must not stop the run itself.
-        let _ = on_progress.send(p);
+    use tauri::Manager;
+    tauri::async_runtime::spawn_blocking(move || {
+        let (studio, state) = (app.state::<Studio>(), app.state::<JudgeState>());
+        run_with(&studio, &state, &params, |p| {
+            // A window closed mid-run must not stop the run itself.
+            let _ = on_progress.send(p);
+        })
     })
+    .await
+    .map_err(|e| forcebench::Error::Internal(format!("the judge run stopped unexpectedly: {e}")).payload())?
 }
 
 /// [`judge_run`] without the channel (the tests call it with a plain closure).
@@ -188,8 +210,8 @@ pub fn run_with(
     result
 }
 
-/// Asks the running judge to stop: requests in flight finish or time out, nothing more is sent,
-/// and every committed answer stays.
+/// Asks the running judge to stop: nothing more is sent, requests in flight are abandoned (their
+/// answers are not recorded), and every committed answer stays.
 #[tauri::command]
 pub async fn judge_cancel(state: State<'_, JudgeState>) -> Result<bool, ErrorPayload> {
     state.cancel.store(true, Ordering::SeqCst);

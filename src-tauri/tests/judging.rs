@@ -100,7 +100,10 @@ fn the_window_lists_the_cores_templates_label_maps_and_run_defaults() {
             "{map} is not a map the core reads"
         );
     }
-    assert_eq!(catalog["defaults"], json!({ "concurrency": 4, "temperature": 0.0, "timeout": 120, "attempts": 5 }));
+    assert_eq!(
+        catalog["defaults"],
+        json!({ "concurrency": 4, "temperature": 0.0, "timeout": 120, "attempts": 5, "max_tokens": 1024, "answer_attempts": 3 })
+    );
 }
 
 #[test]
@@ -168,4 +171,59 @@ fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run
     let trust = invoke(&window, "judge_trust", json!({ "name": "windowed" })).unwrap();
     // Every claim called a force gap: the calibrated ones disagree with the humans.
     assert_eq!(trust["human_agreement"]["overall"]["percent_agreement"].as_f64(), Some(0.5));
+}
+
+/// An endpoint that takes every connection and never answers (a hung server), counting them.
+fn silent_endpoint() -> (String, Arc<AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            seen.fetch_add(1, Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    (url, count)
+}
+
+// Broke before (issue 31): Cancel stayed at "Stopping…" while requests hung; a run that never
+// answered was stored as an evaluator with MVR 1.000.
+#[test]
+fn cancel_stops_a_hung_run_within_a_second_and_a_run_with_no_answer_is_not_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, count) = silent_endpoint();
+    let (app, window) = app(Ok(locked_file(dir.path())));
+    let studio = app.state::<forcebench_studio::Studio>();
+    let state = app.state::<forcebench_studio::judging::JudgeState>();
+    let p: forcebench_studio::judging::JudgeParams = serde_json::from_value(json!({
+        "base_url": url, "model": "scripted", "template": "force_aware", "name": "hung", "concurrency": 2, "timeout": 120
+    }))
+    .unwrap();
+    let canceller = {
+        let window = window.clone();
+        std::thread::spawn(move || {
+            while count.load(Ordering::SeqCst) < 2 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let asked = std::time::Instant::now();
+            invoke(&window, "judge_cancel", json!({})).unwrap();
+            asked
+        })
+    };
+    let summary = forcebench_studio::judging::run_with(&studio, &state, &p, |_| {}).unwrap();
+    let stopped = std::time::Instant::now();
+    let asked = canceller.join().unwrap();
+    assert!(
+        stopped.duration_since(asked) < Duration::from_secs(2),
+        "stopped {:?} after Cancel",
+        stopped.duration_since(asked)
+    );
+    let summary: Value = serde_json::to_value(summary).unwrap();
+    assert_eq!((summary["cancelled"].as_bool(), summary["answered_now"].as_u64()), (Some(true), Some(0)));
+    assert_eq!(summary["report"], Value::Null, "nothing to score");
+    let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
+    assert!(compared.as_array().unwrap().iter().all(|r| r["name"] != "hung"), "no evaluator for a run with no answer");
 }

@@ -209,7 +209,7 @@ test("the judge: requests written with the chosen template, its answers read bac
   assert.equal(await page.inputValue('[data-testid="judge-template"]'), "force_aware");
   assert.equal(await page.inputValue('[data-testid="judge-map"]'), "force");
   assert.match(await page.inputValue('[data-testid="judge-out"]'), /^\/.+\/[^/]+-judge-requests\.jsonl$/);
-  assert.equal(await text(page, "judge-template-about"), "Explains force gaps and names the pair's axis.");
+  assert.equal(await text(page, "judge-template-about"), "Lists the five force axes; the judge decides whether the claim exceeds the passage and names the primary axis itself.");
   // The generic template's answers are support labels: the map follows the template.
   await page.selectOption('[data-testid="judge-template"]', "generic");
   assert.equal(await page.inputValue('[data-testid="judge-map"]'), "generic");
@@ -322,6 +322,31 @@ const runSummary = (over) => ({
   retries: 1, cancelled: true, report: null, stats: null, ...over,
 });
 
+// Broke before: a request given up on showed only at the end, in the green summary.
+test("a failing request shows as it happens, in the error style, and again after the run", async () => {
+  const why = "connection failed: Connection refused (os error 111) (after 5 attempts)";
+  const { page, problems } = await openRunner({
+    steps: [
+      { done: 0, total: 20, failed: 0, retries: 0, answer_retries: 0, last_failure: null },
+      { done: 0, total: 20, failed: 1, retries: 4, answer_retries: 0, last_failure: ["fx-a:safe", why] },
+    ],
+    summary: runSummary({ answered_now: 0, failures: [["fx-a:safe", why]] }),
+  });
+  await page.fill('[data-testid="run-model"]', "qwen");
+  await page.fill('[data-testid="run-name"]', "local-judge");
+  await page.click('[data-testid="run-start"]');
+  await page.waitForSelector('[data-testid="run-failing"]');
+  assert.equal(await text(page, "run-failing"), `Not answered: fx-a:safe: ${why}`);
+  assert.equal(await page.getAttribute('[data-testid="run-failing"]', "class"), "refusal-box");
+  await page.click('[data-testid="run-cancel"]');
+  await page.waitForSelector('[data-testid="run-failures"]');
+  assert.equal(await page.$('[data-testid="run-failing"]'), null);
+  assert.equal(await text(page, "run-failures"), `1 request(s) not answered in this run: fx-a:safe: ${why}`);
+  assert.doesNotMatch(await text(page, "run-done"), /connection failed/, "the failure is not in the success box");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("a judge runs from the view with its progress, and Cancel keeps what was answered", async () => {
   const { page, problems } = await openRunner({
     steps: [{ done: 0, total: 20, failed: 0, retries: 0 }, { done: 1, total: 20, failed: 0, retries: 1 }, { done: 2, total: 20, failed: 0, retries: 1 }],
@@ -335,7 +360,7 @@ test("a judge runs from the view with its progress, and Cancel keeps what was an
   const [sent] = await calls(page, "judge_run");
   assert.deepEqual(sent.params, {
     base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: null,
-    api_key_env: null, concurrency: 4, temperature: 0, max_tokens: null, seed: null, limit: null, timeout: 120, attempts: 5,
+    api_key_env: null, concurrency: 4, temperature: 0, max_tokens: 1024, seed: null, limit: null, timeout: 120, attempts: 5, answer_attempts: 3,
     control: "none",
   });
   await page.click('[data-testid="run-cancel"]');
@@ -388,7 +413,7 @@ test("a run's options reach the command: map, temperature, max tokens, seed, lim
   const [sent] = await calls(page, "judge_run");
   assert.deepEqual(sent.params, {
     base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: "audit",
-    api_key_env: null, concurrency: 8, temperature: 0.7, max_tokens: 300, seed: 9, limit: 3, timeout: 30, attempts: 2,
+    api_key_env: null, concurrency: 8, temperature: 0.7, max_tokens: 300, seed: 9, limit: 3, timeout: 30, attempts: 2, answer_attempts: 3,
     control: "none",
   });
   // The order control reads picks: no label map is sent.
@@ -406,7 +431,7 @@ test("bad option values are refused by their fields and nothing is sent", async 
   const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
   await fillRunner(page);
   await page.click('[data-testid="run-options"] summary');
-  const bad = { concurrency: "0", temperature: "2.5", max_tokens: "-1", seed: "1.5", limit: "0", timeout: "abc", attempts: "0" };
+  const bad = { concurrency: "0", temperature: "2.5", max_tokens: "-1", seed: "1.5", limit: "0", timeout: "abc", attempts: "0", answer_attempts: "0" };
   for (const [k, v] of Object.entries(bad)) await page.fill(`[data-testid="run-${k}"]`, v);
   // Closed again: the refused Run opens it, to show where the problem is.
   await page.click('[data-testid="run-options"] summary');
@@ -420,18 +445,19 @@ test("bad option values are refused by their fields and nothing is sent", async 
   assert.deepEqual(said, {
     concurrency: "A whole number from 1 to 64.",
     temperature: "A number from 0 to 2.",
-    max_tokens: "A whole number ≥ 1.",
+    max_tokens: "A whole number ≥ 0.",
     seed: "A whole number ≥ 0.",
     limit: "A whole number ≥ 1.",
     timeout: "A whole number ≥ 1.",
     attempts: "A whole number ≥ 1.",
+    answer_attempts: "A whole number ≥ 1.",
   });
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "run-concurrency");
   assert.deepEqual(await calls(page, "judge_run"), []);
   await mkdir(shotsDir, { recursive: true });
   await (await page.$('[data-testid="judge-run"]')).screenshot({ path: join(shotsDir, "evaluate-judge-options.png") });
   // Corrected, the run goes; blank optional fields send nothing.
-  const good = { concurrency: "2", temperature: "1", max_tokens: "", seed: "", limit: "", timeout: "60", attempts: "3" };
+  const good = { concurrency: "2", temperature: "1", max_tokens: "", seed: "", limit: "", timeout: "60", attempts: "3", answer_attempts: "2" };
   for (const [k, v] of Object.entries(good)) await page.fill(`[data-testid="run-${k}"]`, v);
   assert.equal(await page.$('[data-testid="run-temperature-error"]'), null);
   await page.click('[data-testid="run-start"]');
@@ -503,6 +529,73 @@ test("the templates and label maps offered are the core's", async () => {
   assert.deepEqual(await values("judge-template"), ["generic", "force_aware", "axis_free", "dummy_axis", "file"]);
   assert.deepEqual(await values("judge-map"), ["generic", "force", "audit"]);
   assert.deepEqual(await values("import-map"), ["generic", "force", "audit"]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** Two models under two prompts, as `evaluation_grid` answers for evaluators stored by `judge battery`. */
+function gridFixture() {
+  const m = (violations, n = 33) => ({ n_pairs: n, mvr: violations / n, fs: 0.5, violations, missing: 0, mvr_ci95: null, fs_ci95: null });
+  const cell = (model, template, v) => ({ model, template, evaluator: `${model}@${template}`, metrics: m(v) });
+  const pooled = (template, violations) => ({
+    template,
+    panel: { members: [], split_version: 2, n_pairs: 33, units: 66, violations, missing: 0, mvr: violations / 66, fs: 0.5, mvr_ci95: [0.3, 0.6], fs_ci95: [0.4, 0.6], per_axis: {} },
+  });
+  return {
+    models: ["alpha", "beta"],
+    templates: ["generic", "force_aware"],
+    cells: [cell("alpha", "generic", 16), cell("alpha", "force_aware", 8), cell("beta", "generic", 15), cell("beta", "force_aware", 9)],
+    pooled: [pooled("generic", 31), pooled("force_aware", 17)],
+    baselines: [],
+  };
+}
+
+test("the judge grid shows each model under each prompt, pools the prompts, and compares two picks pair by pair", async () => {
+  const paired = {
+    a: ["alpha@generic", "beta@generic"], b: ["alpha@force_aware", "beta@force_aware"], split_version: 2, n_pairs: 33, units: 66,
+    mvr_a: 31 / 66, mvr_b: 17 / 66, fs_a: 0.3, fs_b: 0.7, only_a_violates: 16, only_b_violates: 2, both_violate: 15, neither_violates: 33,
+    delta_mvr: 14 / 66, delta_mvr_ci95: [0.1, 0.32], delta_fs: -0.4, delta_fs_ci95: [-0.5, -0.3], mcnemar_p: 0.000656,
+  };
+  const app = await openApp(browser.context, server.url, backend({ answers: { evaluation_grid: gridFixture(), evaluation_paired: paired, evaluation_compare: reports, evaluation_plots_svg: plotsFor(reports) } }));
+  const { page, problems } = app;
+  await page.keyboard.press("Alt+8");
+  await page.waitForSelector('[data-testid="grid-table"]');
+  const rows = await page.$$eval('[data-testid="grid-table"] tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
+  assert.deepEqual(rows, ["alpha 0.485 0.242", "beta 0.455 0.273", "All models 0.470 31/66 0.300–0.600 0.258 17/66 0.300–0.600"]);
+  await page.click('[data-testid="grid-pooled-generic"]');
+  assert.match(await text(page, "grid-pick-one"), /Comparing all models · generic with… pick a second cell\./);
+  await page.click('[data-testid="grid-pooled-force_aware"]');
+  await page.waitForSelector('[data-testid="paired"]');
+  const sent = await page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "evaluation_paired").map((c) => c.args));
+  assert.deepEqual(sent, [{ a: ["alpha@generic", "beta@generic"], b: ["alpha@force_aware", "beta@force_aware"] }], "panels in the grid's model order");
+  assert.equal(await text(page, "paired-dmvr"), "0.212");
+  assert.equal(await text(page, "paired-mcnemar"), "Only A violates on 16 units, only B on 2 (both 15, neither 33); McNemar's exact test p = 0.0007.");
+  assert.equal(await page.getAttribute('[data-testid="grid-pooled-generic"]', "aria-pressed"), "true");
+  await mkdir(shotsDir, { recursive: true });
+  await (await page.$('[data-testid="judge-grid"]')).screenshot({ path: join(shotsDir, "evaluate-grid.png") });
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an evaluator is removed only after a second, explicit click", async () => {
+  const { page, problems } = await openEvaluate();
+  await page.evaluate(() => {
+    const base = window.__TAURI_INTERNALS__.invoke;
+    window.__TAURI_INTERNALS__.invoke = async (cmd, args) => {
+      if (cmd !== "evaluator_remove") return base(cmd, args);
+      window.__ipcCalls.push({ cmd, args: structuredClone(args ?? {}) });
+      return 1;
+    };
+  });
+  await page.click('[data-testid="comparison-table"] tr[data-evaluator="my-judge"] button.expand');
+  await page.click('[data-testid="remove-my-judge"]');
+  await page.click('[data-testid="remove-keep-my-judge"]');
+  assert.deepEqual(await calls(page, "evaluator_remove"), [], "Keep removes nothing");
+  await page.click('[data-testid="remove-my-judge"]');
+  await page.click('[data-testid="remove-confirm-my-judge"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "evaluator_remove"));
+  assert.deepEqual(await calls(page, "evaluator_remove"), [{ name: "my-judge" }]);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -27,10 +27,10 @@ export const exportPlots = (dir: string) => call<string[]>("export_plots", { dir
  * map each is read with come from the core through `judgeTemplates`).
  */
 const TEMPLATE_ABOUT: Record<string, string> = {
-  generic: "Asks whether the passage supports the claim (five support labels).",
-  force_aware: "Explains force gaps and names the pair's axis.",
-  axis_free: "Explains force gaps without naming an axis.",
-  dummy_axis: "Control: as force_aware, but names a wrong axis.",
+  generic: "Asks whether the passage supports the claim (five support labels, a confidence, a rationale).",
+  force_aware: "Lists the five force axes; the judge decides whether the claim exceeds the passage and names the primary axis itself.",
+  axis_free: "Control: the same warrant-strength question with no taxonomy and no axis words.",
+  dummy_axis: "Control: a citation judge told to attend to irrelevant rubric dimensions (authority, clarity, placement, completeness, fluency).",
   pairwise: "Both claims in one prompt: which one the passage licenses better (for the order control).",
 };
 
@@ -113,4 +113,31 @@ export const defaultJudgeRequests = (projectPath: string) => besideProject(proje
 /** True for the core's "no locked split" refusals, which the view shows as its empty state. */
 export function needsLockedSplit(error: IpcError): boolean {
   return error.code === "no_locked_split";
+}
+
+import type { BatteryReport } from "../bindings/BatteryReport";
+import type { PairedReport } from "../bindings/PairedReport";
+export type { BatteryReport, PairedReport };
+
+/** The model × prompt grid of the evaluators stored as `<model>@<template>`, pooled per prompt. */
+export const evaluationGrid = () => call<BatteryReport>("evaluation_grid");
+/** Two evaluators (or two panels of as many members) compared unit by unit on the same pairs. */
+export const evaluationPaired = (a: string[], b: string[]) => call<PairedReport>("evaluation_paired", { a, b });
+/** Removes a stored evaluator with the judge runs stored under its name; answers how many runs. */
+export const evaluatorRemove = (name: string) => call<number>("evaluator_remove", { name });
+
+/** One side of a comparison picked in the grid: a cell (one evaluator) or a prompt's column (its
+ *  panel, members in the grid's model order). */
+export type GridPick = { label: string; members: string[] };
+
+/** The pick for a cell, or for a whole prompt column (the models scored under it, in order). */
+export function gridPick(grid: BatteryReport, template: string, model?: string): GridPick {
+  if (model !== undefined) return { label: `${model} · ${template}`, members: [`${model}@${template}`] };
+  const members = grid.cells.filter((c) => c.template === template && c.metrics).map((c) => c.evaluator);
+  return { label: `all models · ${template}`, members };
+}
+
+/** "p = 0.0312", or "p < 0.0001". */
+export function fmtP(p: number): string {
+  return p < 0.0001 ? "p < 0.0001" : `p = ${p.toFixed(4)}`;
 }

@@ -12,6 +12,7 @@ export interface OptionFields {
   limit: string;
   timeout: string;
   attempts: string;
+  answer_attempts: string;
 }
 
 export interface OptionValues {
@@ -22,6 +23,7 @@ export interface OptionValues {
   limit: number | null;
   timeout: number;
   attempts: number;
+  answer_attempts: number;
 }
 
 export type OptionErrors = Partial<Record<keyof OptionFields, string>>;
@@ -34,11 +36,13 @@ export function fieldsFrom(d: RunDefaults): OptionFields {
   return {
     concurrency: String(d.concurrency),
     temperature: String(d.temperature),
-    max_tokens: "",
+    // The paper's output cap (1,024) unless the lead clears it; 0 sends no cap.
+    max_tokens: d.max_tokens === null ? "0" : String(d.max_tokens),
     seed: "",
     limit: "",
     timeout: String(d.timeout),
     attempts: String(d.attempts),
+    answer_attempts: String(d.answer_attempts),
   };
 }
 
@@ -53,8 +57,8 @@ function whole(text: string, min: number, max: number): number | string {
 /**
  * Checks every field; `values` is null when any is wrong, and `errors` says why by field.
  * Bounds: concurrency 1-64 (the core runs at most 64 at once), temperature 0-2 (the core refuses
- * others), timeout and attempts at least 1 (the CLI raises 0 to 1), max tokens and limit at
- * least 1 when given, a seed any whole number.
+ * others), timeout and attempts at least 1 (the CLI raises 0 to 1), limit at least 1 when given,
+ * max tokens 0 (no cap) or more, answer attempts at least 1, a seed any whole number.
  */
 export function readOptions(f: OptionFields): { values: OptionValues | null; errors: OptionErrors } {
   const errors: OptionErrors = {};
@@ -69,11 +73,12 @@ export function readOptions(f: OptionFields): { values: OptionValues | null; err
   const t = f.temperature.trim();
   const temp = /^(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
   const temperature = take("temperature", temp >= 0 && temp <= 2 ? temp : "A number from 0 to 2.");
-  const max_tokens = optional("max_tokens", (x) => whole(x, 1, U32));
+  const max_tokens = optional("max_tokens", (x) => whole(x, 0, U32));
   const seed = optional("seed", (x) => whole(x, 0, Number.MAX_SAFE_INTEGER));
   const limit = optional("limit", (x) => whole(x, 1, U32));
   const timeout = take("timeout", whole(f.timeout, 1, Number.MAX_SAFE_INTEGER));
   const attempts = take("attempts", whole(f.attempts, 1, U32));
+  const answer_attempts = take("answer_attempts", whole(f.answer_attempts, 1, U32));
   if (Object.keys(errors).length) return { values: null, errors };
-  return { values: { concurrency, temperature, max_tokens, seed, limit, timeout, attempts }, errors };
+  return { values: { concurrency, temperature, max_tokens, seed, limit, timeout, attempts, answer_attempts }, errors };
 }

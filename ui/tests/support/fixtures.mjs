@@ -133,13 +133,16 @@ export const JUDGE_CATALOG = {
     { name: "pairwise", map: "pairwise", pairwise: true },
   ],
   label_maps: ["generic", "force", "audit"],
-  defaults: { concurrency: 4, temperature: 0, timeout: 120, attempts: 5 },
+  defaults: { concurrency: 4, temperature: 0, timeout: 120, attempts: 5, max_tokens: 1024, answer_attempts: 3 },
 };
+
+/** No evaluator stored as `<model>@<template>`: the grid is not shown (`evaluation_grid`). */
+export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [] };
 
 /** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------

@@ -13,4 +13,8 @@ timeout: number | null,
 /**
  * Tries per request (at least 1).
  */
-attempts: number | null, control: Control | null, };
+attempts: number | null, 
+/**
+ * Answers asked for per request while the answer holds no usable verdict (at least 1).
+ */
+answer_attempts: number | null, control: Control | null, };

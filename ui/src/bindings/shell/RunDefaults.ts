@@ -11,4 +11,12 @@ timeout: number,
 /**
  * Tries per request.
  */
-attempts: number, };
+attempts: number, 
+/**
+ * The output cap sent as `max_tokens` (the paper's 1,024).
+ */
+max_tokens: number | null, 
+/**
+ * Answers asked for per request while the answer holds no usable verdict.
+ */
+answer_attempts: number, };
