@@ -34,6 +34,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0008_suggestion_mode.sql"),
     include_str!("../schema/0009_judge_runs.sql"),
     include_str!("../schema/0010_guideline_versions.sql"),
+    include_str!("../schema/0013_lock_seal.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -155,15 +156,24 @@ impl std::fmt::Display for Upgrade {
 
 /// Opens an existing project database: header check, version check, pragmas, pending migrations.
 /// A file of an earlier schema is first copied beside itself (see [`backup_before_upgrade`]).
+///
+/// One process upgrades a file at a time (issue 29): an upgrade is done holding an exclusive lock
+/// on a lock file beside the project ([`upgrade_lock`]); a process that finds the file out of
+/// date waits for that lock, then reads the version again, and opens the file as the process
+/// before it left it (upgraded) instead of upgrading it a second time.
 pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     check_header(path)?;
-    let mut conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
-    // Compare versions before anything writes (journal mode or migrations).
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if found > latest_version() {
-        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
-    }
+    let (mut conn, mut found) = open_and_read_version(path)?;
+    let lock = if found < latest_version() {
+        let lock = upgrade_lock(path)?;
+        // Another process may have upgraded the file while this one waited: look again, on a
+        // fresh connection (the file's journal mode may have changed too).
+        drop(conn);
+        (conn, found) = open_and_read_version(path)?;
+        Some(lock)
+    } else {
+        None
+    };
     let upgrade = if found < latest_version() {
         let backup = backup_before_upgrade(&conn, path, found)?;
         crate::crashpoint::hit("upgrade-after-backup");
@@ -173,7 +183,56 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     };
     configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
+    if let Some(lock) = lock {
+        lock.done();
+    }
     Ok((conn, upgrade))
+}
+
+/// Opens `path` (a checked project file) and reads its schema version, refusing a newer one
+/// before anything writes (journal mode or migrations).
+fn open_and_read_version(path: &Path) -> Result<(Connection, i64)> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > latest_version() {
+        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    }
+    Ok((conn, found))
+}
+
+/// The exclusive lock one upgrade of a project file holds: `.NAME.upgrade-lock` beside it,
+/// locked with `flock` (which SQLite's own locks never touch); waiting for it blocks.
+pub(crate) struct UpgradeLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl UpgradeLock {
+    /// The upgrade is done: the lock file is removed, then released. A process still waiting
+    /// on it finds the file upgraded when it gets it; one arriving later finds the file up to
+    /// date and takes no lock. (After a failed upgrade the file is kept, so a process waiting
+    /// on it and a newcomer never hold two different locks at once.)
+    fn done(self) {
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+/// Takes the upgrade lock of the project file at `path`, waiting while another process holds it.
+pub(crate) fn upgrade_lock(path: &Path) -> Result<UpgradeLock> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into());
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let lock_path = dir.join(format!(".{name}.upgrade-lock"));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|e| Error::io(&lock_path, e))?;
+    file.lock().map_err(|e| Error::io(&lock_path, e))?;
+    Ok(UpgradeLock { file, path: lock_path })
 }
 
 /// Writes a consistent copy of the project, as it is, beside it: `NAME.schemaN.bak` (N the
@@ -209,6 +268,15 @@ fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result
 pub fn create_new(path: &Path) -> Result<Connection> {
     if path.exists() {
         return Err(Error::AlreadyExists { path: path.to_path_buf() });
+    }
+    // A symbolic link that points to no file (issue 29): opening it would create the project
+    // wherever it points.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::BadOutputPath(format!(
+            "{} is a symbolic link to a file that does not exist; a project is made only at a real path \
+             (nothing was created)",
+            path.display()
+        )));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

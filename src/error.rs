@@ -193,6 +193,15 @@ pub enum Error {
     #[error("{0}. Nothing was changed")]
     SplitLockedInStorage(String),
 
+    // ---- issue 29: the lock sealed in storage ----
+    /// An export of a locked split that would differ from the seal recorded when it was locked.
+    #[error("{0}")]
+    SealBroken(String),
+
+    /// A project file SQLite finds damaged (truncated, overwritten), with the way back.
+    #[error("{0}")]
+    Damaged(String),
+
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -246,6 +255,8 @@ impl Error {
             Error::NotEnoughGroups(_) => "not_enough_groups",
             Error::NoGuidelineVersion(_) => "no_guideline_version",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
+            Error::SealBroken(_) => "seal_broken",
+            Error::Damaged(_) => "damaged_project",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }
