@@ -1480,3 +1480,83 @@ fn annotate_history_shows_values_as_people_read_them() {
     assert!(line.contains(" (empty) -> \"first\"  (app)") || line.contains(" (empty) -> \"first\"  ("), "{line}");
     assert!(!out.contains("Some(") && !out.contains("None"), "{out}");
 }
+
+#[test]
+fn verify_refuses_an_eval_csv_formula_cell_that_lost_its_quote() {
+    // Before: `verify` compared each cell with its quote taken off, so a cell whose neutralising
+    // quote was removed (a live `=HYPERLINK(...)` in a spreadsheet) passed, once the hashes in
+    // the manifest were redone.
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "f.forcebench", &[("scope", 6)], 1, 1);
+    p.conn().execute("UPDATE candidates SET context = '=HYPERLINK(\"http://x.invalid\",\"see\")'", []).unwrap();
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+        .unwrap();
+    forcebench::split::lock(&mut p).unwrap();
+    drop(p);
+    let c = Case::of(&dir.path().join("f.forcebench"));
+    let (code, _, err) = c.run(&["export", "out"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let csv = std::fs::read_to_string(c.path("out/eval.csv")).unwrap();
+    assert!(csv.contains("\"'=HYPERLINK("), "the export neutralises the cell: {csv}");
+    let live = csv.replace("\"'=HYPERLINK(", "\"=HYPERLINK(");
+    std::fs::write(c.path("out/eval.csv"), &live).unwrap();
+    // The manifest redone as a forger would: the file's hash, then the manifest's own.
+    let zero = "0".repeat(64);
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(c.path("out/manifest.json")).unwrap()).unwrap();
+    manifest["files"]["eval.csv"] = hex::encode(Sha256::digest(live.as_bytes())).into();
+    manifest["manifest_sha256"] = zero.clone().into();
+    let text = serde_json::to_string_pretty(&manifest).unwrap() + "\n";
+    let own = hex::encode(Sha256::digest(text.as_bytes()));
+    let text =
+        text.replacen(&format!("\"manifest_sha256\": \"{zero}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    std::fs::write(c.path("out/manifest.json"), text).unwrap();
+    let first = live.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    c.refused_code(
+        &["verify", "out"],
+        "verify_failed",
+        &format!(
+            "out/eval.csv: line 2 (id `{first}`): `context` begins like a spreadsheet formula and has lost the quote \
+             the export puts in front of it, so a spreadsheet would run it"
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn a_session_refuses_a_severity_written_as_a_string() {
+    // Before: `"value": "2"` for severity was saved as 2 (a text cell read as a number).
+    use std::io::Write;
+    let (_dir, path, project) = crate::common::annotated_project(&["ana", "ben"]);
+    let id = forcebench::annotate::queue(&project, "ana").unwrap()[0].id.clone();
+    drop(project);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forcebench"))
+        .arg("--project")
+        .arg(&path)
+        .args(["annotate", "session", "--annotator", "ana"])
+        .env_remove("FORCEBENCH_PROJECT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"severity\",\"value\":\"2\"}}").unwrap();
+    writeln!(stdin, "{{\"op\":\"get\",\"id\":\"{id}\"}}").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answers: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        answers[0],
+        serde_json::json!({"ok": false, "code": "invalid_argument",
+            "message": "field `severity`: expected a number, found the string \"2\"; write numbers without quotes"})
+    );
+    assert_eq!(answers[1]["ok"], true);
+    let events: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM annotation_events WHERE candidate_id = ?1", [&id], |r| r.get(0))
+        .unwrap();
+    assert_eq!(events, 0, "nothing was saved");
+}
