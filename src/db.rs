@@ -163,6 +163,9 @@ impl std::fmt::Display for Upgrade {
 /// before it left it (upgraded) instead of upgrading it a second time.
 pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     check_header(path)?;
+    if on_read_only_disk(path) {
+        return open_read_only(path).map(|conn| (conn, None));
+    }
     let (mut conn, mut found) = open_and_read_version(path)?;
     let lock = if found < latest_version() {
         let lock = upgrade_lock(path)?;
@@ -187,6 +190,55 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
         lock.done();
     }
     Ok((conn, upgrade))
+}
+
+/// Whether the file system holding `path` is mounted read-only (issue 29).
+fn on_read_only_disk(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `c` is a valid NUL-terminated path and `stat` a valid out-parameter.
+        if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
+            return false;
+        }
+        stat.f_flag & libc::ST_RDONLY != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Opens a project on a read-only disk for the commands that only read it (issue 29): as an
+/// immutable file (SQLite then needs no `-wal` or `-shm` beside it, which it could not make), with
+/// writes refused. A file of an earlier schema cannot be upgraded there, and is refused.
+fn open_read_only(path: &Path) -> Result<Connection> {
+    use rusqlite::OpenFlags;
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '?' | '#' | '%' => uri.push_str(&format!("%{:02X}", c as u32)),
+            _ => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    let conn = Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)?;
+    conn.pragma_update(None, "query_only", true)?;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > latest_version() {
+        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    }
+    if found < latest_version() {
+        return Err(Error::InvalidArgument(format!(
+            "{} is on a read-only disk and was written by an earlier ForceBench (schema {found}); it must be \
+             upgraded before this version reads it: copy it to a folder you can write to and open the copy",
+            path.display()
+        )));
+    }
+    Ok(conn)
 }
 
 /// Opens `path` (a checked project file) and reads its schema version, refusing a newer one

@@ -202,6 +202,13 @@ pub enum Error {
     #[error("{0}")]
     Damaged(String),
 
+    /// A change to a project opened read-only (it is on a read-only disk).
+    #[error(
+        "the project is on a read-only disk: it can be read (status, export, agreement...) but not changed; \
+         copy it to a folder you can write to. Nothing was changed"
+    )]
+    ReadOnlyProject,
+
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -257,6 +264,7 @@ impl Error {
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
             Error::SealBroken(_) => "seal_broken",
             Error::Damaged(_) => "damaged_project",
+            Error::ReadOnlyProject => "read_only_project",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }
@@ -279,6 +287,9 @@ impl From<rusqlite::Error> for Error {
             if let Some(words) = message.strip_prefix("split_locked: ") {
                 return Error::SplitLockedInStorage(words.to_string());
             }
+        }
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+            return Error::ReadOnlyProject;
         }
         Error::Sqlite(e)
     }

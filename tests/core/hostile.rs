@@ -1560,3 +1560,50 @@ fn a_session_refuses_a_severity_written_as_a_string() {
         .unwrap();
     assert_eq!(events, 0, "nothing was saved");
 }
+
+#[test]
+fn a_project_on_a_read_only_disk_is_read_and_a_change_is_refused_in_words() {
+    // Before: even `status` and `export` failed ("unable to open database file" or "attempt to
+    // write a readonly database" from switching the journal mode).
+    let c = Case::new();
+    let mnt = c.path("ro");
+    std::fs::create_dir(&mnt).unwrap();
+    let mount = |args: &[&str]| Command::new("mount").args(args).arg(&mnt).status().is_ok_and(|s| s.success());
+    if !mount(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
+        eprintln!("skipped: this test mounts a file system, which needs root");
+        return;
+    }
+    struct Unmount(PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _mounted = Unmount(mnt.clone());
+    std::fs::copy(c.project(), mnt.join("p.forcebench")).unwrap();
+    assert!(mount(&["-o", "remount,ro"]));
+    let on_ro = |args: &[&str]| c.run_args(&[&["--project", "ro/p.forcebench"][..], args].concat(), true);
+    let (code, out, err) = on_ro(&["status", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let (code, _, err) = on_ro(&["export", "out-ro"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, _, err) = c.run(&["export", "out-rw"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    for f in forcebench::split::EXPORT_FILES {
+        assert_eq!(
+            std::fs::read(c.path(&format!("out-ro/{f}"))).unwrap(),
+            std::fs::read(c.path(&format!("out-rw/{f}"))).unwrap(),
+            "{f}"
+        );
+    }
+    let (code, out, err) = on_ro(&["annotators", "add", "zed"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            "error [read_only_project]: the project is on a read-only disk: it can be read (status, export, \
+             agreement...) but not changed; copy it to a folder you can write to. Nothing was changed\n"
+        )
+    );
+}
