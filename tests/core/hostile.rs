@@ -1607,3 +1607,21 @@ fn a_project_on_a_read_only_disk_is_read_and_a_change_is_refused_in_words() {
         )
     );
 }
+
+#[test]
+fn packets_issue_that_fails_before_its_commit_leaves_no_packet_file() {
+    // Before: on a full disk the packet files already written (each holding its packet key)
+    // stayed in the folder while the project never recorded them. The failure is made here by a
+    // trigger refusing Ben's packet, after Ana's file and Ben's were written.
+    let c = packet_case();
+    by_hand(
+        &c,
+        "CREATE TRIGGER no_room BEFORE INSERT ON packets
+         WHEN NEW.annotator_id = (SELECT id FROM annotators WHERE name = 'ben')
+         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
+    )
+    .unwrap();
+    c.refused_code(&["packets", "issue", "--out", "out"], "database", "database error: database or disk is full", &[]);
+    let left: Vec<_> = std::fs::read_dir(c.path("out")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "packet files left behind: {left:?}");
+}
