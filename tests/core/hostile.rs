@@ -1360,9 +1360,9 @@ fn an_event_uid_taken_by_another_packet_names_whose_it_is_and_the_way_back() {
 }
 
 #[test]
-fn out_folders_that_are_symbolic_links_are_refused_by_packets_and_feedback() {
+fn out_folders_that_are_symbolic_links_are_refused_by_packets_feedback_and_judge_templates() {
     // Before: `packets issue` wrote the packets (their keys included) wherever the link pointed,
-    // and `feedback issue` its files.
+    // and `feedback issue` and `judge templates` their files.
     let c = packet_case();
     std::fs::create_dir(c.path("elsewhere")).unwrap();
     std::os::unix::fs::symlink(c.path("elsewhere"), c.path("link")).unwrap();
@@ -1374,6 +1374,12 @@ fn out_folders_that_are_symbolic_links_are_refused_by_packets_and_feedback() {
     );
     c.refused_code(
         &["feedback", "issue", "--out", "link"],
+        "bad_output_path",
+        "link is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    c.refused_code(
+        &["judge", "templates", "--out", "link"],
         "bad_output_path",
         "link is a symbolic link; write into a real folder (nothing was written)",
         &[],
@@ -1624,4 +1630,19 @@ fn packets_issue_that_fails_before_its_commit_leaves_no_packet_file() {
     c.refused_code(&["packets", "issue", "--out", "out"], "database", "database error: database or disk is full", &[]);
     let left: Vec<_> = std::fs::read_dir(c.path("out")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.is_empty(), "packet files left behind: {left:?}");
+}
+
+#[test]
+fn evaluate_plots_refuses_a_symbolic_link_for_its_folder() {
+    // Before: the four plot files were written wherever the link pointed.
+    let c = Case::new();
+    std::fs::create_dir(c.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(c.path("elsewhere"), c.path("plots")).unwrap();
+    c.refused_code(
+        &["evaluate", "--plots", "plots"],
+        "bad_output_path",
+        "plots is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    assert_eq!(std::fs::read_dir(c.path("elsewhere")).unwrap().count(), 0);
 }
