@@ -717,7 +717,7 @@ pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Re
     let mut parsed: Vec<(u64, String, Resolution)> = Vec::new();
     let mut seen = std::collections::HashMap::new();
     for (line, map) in objects {
-        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
+        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(crate::input::nfc) else {
             problems.push(problem(line, Some("id"), "required field is missing or not a string".into()));
             continue;
         };

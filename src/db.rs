@@ -35,6 +35,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0009_judge_runs.sql"),
     include_str!("../schema/0010_guideline_versions.sql"),
     include_str!("../schema/0011_judge_fidelity.sql"),
+    include_str!("../schema/0012_lock_seal.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -156,15 +157,27 @@ impl std::fmt::Display for Upgrade {
 
 /// Opens an existing project database: header check, version check, pragmas, pending migrations.
 /// A file of an earlier schema is first copied beside itself (see [`backup_before_upgrade`]).
+///
+/// One process upgrades a file at a time (issue 29): an upgrade is done holding an exclusive lock
+/// on a lock file beside the project ([`upgrade_lock`]); a process that finds the file out of
+/// date waits for that lock, then reads the version again, and opens the file as the process
+/// before it left it (upgraded) instead of upgrading it a second time.
 pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     check_header(path)?;
-    let mut conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
-    // Compare versions before anything writes (journal mode or migrations).
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if found > latest_version() {
-        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    if on_read_only_disk(path) {
+        return open_read_only(path).map(|conn| (conn, None));
     }
+    let (mut conn, mut found) = open_and_read_version(path)?;
+    let lock = if found < latest_version() {
+        let lock = upgrade_lock(path)?;
+        // Another process may have upgraded the file while this one waited: look again, on a
+        // fresh connection (the file's journal mode may have changed too).
+        drop(conn);
+        (conn, found) = open_and_read_version(path)?;
+        Some(lock)
+    } else {
+        None
+    };
     let upgrade = if found < latest_version() {
         let backup = backup_before_upgrade(&conn, path, found)?;
         crate::crashpoint::hit("upgrade-after-backup");
@@ -174,7 +187,105 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     };
     configure(&mut conn)?;
     migrations().to_latest(&mut conn)?;
+    if let Some(lock) = lock {
+        lock.done();
+    }
     Ok((conn, upgrade))
+}
+
+/// Whether the file system holding `path` is mounted read-only (issue 29).
+fn on_read_only_disk(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `c` is a valid NUL-terminated path and `stat` a valid out-parameter.
+        if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
+            return false;
+        }
+        stat.f_flag & libc::ST_RDONLY != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Opens a project on a read-only disk for the commands that only read it (issue 29): as an
+/// immutable file (SQLite then needs no `-wal` or `-shm` beside it, which it could not make), with
+/// writes refused. A file of an earlier schema cannot be upgraded there, and is refused.
+fn open_read_only(path: &Path) -> Result<Connection> {
+    use rusqlite::OpenFlags;
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '?' | '#' | '%' => uri.push_str(&format!("%{:02X}", c as u32)),
+            _ => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    let conn = Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)?;
+    conn.pragma_update(None, "query_only", true)?;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > latest_version() {
+        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    }
+    if found < latest_version() {
+        return Err(Error::InvalidArgument(format!(
+            "{} is on a read-only disk and was written by an earlier ForceBench (schema {found}); it must be \
+             upgraded before this version reads it: copy it to a folder you can write to and open the copy",
+            path.display()
+        )));
+    }
+    Ok(conn)
+}
+
+/// Opens `path` (a checked project file) and reads its schema version, refusing a newer one
+/// before anything writes (journal mode or migrations).
+fn open_and_read_version(path: &Path) -> Result<(Connection, i64)> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > latest_version() {
+        return Err(Error::NewerVersion { path: path.to_path_buf(), found, known: latest_version() });
+    }
+    Ok((conn, found))
+}
+
+/// The exclusive lock one upgrade of a project file holds: `.NAME.upgrade-lock` beside it,
+/// locked with `flock` (which SQLite's own locks never touch); waiting for it blocks.
+pub(crate) struct UpgradeLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl UpgradeLock {
+    /// The upgrade is done: the lock file is removed, then released. A process still waiting
+    /// on it finds the file upgraded when it gets it; one arriving later finds the file up to
+    /// date and takes no lock. (After a failed upgrade the file is kept, so a process waiting
+    /// on it and a newcomer never hold two different locks at once.)
+    fn done(self) {
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+/// Takes the upgrade lock of the project file at `path`, waiting while another process holds it.
+pub(crate) fn upgrade_lock(path: &Path) -> Result<UpgradeLock> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into());
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let lock_path = dir.join(format!(".{name}.upgrade-lock"));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|e| Error::io(&lock_path, e))?;
+    file.lock().map_err(|e| Error::io(&lock_path, e))?;
+    Ok(UpgradeLock { file, path: lock_path })
 }
 
 /// Writes a consistent copy of the project, as it is, beside it: `NAME.schemaN.bak` (N the
@@ -210,6 +321,15 @@ fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result
 pub fn create_new(path: &Path) -> Result<Connection> {
     if path.exists() {
         return Err(Error::AlreadyExists { path: path.to_path_buf() });
+    }
+    // A symbolic link that points to no file (issue 29): opening it would create the project
+    // wherever it points.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::BadOutputPath(format!(
+            "{} is a symbolic link to a file that does not exist; a project is made only at a real path \
+             (nothing was created)",
+            path.display()
+        )));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

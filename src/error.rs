@@ -204,6 +204,22 @@ pub enum Error {
     #[error("{0}. Nothing was changed")]
     SplitLockedInStorage(String),
 
+    // ---- issue 29: the lock sealed in storage ----
+    /// An export of a locked split that would differ from the seal recorded when it was locked.
+    #[error("{0}")]
+    SealBroken(String),
+
+    /// A project file SQLite finds damaged (truncated, overwritten), with the way back.
+    #[error("{0}")]
+    Damaged(String),
+
+    /// A change to a project opened read-only (it is on a read-only disk).
+    #[error(
+        "the project is on a read-only disk: it can be read (status, export, agreement...) but not changed; \
+         copy it to a folder you can write to. Nothing was changed"
+    )]
+    ReadOnlyProject,
+
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -259,6 +275,9 @@ impl Error {
             Error::BadTemplate(_) => "bad_template",
             Error::NoEvaluator(_) => "no_evaluator",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
+            Error::SealBroken(_) => "seal_broken",
+            Error::Damaged(_) => "damaged_project",
+            Error::ReadOnlyProject => "read_only_project",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }
@@ -281,6 +300,9 @@ impl From<rusqlite::Error> for Error {
             if let Some(words) = message.strip_prefix("split_locked: ") {
                 return Error::SplitLockedInStorage(words.to_string());
             }
+        }
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+            return Error::ReadOnlyProject;
         }
         Error::Sqlite(e)
     }

@@ -3,8 +3,8 @@
 //! guideline version it was decided under, and a short summary (agreement with the final label
 //! per field and per axis, time per row). Blinding holds after adjudication too: a feedback
 //! never carries the other annotator's labels or name, nor where a final value came from (which
-//! would tell whether the other annotator gave it); the other annotator's name is taken out of
-//! the rationale.
+//! would tell whether the other annotator gave it); the names of the row's other annotators are
+//! taken out of the rationale, however they are written there ([`without_names`]).
 //!
 //! `forcebench feedback --annotator NAME` shows one annotator's feedback in the lead's project;
 //! `forcebench feedback issue --out DIR` writes one file per annotator (`FORMAT`), which the
@@ -100,22 +100,98 @@ fn readable(field: Field, value: Option<String>) -> Option<String> {
     }
 }
 
-/// `text` with every whole-word occurrence of `name` replaced by "the other annotator".
-fn without_name(text: &str, name: &str) -> String {
-    if name.trim().is_empty() {
-        return text.to_string();
+/// One character of a text folded for matching names: the lower case of its letters, accents
+/// dropped, and `_`, `-`, `.` and every kind of space all read as `_`; with the byte range of the
+/// character of the text it came from.
+struct Folded {
+    c: char,
+    start: usize,
+    end: usize,
+}
+
+/// Whether `c` is a combining mark that only adds an accent (the blocks of combining diacritics).
+fn is_accent(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// `text` folded for matching names (see [`Folded`]).
+fn fold(text: &str) -> Vec<Folded> {
+    let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let mut out = Vec::with_capacity(text.len());
+    let mut buf = [0u8; 4];
+    for (start, c) in text.char_indices() {
+        let end = start + c.len_utf8();
+        for d in nfd.normalize(c.encode_utf8(&mut buf)).chars().filter(|d| !is_accent(*d)) {
+            if d == '_' || d == '-' || d == '.' || d.is_whitespace() {
+                out.push(Folded { c: '_', start, end });
+            } else {
+                out.extend(d.to_lowercase().map(|l| Folded { c: l, start, end }));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `c` continues a word (so a name found beside it is part of a longer word).
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || is_accent(c)
+}
+
+/// `text` with every whole-word mention of one of `names` replaced by "the other annotator":
+/// in any letter case, with or without accents, and with `_`, `-`, `.` or a space written for one
+/// another inside the name (`Ann_A`, `ANN-A`, `ann a` for `ann_a`; `Jose` for `José`). Punctuation
+/// around a mention stays ("per the other annotator.").
+pub fn without_names(text: &str, names: &[String]) -> String {
+    let folded = fold(text);
+    // Byte ranges of the text to replace, in order, none overlapping.
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut patterns: Vec<Vec<char>> = names
+        .iter()
+        .map(|n| fold(n.trim()).into_iter().map(|f| f.c).collect::<Vec<char>>())
+        .filter(|p: &Vec<char>| p.iter().any(|c| *c != '_'))
+        .collect();
+    // The longest first, so `ann_a` wins over `ann` where both match.
+    patterns.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let mut i = 0;
+    while i < folded.len() {
+        let found = patterns.iter().find_map(|p| {
+            let end = i + p.len();
+            if end > folded.len() || folded[i..end].iter().map(|f| f.c).ne(p.iter().copied()) {
+                return None;
+            }
+            let (start_byte, mut end_byte) = (folded[i].start, folded[end - 1].end);
+            // A match starts and ends on whole characters of the text.
+            if (i > 0 && folded[i - 1].start == start_byte)
+                || folded.get(end).is_some_and(|f| f.start == folded[end - 1].start)
+            {
+                return None;
+            }
+            // Accents written as separate marks after the name belong to it.
+            let rest = &text[end_byte..];
+            end_byte += rest.chars().take_while(|c| is_accent(*c)).map(char::len_utf8).sum::<usize>();
+            let before = text[..start_byte].chars().next_back();
+            let after = text[end_byte..].chars().next();
+            (!before.is_some_and(is_word) && !after.is_some_and(is_word)).then_some((end, (start_byte, end_byte)))
+        });
+        match found {
+            Some((next, cut)) => {
+                cuts.push(cut);
+                i = next;
+                while i < folded.len() && folded[i].start < cut.1 {
+                    i += 1;
+                }
+            }
+            None => i += 1,
+        }
     }
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(name) {
-        let before = rest[..at].chars().next_back();
-        let after = rest[at + name.len()..].chars().next();
-        let whole = !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
-        out.push_str(&rest[..at]);
-        out.push_str(if whole { "the other annotator" } else { name });
-        rest = &rest[at + name.len()..];
+    let mut at = 0;
+    for (start, end) in cuts {
+        out.push_str(&text[at..start]);
+        out.push_str("the other annotator");
+        at = end;
     }
-    out.push_str(rest);
+    out.push_str(&text[at..]);
     out
 }
 
@@ -124,8 +200,8 @@ struct Adjudicated {
     id: String,
     version: String,
     rationale: Option<String>,
-    /// The other annotator's name (kept out of the rationale shown).
-    other: Option<String>,
+    /// The names of the row's other annotators (kept out of the rationale shown).
+    others: Vec<String>,
     /// The final decision.
     decision: String,
     seconds: f64,
@@ -143,8 +219,10 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
     // one at a time (two thirds of `agreement`'s time on a large project).
     let mut stmt = conn.prepare(
         "SELECT s.candidate_id, coalesce(j.guideline_version, '1'), j.rationale,
-                (SELECT a.name FROM assignments o JOIN annotators a ON a.id = o.annotator_id
-                  WHERE o.candidate_id = s.candidate_id AND o.annotator_id <> s.annotator_id LIMIT 1),
+                (SELECT group_concat(a.name, char(31)) FROM annotators a
+                  WHERE a.id <> s.annotator_id
+                    AND a.id IN (SELECT o.annotator_id FROM assignments o WHERE o.candidate_id = s.candidate_id
+                                 UNION SELECT o.annotator_id FROM annotations o WHERE o.candidate_id = s.candidate_id)),
                 j.decision, n.seconds_spent, n.decision, n.evidence_span, n.calibrated_claim, n.raised_claim,
                 n.axis, n.severity, n.boundary_type, n.repair
          FROM assignments s
@@ -160,7 +238,10 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
                 id: r.get(0)?,
                 version: r.get(1)?,
                 rationale: r.get(2)?,
-                other: r.get(3)?,
+                others: r
+                    .get::<_, Option<String>>(3)?
+                    .map(|all| all.split('\u{1F}').map(String::from).collect())
+                    .unwrap_or_default(),
                 decision: r.get(4)?,
                 seconds: r.get(5)?,
                 // In `crate::label::FIELDS` order, as people read them (a span as its text).
@@ -189,7 +270,7 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
     let mut row_text = BTreeMap::new();
     // Time recorded in the app only (labels imported from a file carry none).
     let (mut seconds, mut timed) = (0.0, 0u64);
-    for Adjudicated { id, version, rationale, other, decision, seconds: spent, mine } in &adjudicated {
+    for Adjudicated { id, version, rationale, others, decision, seconds: spent, mine } in &adjudicated {
         if *spent > 0.0 {
             seconds += spent;
             timed += 1;
@@ -198,7 +279,7 @@ pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
         let row_finals = finals.get(id);
         let final_value = |i: usize| row_finals.and_then(|f| f[i].as_ref()).and_then(|x| x.0.clone());
         let needed = crate::label::needed(decision);
-        let rationale = rationale.as_deref().map(|r| other.as_deref().map_or(r.to_string(), |o| without_name(r, o)));
+        let rationale = rationale.as_deref().map(|r| without_names(r, others));
         let mut differs = false;
         for (i, field) in COMPARED.into_iter().enumerate() {
             if field != Field::Decision && !needed.contains(&field) {
@@ -276,15 +357,14 @@ pub struct IssuedFeedback {
 /// Writes `<annotator>.feedback.json` into `dir` for every annotator with adjudicated rows.
 /// Every file is checked before any is written; an existing one is replaced only with `force`.
 pub fn issue(project: &Project, dir: &Path, force: bool) -> Result<Vec<IssuedFeedback>> {
+    crate::output::check_out_folder(dir)?;
     let mut all = Vec::new();
     for person in crate::roster::list(project)?.into_iter().filter(|p| p.role == crate::roster::Role::Annotator) {
         let f = for_annotator(project, &person.name)?;
         if f.summary.adjudicated_rows == 0 {
             continue;
         }
-        let safe: String =
-            person.name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-        let path = dir.join(format!("{safe}.feedback.json"));
+        let path = dir.join(format!("{}.feedback.json", crate::output::name_for_file(&person.name)));
         crate::output::check_target(&path, force)?;
         all.push((path, f));
     }

@@ -20,7 +20,7 @@ use ts_rs::TS;
 
 use crate::candidate::{self, Candidate, FIELDS, REQUIRED};
 use crate::error::{Error, Result};
-use crate::input::{check_identifier, field_text, field_too_long, parse_object, ValueKind, MAX_LINE_BYTES};
+use crate::input::{check_identifier, field_text, field_too_long, nfc, parse_object, ValueKind, MAX_LINE_BYTES};
 use crate::project::{now, Project};
 use crate::vocab::{Axis, SEVERITIES};
 
@@ -146,6 +146,7 @@ pub fn import_bytes(
     bytes: &[u8],
     progress: Progress,
 ) -> Result<ImportReport> {
+    crate::settings::lead_only(project.conn(), "importing candidates")?;
     let mut problems = Problems { file: file.to_string(), list: Vec::new() };
     let bytes = crate::input::decode(file, bytes)?.as_bytes();
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -369,6 +370,9 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let passage = required("passage", passage);
     let calibrated_claim = required("calibrated_claim", calibrated_claim);
     let raised_claim = required("raised_claim", raised_claim);
+    // Identifiers in one Unicode form: `café` composed or decomposed is one id (issue 29).
+    let (id, group_id, source_dataset) = (nfc(&id), nfc(&group_id), nfc(&source_dataset));
+    let source_id = source_id.map(|s| nfc(&s));
     for (name, value) in [("id", &id), ("group_id", &group_id), ("source_dataset", &source_dataset)]
         .into_iter()
         .chain(source_id.as_ref().map(|v| ("source_id", v)))

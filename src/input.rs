@@ -14,7 +14,8 @@
 //! - a JSON object may not repeat a key, and a field that holds a number must be given a number,
 //!   not a string of digits ([`parse_object`], [`field_text`]);
 //! - identifiers people read (row ids, group and source ids, names) may not hold control,
-//!   invisible or direction-changing characters ([`check_identifier`]).
+//!   invisible or direction-changing characters, nor spaces other than the plain one
+//!   ([`check_identifier`]), and are read in Unicode normalisation form C ([`nfc`]).
 //!
 //! A new reader calls [`read_text`] (or [`jsonl_objects`] for JSON lines) and reports its own
 //! problems as [`InputProblem`]s.
@@ -136,7 +137,7 @@ pub fn read_text(path: &Path) -> Result<(String, String)> {
 
 /// The encoding a file's first bytes show when it is not UTF-8 text: UTF-16 or UTF-32 by a
 /// byte-order mark, or by where the NUL bytes of mostly-ASCII text fall.
-fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
     const BOMS: [(&[u8], &str); 4] = [
         (b"\xFF\xFE\x00\x00", "UTF-32"),
         (b"\x00\x00\xFE\xFF", "UTF-32"),
@@ -484,9 +485,27 @@ fn forbidden(c: char) -> Option<(&'static str, &'static str)> {
         0xFFF9..=0xFFFB => "INTERLINEAR ANNOTATION CHARACTER",
         0xE0000..=0xE007F => "TAG CHARACTER",
         0xE0100..=0xE01EF => "VARIATION SELECTOR",
+        // Spaces that look like the plain space (issue 29): `x<NBSP>1` beside `x 1`.
+        0x00A0 => return Some(("NO-BREAK SPACE", SPACE_LIKE)),
+        0x1680 => return Some(("OGHAM SPACE MARK", SPACE_LIKE)),
+        0x2000..=0x200A => return Some(("SPACE", SPACE_LIKE)),
+        0x202F => return Some(("NARROW NO-BREAK SPACE", SPACE_LIKE)),
+        0x205F => return Some(("MEDIUM MATHEMATICAL SPACE", SPACE_LIKE)),
+        0x2800 => return Some(("BRAILLE PATTERN BLANK", SPACE_LIKE)),
+        0x3000 => return Some(("IDEOGRAPHIC SPACE", SPACE_LIKE)),
         _ => return None,
     };
     Some((name, INVISIBLE))
+}
+
+/// The kind of a space-like character in an identifier's refusal.
+const SPACE_LIKE: &str = "a space that looks like a plain space (only U+0020 may appear)";
+
+/// `value` in Unicode normalisation form C (issue 29): an id or name typed with a composed
+/// `é` and one typed as `e` and a combining accent are the same text, so they are stored and
+/// compared composed. Every reader of ids and names calls it before [`check_identifier`].
+pub fn nfc(value: &str) -> String {
+    icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value).into_owned()
 }
 
 /// `value` with every forbidden character written as `\u{XXXX}`, so a message shows it.

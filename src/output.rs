@@ -78,6 +78,45 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
+/// Refuses an output folder (`--out DIR` of a writer of several files) that is a symbolic link,
+/// or a file (issue 29): writing through a link would put the files (a packet's key among them)
+/// wherever the link points, as `export` already refuses.
+pub fn check_out_folder(dir: &Path) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+        Ok(meta) => meta,
+    };
+    if meta.file_type().is_symlink() {
+        return Err(Error::BadOutputPath(format!(
+            "{} is a symbolic link; write into a real folder (nothing was written)",
+            dir.display()
+        )));
+    }
+    if !meta.is_dir() {
+        return Err(Error::BadOutputPath(format!("{} is a file, not a folder (nothing was written)", dir.display())));
+    }
+    Ok(())
+}
+
+/// The part of a file name that stands for a person's name: letters, digits, `-` and `_` kept,
+/// anything else `_`; a name over 64 bytes is cut there and given 8 hex digits of its sha256, so
+/// a 300-character name still makes a file name the system takes (issue 29), and two long names
+/// that begin alike still make two.
+pub fn name_for_file(name: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let safe: String =
+        name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if safe.len() <= 64 {
+        return safe;
+    }
+    let mut cut = 55;
+    while !safe.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}-{}", &safe[..cut], &hex::encode(Sha256::digest(name.as_bytes()))[..8])
+}
+
 /// Writes `bytes` to `path` atomically (see the module documentation); an existing file is
 /// replaced only with `force`, a project never.
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<()> {

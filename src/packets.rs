@@ -282,7 +282,27 @@ pub struct IssuedPacket {
 
 /// Writes one packet per annotator with assignments into `dir`.
 pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Vec<IssuedPacket>> {
+    crate::settings::lead_only(project.conn(), "issuing packets")?;
+    crate::output::check_out_folder(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    // The packet files written so far: removed if the issue fails, so no packet (and no key) is
+    // left that the project never recorded (a full disk at the commit, say).
+    let mut written: Vec<PathBuf> = Vec::new();
+    let issued = issue_into(project, dir, blinding, &mut written);
+    if issued.is_err() {
+        for f in &written {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    issued
+}
+
+fn issue_into(
+    project: &mut Project,
+    dir: &Path,
+    blinding: Blinding,
+    written: &mut Vec<PathBuf>,
+) -> Result<Vec<IssuedPacket>> {
     let info = project.info().clone();
     let people = roster::list(project)?;
     let suggestion_mode = crate::settings::suggestion_mode(project.conn())?;
@@ -324,6 +344,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
         let text = packet.to_json();
         let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
         crate::output::write_file(&file, text.as_bytes(), true)?;
+        written.push(file.clone());
         tx.execute(
             "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
@@ -357,7 +378,7 @@ fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candida
 }
 
 fn safe_name(name: &str) -> String {
-    name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+    crate::output::name_for_file(name)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -574,6 +595,16 @@ fn merge_one(
         if &row.content_sha256 != issued_hash || current != *issued_hash {
             return Err(refuse("content hash", Some(&row.id), "the row changed since the packet was issued".into()));
         }
+        if let Some(seconds) = row.seconds_spent.filter(|s| !(0.0..=MAX_SECONDS_PER_ROW).contains(s)) {
+            return Err(refuse(
+                "time",
+                Some(&row.id),
+                format!(
+                    "`seconds_spent` is {seconds}; the time spent on one row is between 0 and {MAX_SECONDS_PER_ROW} \
+                     seconds (a day)"
+                ),
+            ));
+        }
         let mut events = Vec::with_capacity(row.events.len());
         let mut fields: Fields = Default::default();
         let mut row_uids: HashSet<&str> = HashSet::new();
@@ -592,6 +623,12 @@ fn merge_one(
                 }
             }
             row_uids.insert(e.uid.as_str());
+            if chrono::DateTime::parse_from_rfc3339(&e.at).is_err() {
+                return Err(bad(format!(
+                    "`at` is {}, not a time in RFC 3339 form (such as 2026-05-01T12:00:00Z)",
+                    serde_json::Value::from(e.at.as_str())
+                )));
+            }
             if !matches!(e.origin.as_str(), "prefill" | "app" | "import" | "confirm") {
                 return Err(bad(format!("`{}` is not an event origin (prefill, app, import or confirm)", e.origin)));
             }
@@ -668,6 +705,8 @@ fn merge_one(
         }
     }
 
+    project_edits(tx, p, annotator_id, &issued_at, file, &workspace_id, &checked)?;
+
     let mut return_id = None;
     for (row, c, events, _, fresh) in &checked {
         let seconds_changed = match row.seconds_spent {
@@ -735,11 +774,7 @@ fn merge_one(
                     e.guideline_version.as_deref().or(p.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
                 ])?;
             if inserted == 0 {
-                return Err(refuse(
-                    "event",
-                    Some(&row.id),
-                    format!("event {} is already in this project from another packet; the return was not written by this packet's workspace", e.uid),
-                ));
+                return Err(uid_taken(tx, &refuse, &row.id, &e.uid, p)?);
             }
             let id = tx.last_insert_rowid();
             local.insert(e.uid.as_str(), id);
@@ -757,6 +792,129 @@ fn merge_one(
     report.merged = return_id.is_some();
     report.finished_rows = count_finished(tx, p, annotator_id)?;
     Ok(report)
+}
+
+/// The most time a return may say was spent on one row: a day.
+const MAX_SECONDS_PER_ROW: f64 = 86_400.0;
+
+/// The refusal of an event whose uid another packet's merged return already brought (issue 29):
+/// whose packet it came with, from which file, and how to recover, since this return can never
+/// merge while the other event holds the uid.
+fn uid_taken(
+    tx: &rusqlite::Connection,
+    refuse: &dyn Fn(&str, Option<&str>, String) -> Error,
+    row: &str,
+    uid: &str,
+    p: &Packet,
+) -> Result<Error> {
+    let holder: Option<(String, String, Option<String>, Option<String>)> = tx
+        .query_row(
+            "SELECT a.name, coalesce(e.packet_id, ''), r.file_name, r.merged_at FROM annotation_events e
+             JOIN annotators a ON a.id = e.annotator_id LEFT JOIN packet_returns r ON r.id = e.packet_return_id
+             WHERE e.uid = ?1",
+            [uid],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
+    let Some((who, packet, file, at)) = holder else {
+        return Err(Error::Internal(format!("event {uid} was refused as a duplicate but is not in the project")));
+    };
+    let source = match (file, at, packet.is_empty()) {
+        (Some(f), Some(at), false) => format!("merged from {who}'s packet `{packet}` (file `{f}`, at {at})"),
+        (_, _, false) => format!("merged from {who}'s packet `{packet}`"),
+        _ => format!("recorded for {who} in this project"),
+    };
+    Ok(refuse(
+        "event",
+        Some(row),
+        format!(
+            "event {uid} is already in this project, {source}; one event cannot belong to two returns, so one of \
+             them was copied from the other. If this return is {}'s genuine one, restore the project from a copy \
+             made before that merge (the `.bak` files beside it, or your own backup) and merge this return \
+             first",
+            p.annotator
+        ),
+    ))
+}
+
+/// A row of a return as `merge_one` checked it: the row, its candidate, its events (with their
+/// field, normalised value and standing), its fold, and whether it brings a new event.
+type CheckedRow<'p> = (&'p PacketRow, Candidate, Vec<(&'p PacketEvent, Field, Option<String>, Known)>, Fields, bool);
+
+/// Refuses a return that changes a row its annotator's label was also changed on in this project
+/// while the packet was out (issue 29): an `annotate set`, `import` or app edit made in the
+/// lead's project, for the packet's annotator, after the packet was issued and not merged from a
+/// return. When such an edit is still in effect (not undone) on a field the return's new events
+/// do not set, merging would leave a label made of both people's edits, which neither had: the
+/// merge names both sources and changes nothing. An edit undone since, or one the return
+/// overwrites (its events come after it), is no conflict: the label is then the annotator's.
+/// (The suggestions recorded when an edit starts a row, origin `prefill`, are not an edit.)
+fn project_edits(
+    tx: &rusqlite::Connection,
+    p: &Packet,
+    annotator_id: i64,
+    issued_at: &str,
+    file: &str,
+    workspace_id: &str,
+    checked: &[CheckedRow<'_>],
+) -> Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, field, undoes, origin, at FROM annotation_events
+         WHERE candidate_id = ?1 AND annotator_id = ?2 AND packet_return_id IS NULL AND at >= ?3
+           AND origin <> 'prefill'
+         ORDER BY id",
+    )?;
+    let mut conflicts: Vec<(String, String, String)> = Vec::new();
+    for (row, _, events, _, _) in checked.iter().filter(|(.., fresh)| *fresh) {
+        // The project's own edits since the issue, (id, field, the event it undoes, origin, at),
+        // and the ids of those an undo among them undid.
+        let mut edits: Vec<(i64, String, Option<i64>, String, String)> = Vec::new();
+        let mut rows = stmt.query(params![row.id, annotator_id, issued_at])?;
+        while let Some(r) = rows.next()? {
+            edits.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+        }
+        let local: HashSet<i64> = edits.iter().map(|(id, ..)| *id).collect();
+        let undone: HashSet<i64> = edits.iter().filter_map(|(_, _, undoes, ..)| *undoes).collect();
+        let overwritten: HashSet<&str> =
+            events.iter().filter(|(.., known)| matches!(known, Known::New)).map(|(_, f, ..)| f.as_str()).collect();
+        // An undo of one of these edits cancels it and itself; an undo of an earlier event is an
+        // edit of its own.
+        let mut standing = edits.iter().filter(|(id, field, undoes, ..)| {
+            !undone.contains(id) && !undoes.is_some_and(|t| local.contains(&t)) && !overwritten.contains(field.as_str())
+        });
+        if let Some((.., origin, at)) = standing.next_back() {
+            conflicts.push((row.id.clone(), origin.clone(), at.clone()));
+        }
+    }
+    let Some((first, origin, at)) = conflicts.first() else { return Ok(()) };
+    let rows: Vec<String> = conflicts.iter().map(|(id, ..)| id.clone()).collect();
+    let how = match origin.as_str() {
+        "app" => "by `annotate set` or in the app",
+        "import" => "by `annotate import`",
+        "confirm" => "by a confirmation",
+        _ => "by `annotate set`",
+    };
+    Err(Error::InvalidInput {
+        file: file.to_string(),
+        problems: vec![crate::import::InputProblem {
+            file: file.to_string(),
+            line: None,
+            field: None,
+            message: format!(
+                "project edit check failed: {}'s label on row{} {} was changed in this project ({how}, last at {at}) \
+                 after packet `{}` was issued, and this return (workspace {workspace_id}) changes {} too; merging \
+                 both would make a label neither had. Undo the project's change (`forcebench annotate undo {first} \
+                 --annotator {}`) and merge again, or keep the project's label and leave this return unmerged; \
+                 nothing was merged",
+                p.annotator,
+                if rows.len() == 1 { "" } else { "s" },
+                some_rows(&rows),
+                p.packet_id,
+                if rows.len() == 1 { "it" } else { "them" },
+                p.annotator,
+            ),
+        }],
+    })
 }
 
 /// The rows of the packet its annotator has finished in the project.

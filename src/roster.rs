@@ -50,16 +50,24 @@ pub struct Annotator {
     pub assigned: i64,
 }
 
-/// Adds a person to the roster. Names are unique (compared exactly after trimming) and may not
-/// hold control, invisible or direction-changing characters (two such names look the same).
+/// Adds a person to the roster. Names are unique (compared after trimming, in Unicode
+/// normalisation form C, in which they are stored) and may not hold control, invisible or
+/// direction-changing characters, nor spaces other than the plain one (two such names look the
+/// same).
 pub fn add(project: &Project, name: &str, role: Role) -> Result<Annotator> {
-    let name = name.trim();
+    crate::settings::lead_only(project.conn(), "adding people to the roster")?;
+    let name = &crate::input::nfc(name.trim());
     if name.is_empty() {
         return Err(Error::InvalidArgument("an annotator needs a non-empty name".into()));
     }
     crate::input::check_identifier("name", name).map_err(Error::InvalidArgument)?;
-    if find(project, name)?.is_some() {
-        return Err(Error::AlreadyDone(format!("`{name}` is already on the roster")));
+    // A name stored before names were normalised matches in its normal form too.
+    if let Some(same) = list(project)?.into_iter().find(|a| crate::input::nfc(&a.name) == *name) {
+        return Err(Error::AlreadyDone(if same.name == *name {
+            format!("`{name}` is already on the roster")
+        } else {
+            format!("`{name}` is already on the roster, written with other Unicode characters that look the same")
+        }));
     }
     project
         .conn()
@@ -75,7 +83,14 @@ pub fn list(project: &Project) -> Result<Vec<Annotator>> {
 }
 
 pub fn find(project: &Project, name: &str) -> Result<Option<Annotator>> {
-    Ok(project.conn().query_row(&format!("{SELECT} WHERE a.name = ?1"), [name.trim()], from_row).optional()?)
+    let conn = project.conn();
+    let exact = conn.query_row(&format!("{SELECT} WHERE a.name = ?1"), [name.trim()], from_row).optional()?;
+    if exact.is_some() {
+        return Ok(exact);
+    }
+    // `José` typed decomposed finds the stored (composed) name.
+    let nfc = crate::input::nfc(name.trim());
+    Ok(conn.query_row(&format!("{SELECT} WHERE a.name = ?1"), [nfc], from_row).optional()?)
 }
 
 /// The named person, or an error saying who is on the roster.

@@ -95,3 +95,16 @@ pub fn set_suggestion_mode(project: &mut Project, mode: SuggestionMode) -> Resul
     tx.commit()?;
     Ok(mode)
 }
+
+/// Refuses a lead's step (`step`, such as "importing candidates") in an annotator's workspace
+/// (issue 29): a workspace holds one packet's rows and its annotator, and what the lead adds to
+/// a project belongs in the lead's project.
+pub(crate) fn lead_only(conn: &rusqlite::Connection, step: &str) -> Result<()> {
+    if place(conn)? == Place::Lead {
+        return Ok(());
+    }
+    Err(Error::LeadOnly(format!(
+        "this is an annotator's workspace, made from a packet: {step} is the lead's step, done in the lead's \
+         project. Nothing was changed"
+    )))
+}

@@ -138,7 +138,8 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
         let record = record.map_err(|e| problem(e.position().map(|p| p.line()), None, e.to_string()))?;
         let line = record.position().map_or(0, |p| p.line());
         let get = |i: usize| record.get(i).unwrap_or("").trim().to_string();
-        let (item, who, label) = (get(ci), get(ca), get(cl));
+        // Items and names in one Unicode form: `José` composed or decomposed is one annotator.
+        let (item, who, label) = (crate::input::nfc(&get(ci)), crate::input::nfc(&get(ca)), get(cl));
         if item.is_empty() || who.is_empty() {
             return Err(problem(
                 Some(line),

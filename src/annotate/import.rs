@@ -41,7 +41,7 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
         let mut problem = |field: Option<&str>, message: String| {
             found.push(InputProblem { file: file.clone(), line: Some(line), field: field.map(String::from), message })
         };
-        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(str::to_string) else {
+        let Some(id) = map.get("id").and_then(|v| v.as_str()).map(crate::input::nfc) else {
             problem(Some("id"), "required field is missing or not a string".into());
             return;
         };

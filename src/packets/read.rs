@@ -5,8 +5,8 @@
 //!
 //! A packet is read without a `serde_json::Value` tree, which held about 40 KB per row (4 GB for
 //! a 100,000-row return): the canonical form is streamed from the file's bytes into the digest and
-//! the packet is parsed straight from them. The tree is kept as the reference, for the files no
-//! ForceBench writes (a key twice in one object) and for the wording of a packet's parse errors.
+//! the packet is parsed straight from them. The tree is kept as the reference, for the wording of
+//! a packet's parse errors. A key twice in one object (which no ForceBench writes) is refused.
 
 use hmac::Mac;
 use serde::Deserialize;
@@ -63,13 +63,15 @@ pub fn mac_of_bytes(bytes: &[u8], secret: &[u8]) -> Result<String> {
 
 /// The streamed digest of any JSON object in `bytes`; one with a key twice goes through the tree.
 fn canonical_of_bytes<D: sha2::digest::Update>(bytes: &[u8], digest: D) -> Result<D> {
-    let header = scan(bytes).map_err(|e| Error::InvalidArgument(format!("not a JSON object: {e}")))?;
-    if header.duplicate_key {
-        let value: Value =
-            serde_json::from_slice(bytes).map_err(|e| Error::InvalidArgument(format!("not a JSON object: {e}")))?;
-        return Ok(digest_canonical(&value, digest));
+    match scan(bytes) {
+        Ok(_) => digest_canonical_bytes(bytes, digest),
+        Err(ScanError::Repeated { .. }) => {
+            let value: Value =
+                serde_json::from_slice(bytes).map_err(|e| Error::InvalidArgument(format!("not a JSON object: {e}")))?;
+            Ok(digest_canonical(&value, digest))
+        }
+        Err(ScanError::Json(e)) => Err(Error::InvalidArgument(format!("not a JSON object: {e}"))),
     }
-    digest_canonical_bytes(bytes, digest)
 }
 
 /// HMAC-SHA256 (hex) of a packet's canonical form, keyed by the packet's secret.
@@ -114,20 +116,59 @@ impl Canonical {
 /// [`read`], also returning what the HMAC is checked against (it covers the file's canonical
 /// form, not a re-serialised packet).
 ///
+/// The file is read as every input file is ([`crate::input::read_bytes`]): only a regular file,
+/// opened without blocking, of at most 256 MiB, so `/dev/zero` or a named pipe is refused at once
+/// instead of read without end or waited on. A UTF-8 byte-order mark is dropped (the digests cover
+/// the parsed values, not the bytes); a UTF-16 or UTF-32 file is named as such.
+///
 /// The file is read without a JSON tree (which held about 40 KB per row): one pass checks that it
-/// is JSON, exactly as `serde_json` parses a `Value`, and picks out the top-level fields the
-/// checks below need; the checksum streams the canonical form from the bytes; the packet is
-/// parsed from the bytes. A file with a key twice in one object (which no ForceBench writes), or
-/// whose packet does not parse, is read as before, through the tree: a tree keeps one value per
-/// key and words its errors its own way, and such files are judged exactly as they always were.
+/// is JSON, exactly as `serde_json` parses a `Value`, picks out the top-level fields the checks
+/// below need, and refuses a key given twice in any object (also when one spelling escapes a
+/// letter, `"\u0061nnotator"`), as `import` does: a parser would keep the last value silently. The
+/// checksum streams the canonical form from the bytes; the packet is parsed from the bytes. A
+/// file whose packet does not parse is read through the tree, which words its errors its own way.
 pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
     let file = path.display().to_string();
     let fail = |message: String| file_problem(&file, message);
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let header = scan(&bytes).map_err(|e| unparsable(&file, &bytes, e))?;
-    if header.duplicate_key {
-        return read_tree(&file, bytes);
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_file() && meta.len() > crate::input::MAX_FILE_BYTES {
+            return Err(Error::NotAPacket {
+                file,
+                why: format!(
+                    "it is {} MiB, more than the {} MiB a packet may hold (ForceBench reads no larger input file)",
+                    meta.len() / (1024 * 1024),
+                    crate::input::MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            });
+        }
     }
+    let mut bytes = crate::input::read_bytes(path)?;
+    if let Some(encoding) = crate::input::wide_encoding(&bytes) {
+        return Err(Error::NotAPacket {
+            file,
+            why: format!(
+                "it is {encoding}, and a packet is UTF-8 JSON (save it as UTF-8, or use the file the app wrote)"
+            ),
+        });
+    }
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    let header = match scan(&bytes) {
+        Ok(header) => header,
+        Err(ScanError::Json(e)) => return Err(unparsable(&file, &bytes, e)),
+        Err(ScanError::Repeated { key, line }) => {
+            return Err(Error::InvalidInput {
+                file: file.clone(),
+                problems: vec![crate::import::InputProblem {
+                    file: file.clone(),
+                    line: Some(line as u64),
+                    field: Some(key),
+                    message: "this key appears twice in one object; give each key once".into(),
+                }],
+            })
+        }
+    };
     let not_a_packet = |why: String| Error::NotAPacket { file: file.clone(), why };
     if header.str("format") != Some(FORMAT) {
         return Err(not_a_packet(format!("it has no \"format\": \"{FORMAT}\"")));
@@ -241,8 +282,6 @@ fn read_tree(file: &str, bytes: Vec<u8>) -> Result<(Packet, Canonical)> {
 #[derive(Default)]
 struct Header {
     fields: Vec<(&'static str, Scalar)>,
-    /// Some object in the file (at any depth) has a key twice.
-    duplicate_key: bool,
 }
 
 const HEADER_KEYS: [&str; 7] = ["format", "format_version", "kind", "checksum", "mac", "secret", "workspace_id"];
@@ -275,25 +314,39 @@ enum Scalar {
     Other,
 }
 
+/// Why [`scan`] refused a file.
+enum ScanError {
+    /// It is not JSON.
+    Json(serde_json::Error),
+    /// An object (at any depth) has `key` twice, the second time on `line`.
+    Repeated { key: String, line: usize },
+}
+
 /// Checks that `bytes` is one JSON value, through the same parser calls as reading it into a
-/// `serde_json::Value` (so the same errors, at the same places), without building it: returns
-/// the header fields of a top-level object and whether some object has a key twice.
-fn scan(bytes: &[u8]) -> serde_json::Result<Header> {
+/// `serde_json::Value` (so the same errors, at the same places), without building it, and that
+/// no object has a key twice: returns the header fields of a top-level object.
+fn scan(bytes: &[u8]) -> std::result::Result<Header, ScanError> {
     use serde::Deserializer as _;
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let mut header = Header::default();
-    let top = Skim { keep: false, header: Some(&mut header), duplicate_key: &mut false };
-    (&mut de).deserialize_any(top)?;
-    de.end()?;
-    Ok(header)
+    let repeated = std::cell::RefCell::new(None);
+    let top = Skim { keep: false, header: Some(&mut header), repeated: &repeated };
+    match (&mut de).deserialize_any(top).and_then(|_| de.end()) {
+        Ok(()) => Ok(header),
+        Err(e) => match repeated.into_inner() {
+            Some(key) => Err(ScanError::Repeated { key, line: e.line() }),
+            None => Err(ScanError::Json(e)),
+        },
+    }
 }
 
 /// Visits one JSON value for [`scan`]: `keep` keeps a string or unsigned integer; `header` is
-/// given for the top-level value, whose object keys in [`HEADER_KEYS`] it fills.
+/// given for the top-level value, whose object keys in [`HEADER_KEYS`] it fills; `repeated`
+/// receives the first key found twice in one object (the visit then stops with an error).
 struct Skim<'a> {
     keep: bool,
     header: Option<&'a mut Header>,
-    duplicate_key: &'a mut bool,
+    repeated: &'a std::cell::RefCell<Option<String>>,
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
@@ -331,39 +384,27 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
         Ok(Scalar::Other)
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Scalar, A::Error> {
-        let duplicate_key = self.duplicate_key;
-        while seq.next_element_seed(Skim { keep: false, header: None, duplicate_key: &mut *duplicate_key })?.is_some() {
-        }
+        while seq.next_element_seed(Skim { keep: false, header: None, repeated: self.repeated })?.is_some() {}
         Ok(Scalar::Other)
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Scalar, A::Error> {
-        let Skim { header, duplicate_key, .. } = self;
-        let mut keys: Vec<String> = Vec::new();
-        match header {
-            // The top level: its header fields are kept (the last of a repeated key, as a tree
-            // keeps it; such a file is read through the tree anyway).
-            Some(header) => {
-                while let Some(key) = map.next_key::<String>()? {
-                    let wanted = HEADER_KEYS.iter().find(|k| **k == key);
-                    let seed = Skim { keep: wanted.is_some(), header: None, duplicate_key: &mut header.duplicate_key };
-                    let value = map.next_value_seed(seed)?;
-                    if let Some(k) = wanted {
-                        header.fields.retain(|(f, _)| f != k);
-                        header.fields.push((k, value));
-                    }
-                    keys.push(key);
-                }
-                keys.sort_unstable();
-                header.duplicate_key |= keys.windows(2).any(|w| w[0] == w[1]);
+        let Skim { mut header, repeated, .. } = self;
+        let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            // The key as decoded: `"\u0061nnotator"` is `annotator`.
+            if keys.contains(&key) {
+                let refusal =
+                    <A::Error as serde::de::Error>::custom(format!("the key `{key}` appears twice in one object"));
+                *repeated.borrow_mut() = Some(key);
+                return Err(refusal);
             }
-            None => {
-                while let Some(key) = map.next_key::<String>()? {
-                    map.next_value_seed(Skim { keep: false, header: None, duplicate_key: &mut *duplicate_key })?;
-                    keys.push(key);
-                }
-                keys.sort_unstable();
-                *duplicate_key |= keys.windows(2).any(|w| w[0] == w[1]);
+            // At the top level, the header fields are kept.
+            let wanted = header.as_ref().and_then(|_| HEADER_KEYS.iter().find(|k| **k == key));
+            let value = map.next_value_seed(Skim { keep: wanted.is_some(), header: None, repeated })?;
+            if let (Some(k), Some(header)) = (wanted, header.as_deref_mut()) {
+                header.fields.push((*k, value));
             }
+            keys.insert(key);
         }
         Ok(Scalar::Other)
     }

@@ -220,12 +220,12 @@ fn jsonl<T: Serialize>(w: &mut dyn std::io::Write, rows: impl IntoIterator<Item 
 }
 
 /// Hashes what passes on to a file. Used behind a buffer, so it hashes and writes large chunks.
-struct HashingWriter {
-    file: std::fs::File,
+struct HashingWriter<W> {
+    file: W,
     hash: Sha256,
 }
 
-impl std::io::Write for HashingWriter {
+impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.file.write(buf)?;
         self.hash.update(&buf[..n]);
@@ -238,13 +238,22 @@ impl std::io::Write for HashingWriter {
 
 /// Writes `name` in `dir` (the export's fresh staging folder) by streaming `fill` into it,
 /// synced to disk; returns the sha256 of what was written. The file is created exclusively:
-/// nothing planted under its name is ever followed or overwritten.
+/// nothing planted under its name is ever followed or overwritten. With no `dir`, nothing is
+/// written: only the hash is computed (the seal a lock records, [`super::seal`]).
 fn write_file(
-    dir: &Path,
+    dir: Option<&Path>,
     name: &str,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<String> {
     use std::io::Write;
+    let Some(dir) = dir else {
+        let mut w =
+            std::io::BufWriter::with_capacity(1 << 20, HashingWriter { file: std::io::sink(), hash: Sha256::new() });
+        let io = |e: std::io::Error| Error::Internal(format!("hashing {name} of the export: {e}"));
+        fill(&mut w).map_err(io)?;
+        let HashingWriter { hash, .. } = w.into_inner().map_err(|e| io(e.into_error()))?;
+        return Ok(hex::encode(hash.finalize()));
+    };
     let path = dir.join(name);
     let io = |e: std::io::Error| Error::io(&path, e);
     let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(io)?;
@@ -380,9 +389,10 @@ pub fn export_in_slices(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ExportReport> {
     let staging = super::publish::Staging::prepare(dir)?;
-    match write_export(project, staging.path(), version, slice_rows.max(1), progress) {
+    match write_export(project.conn(), Some(staging.path()), version, slice_rows.max(1), progress) {
         Ok(report) => {
             staging.publish()?;
+            super::seal::seal_if_unsealed(project.conn(), report.version, &report.files, &report.content_sha256);
             Ok(ExportReport { dir: dir.display().to_string(), ..report })
         }
         Err(e) => {
@@ -513,19 +523,24 @@ fn export_slice(
     Ok(Slice { pairs, bytes })
 }
 
-/// Writes every file of the export into `dir` (the staging folder).
+/// The file hashes and content hash of locked split `version`'s export, computed without writing
+/// anything (the seal its lock records).
+pub(super) fn export_hashes(conn: &Connection, version: i64) -> Result<ExportReport> {
+    write_export(conn, None, Some(version), SLICE_ROWS, &mut |_, _| {})
+}
+
+/// Writes every file of the export into `dir` (the staging folder; with `None`, only hashes).
 ///
 /// The frozen rows are read in slices of [`SLICE_ROWS`] ids on this thread (each table by a
 /// range of its key), and each slice's lines go to one writer thread per file, which hashes and
 /// writes them while the next slice is read. Memory holds a few slices, not the project.
 fn write_export(
-    project: &Project,
-    dir: &Path,
+    conn: &Connection,
+    dir: Option<&Path>,
     version: Option<i64>,
     slice_rows: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ExportReport> {
-    let conn = project.conn();
     let (split_id, version) = locked_split(conn, version)?;
     let stored: serde_json::Value = conn
         .query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get::<_, Option<String>>(0))?
@@ -533,7 +548,9 @@ fn write_export(
         .ok_or_else(|| Error::Corrupt(format!("split v{version} has no manifest")))?;
     let recorded: Recorded = serde_json::from_value(stored.clone())
         .map_err(|e| Error::Corrupt(format!("split v{version}: its stored manifest cannot be read: {e}")))?;
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
     let people = read_people(conn)?;
 
     let total = EXPORT_FILES.len();
@@ -646,7 +663,10 @@ fn write_export(
             .into_iter()
             .map(|(name, h)| {
                 let result = h.join().unwrap_or_else(|_| {
-                    Err(Error::io(dir.join(name), std::io::Error::other("its writer stopped unexpectedly")))
+                    Err(Error::io(
+                        dir.unwrap_or(Path::new("")).join(name),
+                        std::io::Error::other("its writer stopped unexpectedly"),
+                    ))
                 });
                 (name, result)
             })
@@ -691,5 +711,7 @@ fn write_export(
     let text =
         text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
     done("manifest.json", write_file(dir, "manifest.json", |w| w.write_all(text.as_bytes()))?, &mut files);
-    Ok(ExportReport { dir: dir.display().to_string(), version, files, content_sha256 })
+    // The export must be the one its lock sealed, or it is not published.
+    super::seal::check(conn, split_id, version, &files, &content_sha256)?;
+    Ok(ExportReport { dir: dir.unwrap_or(Path::new("")).display().to_string(), version, files, content_sha256 })
 }

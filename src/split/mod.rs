@@ -36,6 +36,7 @@ mod export;
 pub(crate) mod facts;
 mod lines;
 mod publish;
+mod seal;
 mod verify;
 
 pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport, EXPORT_FILES};
@@ -608,6 +609,7 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         params![at, serde_json::to_string(&manifest).expect("manifest"), split_id],
     )?;
     crate::rowstate::freeze(&tx, split_id)?;
+    seal::record(&tx, split_id, version)?;
     tx.commit()?;
     Ok(locked)
 }

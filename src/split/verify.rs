@@ -279,11 +279,20 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
             return Err(fail(format!("line {line}: more rows than eval.jsonl's {}", eval.len())));
         };
         for (column, cell) in EVAL_COLUMNS.iter().zip(record.iter()) {
-            let text = crate::output::literal_cell(cell);
-            if text != as_cell(&row.fields[*column]) {
+            let expected = as_cell(&row.fields[*column]);
+            if crate::output::literal_cell(cell) != expected {
                 return Err(fail(format!(
                     "line {line} (id `{}`): `{column}` differs from eval.jsonl line {}",
                     row.id, row.line
+                )));
+            }
+            // The cell as the export writes it (issue 29): a formula's neutralising quote removed
+            // would let a spreadsheet run it.
+            if cell != crate::output::inert_cell(&expected) {
+                return Err(fail(format!(
+                    "line {line} (id `{}`): `{column}` begins like a spreadsheet formula and has lost the quote \
+                     the export puts in front of it, so a spreadsheet would run it",
+                    row.id
                 )));
             }
         }

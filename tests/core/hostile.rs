@@ -45,6 +45,18 @@ impl Case {
         Case { dir }
     }
 
+    /// A case whose project is a copy of `project` (an unlocked one, for the packet cases).
+    fn of(project: &Path) -> Case {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(project, dir.path().join("p.forcebench")).unwrap();
+        Case { dir }
+    }
+
+    /// The path of `name` in the case folder.
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
     fn project(&self) -> PathBuf {
         self.dir.path().join("p.forcebench")
     }
@@ -65,12 +77,26 @@ impl Case {
     /// 2 GB of address space; returns (exit code, stdout, stderr), or panics if it had to be
     /// killed.
     fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let mut child = Command::new("sh")
+        self.run_with(args, false)
+    }
+
+    /// [`Case::run`], with `FORCEBENCH_ERROR_CODE=1` when `codes` (errors then carry their code).
+    fn run_with(&self, args: &[&str], codes: bool) -> (i32, String, String) {
+        let mut all = vec!["--project", "p.forcebench"];
+        all.extend_from_slice(args);
+        self.run_args(&all, codes)
+    }
+
+    /// Runs `forcebench ARGS` (no `--project` added) as [`Case::run_with`] does.
+    fn run_args(&self, args: &[&str], codes: bool) -> (i32, String, String) {
+        let mut command = Command::new("sh");
+        if codes {
+            command.env("FORCEBENCH_ERROR_CODE", "1");
+        }
+        let mut child = command
             .arg("-c")
             .arg("ulimit -v 2000000; exec \"$0\" \"$@\"")
             .arg(env!("CARGO_BIN_EXE_forcebench"))
-            .arg("--project")
-            .arg("p.forcebench")
             .args(args)
             .current_dir(self.dir.path())
             .env_remove("FORCEBENCH_PROJECT")
@@ -107,6 +133,23 @@ impl Case {
         assert_eq!(err, format!("error: {stderr}\n"), "stderr of `forcebench {}`", args.join(" "));
         assert_eq!((code, out.as_str()), (1, ""), "`forcebench {}` must fail with nothing on stdout", args.join(" "));
         assert_eq!(self.project_sha256(), before, "`forcebench {}` changed the project file", args.join(" "));
+    }
+}
+
+impl Case {
+    /// [`Case::refused`], also asserting the error's code: stderr is exactly
+    /// `error [CODE]: STDERR`, and the project file and every file in the case folder named in
+    /// `untouched` are as they were (or still absent).
+    fn refused_code(&self, args: &[&str], code: &str, stderr: &str, untouched: &[&str]) {
+        let before = self.project_sha256();
+        let others: Vec<Option<Vec<u8>>> = untouched.iter().map(|f| std::fs::read(self.path(f)).ok()).collect();
+        let (status, out, err) = self.run_with(args, true);
+        assert_eq!(err, format!("error [{code}]: {stderr}\n"), "stderr of `forcebench {}`", args.join(" "));
+        assert_eq!((status, out.as_str()), (1, ""), "`forcebench {}` must fail with nothing on stdout", args.join(" "));
+        assert_eq!(self.project_sha256(), before, "`forcebench {}` changed the project file", args.join(" "));
+        for (f, was) in untouched.iter().zip(others) {
+            assert_eq!(std::fs::read(self.path(f)).ok(), was, "`forcebench {}` changed {f}", args.join(" "));
+        }
     }
 }
 
@@ -638,4 +681,968 @@ fn a_session_answers_every_bad_line_and_goes_on() {
         (false.into(), "invalid_argument".into(), "this request is longer than 1 MiB, the limit for one line".into())
     );
     assert_eq!((answers[7]["ok"].clone(), answers[7]["annotation"]["severity"].clone()), (true.into(), 3.into()));
+}
+
+// ---- Packets (issue 29): read as strictly as every other input ----
+
+/// What the packet cases start from (built once): a project with packets issued to ana and ben;
+/// ana's packet opened, two rows labelled and returned; ben's packet opened, one row labelled
+/// and returned.
+struct PacketTemplate {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    issued: PathBuf,
+    returned: PathBuf,
+    key: Vec<u8>,
+    ben_returned: PathBuf,
+    ben_key: Vec<u8>,
+}
+
+fn packet_template() -> &'static PacketTemplate {
+    static TEMPLATE: OnceLock<PacketTemplate> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let (dir, project, mut p) = crate::common::annotated_project(&["ana", "ben"]);
+        let list = crate::packets::issue(&mut p, dir.path(), forcebench::packets::Blinding::Standard);
+        let key_of = |f: &Path| hex::decode(forcebench::packets::read(f).unwrap().secret.unwrap()).unwrap();
+        let issued = crate::packets::packet_for(&list, "ana");
+        let returned = crate::packets::annotate_and_return(dir.path(), &issued, 2, "h");
+        let ben = crate::packets::packet_for(&list, "ben");
+        let ben_returned = crate::packets::annotate_and_return(dir.path(), &ben, 1, "b");
+        drop(p);
+        PacketTemplate {
+            key: key_of(&issued),
+            ben_key: key_of(&ben),
+            _dir: dir,
+            project,
+            issued,
+            returned,
+            ben_returned,
+        }
+    })
+}
+
+/// A case on a copy of the packet template, with ana's issued packet as `ana.packet.json` and
+/// her return as `ret.json` in its folder.
+fn packet_case() -> Case {
+    let t = packet_template();
+    let c = Case::of(&t.project);
+    std::fs::copy(&t.issued, c.path("ana.packet.json")).unwrap();
+    std::fs::copy(&t.returned, c.path("ret.json")).unwrap();
+    c
+}
+
+const NOT_REGULAR: &str = "not a regular file; ForceBench reads input only from regular files";
+
+#[test]
+fn dev_zero_offered_as_a_packet_is_refused_at_once() {
+    // Before: `packets open /dev/zero` grew to the address-space limit; `packets merge` ran on.
+    let c = packet_case();
+    c.refused_code(
+        &["packets", "open", "/dev/zero", "--workspace", "w.forcebench"],
+        "invalid_input",
+        &format!("/dev/zero is a character device, {NOT_REGULAR}"),
+        &["w.forcebench"],
+    );
+    c.refused_code(
+        &["packets", "merge", "/dev/zero"],
+        "invalid_input",
+        &format!("/dev/zero is a character device, {NOT_REGULAR}"),
+        &[],
+    );
+}
+
+#[test]
+fn a_named_pipe_offered_as_a_packet_is_refused_instead_of_waited_on() {
+    // Before: both commands blocked forever opening the FIFO (here: killed after 20 s).
+    let c = packet_case();
+    assert!(Command::new("mkfifo").arg(c.path("pipe.json")).status().unwrap().success());
+    c.refused_code(
+        &["packets", "open", "pipe.json", "--workspace", "w.forcebench"],
+        "invalid_input",
+        &format!("pipe.json is a named pipe (FIFO), {NOT_REGULAR}"),
+        &["w.forcebench"],
+    );
+    c.refused_code(
+        &["packets", "merge", "ret.json", "pipe.json"],
+        "invalid_input",
+        &format!("pipe.json is a named pipe (FIFO), {NOT_REGULAR}"),
+        &[],
+    );
+}
+
+#[test]
+fn a_packet_over_256_mib_is_refused_before_it_is_read() {
+    // Before: the whole file was read into memory. The file is sparse: no disk is used.
+    let c = packet_case();
+    std::fs::File::create(c.path("big.json")).unwrap().set_len(300 * 1024 * 1024).unwrap();
+    let why = "big.json is not a ForceBench packet: it is 300 MiB, more than the 256 MiB a packet may hold \
+               (ForceBench reads no larger input file); nothing was imported";
+    c.refused_code(&["packets", "merge", "big.json"], "not_a_packet", why, &[]);
+    c.refused_code(
+        &["packets", "open", "big.json", "--workspace", "w.forcebench"],
+        "not_a_packet",
+        why,
+        &["w.forcebench"],
+    );
+}
+
+/// The 1-based number of the line of `text` holding `needle` (its `nth` occurrence, from 0).
+fn line_of(text: &str, needle: &str, nth: usize) -> usize {
+    text.lines().enumerate().filter(|(_, l)| l.contains(needle)).nth(nth).unwrap().0 + 1
+}
+
+fn twice(file: &str, line: usize, key: &str) -> String {
+    format!(
+        "{file}: 1 problem found; nothing was imported\n  {file}:{line}: field `{key}`: this key appears twice in one object; give each key once"
+    )
+}
+
+#[test]
+fn a_return_with_a_key_twice_is_refused_even_when_its_mac_covers_the_last_value() {
+    // Before: merged, the last `new_value` winning (the HMAC was checked over the parsed tree,
+    // which keeps the last value: a return whose text shows one note merged another).
+    let c = packet_case();
+    let key = &packet_template().key;
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    let events = v["rows"][0]["events"].as_array_mut().unwrap();
+    let note = events.iter_mut().find(|e| e["field"] == "notes").unwrap();
+    note["new_value"] = "SECOND VALUE".into();
+    v["mac"] = forcebench::packets::mac_of(&v, key).into();
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    let shown = text.lines().find(|l| l.contains("\"new_value\": \"SECOND VALUE\"")).unwrap();
+    let first = shown.trim_end_matches(',').replace("SECOND VALUE", "h note");
+    let text = text.replacen(shown, &format!("{first},\n{shown}"), 1);
+    std::fs::write(c.path("dup.json"), &text).unwrap();
+    let line = line_of(&text, "SECOND VALUE", 0);
+    c.refused_code(&["packets", "merge", "dup.json"], "invalid_input", &twice("dup.json", line, "new_value"), &[]);
+}
+
+#[test]
+fn an_issued_packet_with_an_escaped_second_annotator_key_is_refused() {
+    // Before: `"\u0061nnotator"` is `annotator` once decoded; the tree kept one of them, the
+    // checksum matched and the workspace was made.
+    let c = packet_case();
+    let text = std::fs::read_to_string(c.path("ana.packet.json")).unwrap();
+    let text =
+        text.replacen("  \"annotator\": \"ana\",\n", "  \"annotator\": \"ana\",\n  \"\\u0061nnotator\": \"ana\",\n", 1);
+    std::fs::write(c.path("esc.json"), &text).unwrap();
+    let line = line_of(&text, "\\u0061nnotator", 0);
+    c.refused_code(
+        &["packets", "open", "esc.json", "--workspace", "w.forcebench"],
+        "invalid_input",
+        &twice("esc.json", line, "annotator"),
+        &["w.forcebench"],
+    );
+}
+
+#[test]
+fn a_return_with_a_second_rows_key_is_refused() {
+    // Before: the tree kept the second `rows`; a return could carry one set of rows in view and
+    // merge another.
+    let c = packet_case();
+    let text = std::fs::read_to_string(c.path("ret.json")).unwrap();
+    let text = text.replacen("  \"rows\": [", "  \"rows\": [],\n  \"rows\": [", 1);
+    std::fs::write(c.path("rows.json"), &text).unwrap();
+    let line = line_of(&text, "\"rows\"", 1);
+    c.refused_code(&["packets", "merge", "rows.json"], "invalid_input", &twice("rows.json", line, "rows"), &[]);
+}
+
+#[test]
+fn a_return_with_a_utf8_byte_order_mark_is_read() {
+    // Before: "it is not a JSON file". An editor may add the mark; the HMAC covers the values.
+    let c = packet_case();
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(std::fs::read(c.path("ret.json")).unwrap());
+    std::fs::write(c.path("bom.json"), bytes).unwrap();
+    let (code, out, err) = c.run(&["packets", "merge", "bom.json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.starts_with("bom.json: merged "), "{out}");
+}
+
+// ---- Feedback blinding (issue 29): the other annotator's name, however it is written ----
+
+#[test]
+fn a_rationale_naming_the_other_annotator_in_another_case_or_spelling_is_blinded() {
+    // Before: only the exact-case name was replaced: "BEN was right", "per ann-a" and
+    // "I agree with ANN_A." reached the other annotator's feedback as written.
+    use forcebench::adjudicate::{Checklist, Choice, Resolution};
+    use forcebench::annotate::Field;
+    let (dir, path, mut p) = crate::common::annotated_project(&["Ann_A", "ben"]);
+    forcebench::roster::add(&p, "Eve", forcebench::roster::Role::Adjudicator).unwrap();
+    let ids: Vec<String> = forcebench::candidate::list(&p).unwrap().into_iter().take(4).map(|c| c.id).collect();
+    let lines = |severity: u8| {
+        ids.iter()
+            .map(|id| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n"))
+            .collect::<String>()
+    };
+    let a = crate::common::write(dir.path(), "a.jsonl", lines(1));
+    let b = crate::common::write(dir.path(), "b.jsonl", lines(3));
+    forcebench::annotate::import_jsonl(&mut p, &a, "Ann_A").unwrap();
+    forcebench::annotate::import_jsonl(&mut p, &b, "ben").unwrap();
+    let yes = Checklist {
+        span_decisive: Some(true),
+        calibrated_supported: Some(true),
+        raised_underwarranted: Some(true),
+        one_local_axis: Some(true),
+        no_unrelated_addition: Some(true),
+    };
+    // Each rationale, and what each annotator must read of it when the final is not theirs:
+    // the other's name is replaced however it is written; their own name and words that only
+    // begin like a name stay.
+    let rationales = [
+        (
+            "BEN was right, not Ann_A: the claim is high-impact.",
+            "the other annotator was right, not Ann_A: the claim is high-impact.",
+            "BEN was right, not the other annotator: the claim is high-impact.",
+        ),
+        (
+            "Ben's severity, per ann-a's note (ANN A agreed).",
+            "the other annotator's severity, per ann-a's note (ANN A agreed).",
+            "Ben's severity, per the other annotator's note (the other annotator agreed).",
+        ),
+        (
+            "I agree with ANN_A. ben.",
+            "I agree with ANN_A. the other annotator.",
+            "I agree with the other annotator. ben.",
+        ),
+        (
+            "Benign wording; ann_ab, Ann_A2 and bench are other people.",
+            "Benign wording; ann_ab, Ann_A2 and bench are other people.",
+            "Benign wording; ann_ab, Ann_A2 and bench are other people.",
+        ),
+    ];
+    for (id, (why, ..)) in ids.iter().zip(rationales) {
+        let r = Resolution {
+            choices: vec![(Field::Decision, Choice::A), (Field::Severity, Choice::A)],
+            rationale: Some(why.into()),
+            checklist: yes,
+        };
+        forcebench::adjudicate::resolve(&mut p, id, "Eve", &r).unwrap();
+    }
+    drop(p);
+    let c = Case::of(&path);
+    let (code, _, err) = c.run(&["feedback", "issue", "--out", "fb"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let read = |who: &str| forcebench::feedback::read(&c.path(&format!("fb/{who}.feedback.json"))).unwrap();
+    let (ann, ben) = (read("Ann_A"), read("ben"));
+    for (id, (_, for_ann, for_ben)) in ids.iter().zip(rationales) {
+        // The severities differ on every row, so exactly one of the two sees it.
+        let shown = |f: &forcebench::feedback::Feedback| {
+            f.rows.iter().find(|r| r.id == *id && r.field == "severity").map(|r| r.rationale.clone().unwrap())
+        };
+        match (shown(&ann), shown(&ben)) {
+            (Some(text), None) => assert_eq!(text, for_ann, "Ann_A's feedback on {id}"),
+            (None, Some(text)) => assert_eq!(text, for_ben, "ben's feedback on {id}"),
+            other => panic!("row {id} should differ for exactly one annotator: {other:?}"),
+        }
+    }
+}
+
+// ---- The lock sealed in storage (issue 29) ----
+
+/// Runs `sql` on the case's project with another tool's connection (as `sqlite3` would).
+fn by_hand(c: &Case, sql: &str) -> rusqlite::Result<usize> {
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    conn.execute_batch(sql).map(|_| conn.changes() as usize)
+}
+
+/// A frozen row of the case's locked split, and a rejected one (frozen too).
+fn frozen_rows(c: &Case) -> (String, String) {
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    let pick = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, String>(0)).unwrap();
+    (
+        pick("SELECT candidate_id FROM split_rows WHERE role = 'eval' ORDER BY candidate_id LIMIT 1"),
+        pick(
+            "SELECT candidate_id FROM adjudications WHERE decision <> 'accept_force_gap' ORDER BY candidate_id LIMIT 1",
+        ),
+    )
+}
+
+const FROZEN_TEXT: &str = "split_locked: a locked split holds this row; its text cannot change";
+
+#[test]
+fn the_storage_refuses_a_change_to_a_frozen_rows_text_context_or_group() {
+    // Before: `UPDATE candidates SET passage = passage || ' X'` on a frozen row changed a
+    // re-export of the locked version (and `verify` passed the new export).
+    let c = Case::new();
+    let (eval, rejected) = frozen_rows(&c);
+    let before = c.project_sha256();
+    for sql in [
+        format!("UPDATE candidates SET passage = passage || ' X' WHERE id = '{eval}'"),
+        format!("UPDATE candidates SET raised_claim = 'changed' WHERE id = '{rejected}'"),
+        format!("UPDATE candidates SET context = context || '?' WHERE id = '{rejected}'"),
+        format!("UPDATE candidates SET group_id = 'elsewhere' WHERE id = '{eval}'"),
+        format!("DELETE FROM candidates WHERE id = '{eval}'"),
+    ] {
+        let err = by_hand(&c, &sql).unwrap_err().to_string();
+        assert_eq!(err, FROZEN_TEXT, "{sql}");
+    }
+    assert_eq!(c.project_sha256(), before);
+    // Writing the same text again is no change, and is allowed.
+    by_hand(&c, &format!("UPDATE candidates SET passage = passage WHERE id = '{eval}'")).unwrap();
+}
+
+#[test]
+fn the_storage_refuses_renaming_a_person_whose_labels_a_frozen_row_carries() {
+    // Before: renaming an annotator changed `annotations.jsonl` and `adjudications.jsonl` of a
+    // re-export of the locked version.
+    let c = Case::new();
+    let before = c.project_sha256();
+    for who in ["ana", "eve"] {
+        let err = by_hand(&c, &format!("UPDATE annotators SET name = '{who}2' WHERE name = '{who}'")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "split_locked: a locked split carries this person's labels; their name cannot change",
+            "{who}"
+        );
+    }
+    assert_eq!(c.project_sha256(), before);
+}
+
+#[test]
+fn an_export_that_would_differ_from_the_lock_seal_is_refused_and_the_earlier_export_kept() {
+    // Before: with the guards out of the way, a changed passage and a renamed annotator went
+    // into a re-export of the locked version, and `verify` passed it.
+    let c = Case::new();
+    let (code, _, err) = c.run(&["export", "out"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let earlier: Vec<(String, Vec<u8>)> = forcebench::split::EXPORT_FILES
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read(c.path(&format!("out/{f}"))).unwrap()))
+        .collect();
+    let (eval, _) = frozen_rows(&c);
+    // A tool that drops the guards first (a hostile or careless edit of the file).
+    by_hand(
+        &c,
+        &format!(
+            "DROP TRIGGER candidates_locked_update; DROP TRIGGER annotators_locked_rename;
+             UPDATE candidates SET passage = passage || ' X' WHERE id = '{eval}';"
+        ),
+    )
+    .unwrap();
+    let advice = "the project was changed outside ForceBench since the lock. Nothing was written (an earlier export \
+                  in the folder is as it was); restore the project from a backup (the `.bak` copies beside it) to \
+                  export this version again";
+    c.refused_code(
+        &["export", "out"],
+        "seal_broken",
+        &format!(
+            "split v1: this export would differ from the one sealed when the split was locked (eval.jsonl, \
+             eval.csv, benchmark.jsonl, DATASHEET.md, manifest.json); {advice}"
+        ),
+        &[],
+    );
+    by_hand(
+        &c,
+        &format!("UPDATE candidates SET passage = substr(passage, 1, length(passage) - 2) WHERE id = '{eval}'"),
+    )
+    .unwrap();
+    by_hand(&c, "UPDATE annotators SET name = 'ana2' WHERE name = 'ana'").unwrap();
+    c.refused_code(
+        &["export", "out", "--split-version", "1"],
+        "seal_broken",
+        &format!(
+            "split v1: this export would differ from the one sealed when the split was locked (annotations.jsonl, \
+             manifest.json); {advice}"
+        ),
+        &[],
+    );
+    for (f, bytes) in earlier {
+        assert_eq!(std::fs::read(c.path(&format!("out/{f}"))).unwrap(), bytes, "out/{f} changed");
+    }
+    // Put back as it was, the project exports again, byte for byte the sealed export.
+    by_hand(&c, "UPDATE annotators SET name = 'ana' WHERE name = 'ana2'").unwrap();
+    let (code, _, err) = c.run(&["export", "again"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    for f in forcebench::split::EXPORT_FILES {
+        assert_eq!(
+            std::fs::read(c.path(&format!("again/{f}"))).unwrap(),
+            std::fs::read(c.path(&format!("out/{f}"))).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+// ---- Two people's edits in one label (issue 29) ----
+
+#[test]
+fn a_return_changing_a_row_the_lead_edited_for_its_annotator_while_it_was_out_is_refused() {
+    // Before: the lead's `annotate set ROW repair ... --annotator ana` and Ana's return (which
+    // decides the same row) merged into one label Ana never had: her decision, the lead's repair.
+    let c = packet_case();
+    let ret: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    let row = ret["rows"].as_array().unwrap().iter().find(|r| r["events"].as_array().is_some_and(|e| !e.is_empty()));
+    let row = row.unwrap()["id"].as_str().unwrap().to_string();
+    // Ana's return, without the suggested repair her workspace recorded (as a workspace whose
+    // suggestions are hidden returns it): it sets the row's decision, boundary type and notes;
+    // the lead sets its repair.
+    forged(&c, "ret.json", |v| {
+        for r in v["rows"].as_array_mut().unwrap() {
+            if let Some(events) = r.get_mut("events").and_then(|e| e.as_array_mut()) {
+                events.retain(|e| e["field"] != "repair");
+            }
+        }
+    });
+    let ret: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    let (code, _, err) = c.run(&["annotate", "set", &row, "repair", "the lead's repair", "--annotator", "ana"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let at: String = rusqlite::Connection::open(c.project())
+        .unwrap()
+        .query_row("SELECT max(at) FROM annotation_events WHERE candidate_id = ?1", [&row], |r| r.get(0))
+        .unwrap();
+    c.refused_code(
+        &["packets", "merge", "ret.json"],
+        "invalid_input",
+        &format!(
+            "ret.json: 1 problem found; nothing was imported\n  ret.json: project edit check failed: ana's label on \
+             row `{row}` was changed in this project (by `annotate set` or in the app, last at {at}) after packet `{}` was issued, \
+             and this return (workspace {}) changes it too; merging both would make a label neither had. Undo the \
+             project's change (`forcebench annotate undo {row} --annotator ana`) and merge again, or keep the \
+             project's label and leave this return unmerged; nothing was merged",
+            ret["packet_id"].as_str().unwrap(),
+            ret["workspace_id"].as_str().unwrap()
+        ),
+        &[],
+    );
+    // Undone in the project, the return merges, and the label is Ana's alone.
+    let (code, _, err) = c.run(&["annotate", "undo", &row, "--annotator", "ana"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, err) = c.run(&["packets", "merge", "ret.json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let (_, shown, _) = c.run(&["annotate", "show", &row, "--annotator", "ana", "--json"]);
+    let shown: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!((shown["notes"].as_str(), shown["decision"].as_str()), (Some("h note"), Some("reject_not_force_gap")));
+    assert_ne!(shown["repair"].as_str(), Some("the lead's repair"));
+}
+
+// ---- Lookalike ids and names (issue 29) ----
+
+#[test]
+fn an_id_composed_and_the_same_id_decomposed_are_one_id() {
+    // Before: `café` (NFC) and `cafe\u{301}` (NFD) were imported as two rows that print alike.
+    let c = Case::new();
+    let f = c.corpus("candidates-nfc-nfd.jsonl");
+    c.refused_code(
+        &["import", f],
+        "invalid_input",
+        &problems(f, &[":2: field `id`: duplicate id `caf\u{e9}` (first used on line 1)"]),
+        &[],
+    );
+}
+
+#[test]
+fn ids_with_spaces_that_look_like_the_plain_space_are_refused() {
+    // Before: `x<NBSP>1` was imported beside `x 1`, and U+2800 and U+3000 were taken in ids.
+    let c = Case::new();
+    let f = c.corpus("candidates-space-like.csv");
+    let space = "a space that looks like a plain space (only U+0020 may appear)";
+    c.refused_code(
+        &["import", f],
+        "invalid_input",
+        &problems(
+            f,
+            &[
+                &format!(":2: field `id`: id `x\\u{{00A0}}1` contains U+00A0 NO-BREAK SPACE, {space}"),
+                &format!(":2: field `source_id`: source_id `src-x\\u{{00A0}}1` contains U+00A0 NO-BREAK SPACE, {space}"),
+                &format!(":3: field `id`: id `x\\u{{2800}}1` contains U+2800 BRAILLE PATTERN BLANK, {space}"),
+                &format!(":3: field `group_id`: group_id `g\\u{{3000}}new` contains U+3000 IDEOGRAPHIC SPACE, {space}"),
+                &format!(":3: field `source_id`: source_id `src-x\\u{{2800}}1` contains U+2800 BRAILLE PATTERN BLANK, {space}"),
+            ],
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn a_name_added_composed_cannot_be_added_again_decomposed() {
+    // Before: `annotators add José` worked twice, once per Unicode form.
+    let c = Case::new();
+    let (code, _, err) = c.run(&["annotators", "add", "Jos\u{e9}"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    c.refused_code(&["annotators", "add", "Jose\u{301}"], "already_done", "`Jos\u{e9}` is already on the roster", &[]);
+    c.refused_code(
+        &["annotators", "add", "ana\u{a0}b"],
+        "invalid_argument",
+        "name `ana\\u{00A0}b` contains U+00A0 NO-BREAK SPACE, a space that looks like a plain space (only U+0020 may appear)",
+        &[],
+    );
+}
+
+#[test]
+fn an_agreement_table_naming_one_annotator_in_two_unicode_forms_counts_one() {
+    // Before: `José` and `Jose\u{301}` were counted as two annotators of item 1.
+    let c = Case::new();
+    let f = c.corpus("labels-annotator-nfd.csv");
+    c.refused_code(
+        &["agreement", "--from-csv", f],
+        "invalid_input",
+        &problems(f, &[":4: field `label`: annotator `Jos\u{e9}` labels item `1` twice (first on line 2)"]),
+        &[],
+    );
+}
+
+// ---- One upgrade at a time (issue 29) ----
+
+#[test]
+fn four_processes_opening_an_old_project_at_once_upgrade_it_once_and_all_open_it() {
+    // Before: all but one failed with "disk I/O error", "table project already exists" or a
+    // `.bak.partial` path (the file ended intact).
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upgrade");
+    let mut old: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "forcebench"))
+        .collect();
+    old.sort();
+    assert!(old.len() >= 9, "{old:?}");
+    for fixture in old {
+        let name = fixture.file_name().unwrap().to_str().unwrap().to_string();
+        let version: i64 = name.strip_prefix("schema").unwrap().strip_suffix(".forcebench").unwrap().parse().unwrap();
+        let c = Case::of(&fixture);
+        let children: Vec<_> = (0..4)
+            .map(|_| {
+                Command::new(env!("CARGO_BIN_EXE_forcebench"))
+                    .args(["--project", "p.forcebench", "status", "--json"])
+                    .current_dir(c.dir.path())
+                    .env_remove("FORCEBENCH_PROJECT")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let outputs: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+        let mut upgraded = 0;
+        for o in &outputs {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{name}: a process failed: {err}");
+            serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if !err.is_empty() {
+                assert_eq!(
+                    err,
+                    format!(
+                        "{}: upgraded the project from schema {version} to {}; the file as it was is kept as \
+                         ./p.forcebench.schema{version}.bak\n",
+                        c.project().display(),
+                        forcebench::db::latest_version()
+                    ),
+                    "{name}"
+                );
+                upgraded += 1;
+            }
+        }
+        assert_eq!(upgraded, 1, "{name}: exactly one process upgrades");
+        let mut left: Vec<String> =
+            std::fs::read_dir(c.dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.retain(|f| !f.ends_with("-wal") && !f.ends_with("-shm"));
+        left.sort();
+        assert_eq!(left, ["p.forcebench", &format!("p.forcebench.schema{version}.bak")], "{name}");
+        let v: i64 = rusqlite::Connection::open(c.project())
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, forcebench::db::latest_version(), "{name}");
+    }
+}
+
+// ---- Smaller refusals and clearer errors (issue 29, items 7 and 8) ----
+
+/// Ana's return rewritten through `edit` and signed with her packet key (as her workspace could),
+/// written as `name` in the case folder; returns the edited tree.
+fn forged(c: &Case, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    edit(&mut v);
+    v["mac"] = forcebench::packets::mac_of(&v, &packet_template().key).into();
+    std::fs::write(c.path(name), serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    v
+}
+
+/// The first row of a return with events: its index.
+fn worked_row(v: &serde_json::Value) -> usize {
+    v["rows"].as_array().unwrap().iter().position(|r| r["events"].as_array().is_some_and(|e| !e.is_empty())).unwrap()
+}
+
+fn merge_refusal(file: &str, row: &str, check: &str, message: &str) -> String {
+    format!(
+        "{file}: 1 problem found; nothing was imported\n  {file}: field `row {row}`: {check} check failed: {message}; nothing was merged"
+    )
+}
+
+#[test]
+fn an_event_time_that_is_not_rfc_3339_is_refused() {
+    // Before: `"at": "yesterday"` was merged, and showed as an empty week in `agreement --json`.
+    let c = packet_case();
+    let v = forged(&c, "when.json", |v| {
+        let i = worked_row(v);
+        v["rows"][i]["events"][0]["at"] = "yesterday".into();
+    });
+    let i = worked_row(&v);
+    let (row, uid) = (v["rows"][i]["id"].as_str().unwrap(), v["rows"][i]["events"][0]["uid"].as_str().unwrap());
+    c.refused_code(
+        &["packets", "merge", "when.json"],
+        "invalid_input",
+        &merge_refusal(
+            "when.json",
+            row,
+            "event",
+            &format!("event {uid}: `at` is \"yesterday\", not a time in RFC 3339 form (such as 2026-05-01T12:00:00Z)"),
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn a_negative_or_huge_time_spent_is_refused() {
+    // Before: -5 and 1e300 seconds were stored as the time spent on the row.
+    let c = packet_case();
+    for (seconds, shown) in [(serde_json::json!(-5.0), "-5"), (serde_json::json!(1e300), &*format!("{}", 1e300f64))] {
+        let v = forged(&c, "time.json", |v| {
+            let i = worked_row(v);
+            v["rows"][i]["seconds_spent"] = seconds.clone();
+        });
+        let row = v["rows"][worked_row(&v)]["id"].as_str().unwrap();
+        c.refused_code(
+            &["packets", "merge", "time.json"],
+            "invalid_input",
+            &merge_refusal(
+                "time.json",
+                row,
+                "time",
+                &format!(
+                    "`seconds_spent` is {shown}; the time spent on one row is between 0 and 86400 seconds (a day)"
+                ),
+            ),
+            &[],
+        );
+    }
+}
+
+#[test]
+fn an_event_uid_taken_by_another_packet_names_whose_it_is_and_the_way_back() {
+    // Before: "event … is already in this project from another packet; the return was not
+    // written by this packet's workspace", with no word of whose it is: Ana's genuine return
+    // was blocked for ever.
+    let c = packet_case();
+    let t = packet_template();
+    let ana: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    let i = worked_row(&ana);
+    let (row, uid) = (ana["rows"][i]["id"].as_str().unwrap(), ana["rows"][i]["events"][0]["uid"].as_str().unwrap());
+    // Ben's return, carrying one of Ana's event uids, signed with Ben's own key.
+    let mut ben: serde_json::Value = serde_json::from_slice(&std::fs::read(&t.ben_returned).unwrap()).unwrap();
+    let j = worked_row(&ben);
+    ben["rows"][j]["events"][0]["uid"] = uid.into();
+    ben["mac"] = forcebench::packets::mac_of(&ben, &t.ben_key).into();
+    std::fs::write(c.path("ben.json"), serde_json::to_vec_pretty(&ben).unwrap()).unwrap();
+    let (code, out, err) = c.run(&["packets", "merge", "ben.json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let merged_at: String = rusqlite::Connection::open(c.project())
+        .unwrap()
+        .query_row("SELECT merged_at FROM packet_returns WHERE file_name = 'ben.json'", [], |r| r.get(0))
+        .unwrap();
+    c.refused_code(
+        &["packets", "merge", "ret.json"],
+        "invalid_input",
+        &merge_refusal(
+            "ret.json",
+            row,
+            "event",
+            &format!(
+                "event {uid} is already in this project, merged from ben's packet `{}` (file `ben.json`, at \
+                 {merged_at}); one event cannot belong to two returns, so one of them was copied from the other. \
+                 If this return is ana's genuine one, restore the project from a copy made before that merge (the \
+                 `.bak` files beside it, or your own backup) and merge this return first",
+                ben["packet_id"].as_str().unwrap()
+            ),
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn out_folders_that_are_symbolic_links_are_refused_by_packets_feedback_and_judge_templates() {
+    // Before: `packets issue` wrote the packets (their keys included) wherever the link pointed,
+    // and `feedback issue` and `judge templates` their files.
+    let c = packet_case();
+    std::fs::create_dir(c.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(c.path("elsewhere"), c.path("link")).unwrap();
+    c.refused_code(
+        &["packets", "issue", "--out", "link"],
+        "bad_output_path",
+        "link is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    c.refused_code(
+        &["feedback", "issue", "--out", "link"],
+        "bad_output_path",
+        "link is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    c.refused_code(
+        &["judge", "templates", "--out", "link"],
+        "bad_output_path",
+        "link is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    assert_eq!(std::fs::read_dir(c.path("elsewhere")).unwrap().count(), 0);
+}
+
+#[test]
+fn a_project_is_not_made_through_a_dangling_symbolic_link() {
+    // Before: `packets open --workspace` and `init` created the file wherever the link pointed.
+    let c = packet_case();
+    std::os::unix::fs::symlink(c.path("nowhere/w.forcebench"), c.path("w.forcebench")).unwrap();
+    std::fs::create_dir(c.path("nowhere")).unwrap();
+    let refusal = "w.forcebench is a symbolic link to a file that does not exist; a project is made only at a real \
+                   path (nothing was created)";
+    c.refused_code(
+        &["packets", "open", "ana.packet.json", "--workspace", "w.forcebench"],
+        "bad_output_path",
+        refusal,
+        &["nowhere/w.forcebench"],
+    );
+    let (code, _, err) = c.run_args(&["--project", "w.forcebench", "init"], true);
+    assert_eq!((code, err), (1, format!("error [bad_output_path]: {refusal}\n")));
+    assert!(!c.path("nowhere/w.forcebench").exists());
+}
+
+#[test]
+fn an_annotators_workspace_refuses_the_leads_steps() {
+    // Before: a workspace accepted `import`, `annotators add`, `packets issue` and `sample load`.
+    let c = packet_case();
+    let (code, _, err) = c.run(&["packets", "open", "ana.packet.json", "--workspace", "ws.forcebench"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let w = Case::of(&c.path("ws.forcebench"));
+    let f = w.corpus("candidates-nfc-nfd.jsonl");
+    let lead = |step: &str| {
+        format!(
+            "this is an annotator's workspace, made from a packet: {step} is the lead's step, done in the lead's \
+             project. Nothing was changed"
+        )
+    };
+    w.refused_code(&["import", f], "lead_only", &lead("importing candidates"), &[]);
+    w.refused_code(&["sample", "load"], "lead_only", &lead("importing candidates"), &[]);
+    w.refused_code(&["annotators", "add", "mallory"], "lead_only", &lead("adding people to the roster"), &[]);
+    w.refused_code(&["packets", "issue", "--out", "out"], "lead_only", &lead("issuing packets"), &["out"]);
+}
+
+#[test]
+fn a_300_character_name_still_gets_its_packet() {
+    // Before: "File name too long (os error 36)".
+    let c = Case::new();
+    let long = "a".repeat(300);
+    for args in [
+        vec!["init"],
+        vec!["sample", "load"],
+        vec!["annotators", "add", long.as_str()],
+        vec!["annotators", "add", "b"],
+        vec!["assign"],
+    ] {
+        let all = [&["--project", "q.forcebench"][..], &args[..]].concat();
+        let (code, out, err) = c.run_args(&all, false);
+        assert_eq!(code, 0, "{args:?}: {out} {err}");
+    }
+    let (code, out, err) =
+        c.run_args(&["--project", "q.forcebench", "packets", "issue", "--out", "out", "--json"], false);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let issued: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let file = issued.as_array().unwrap().iter().find(|p| p["annotator"] == long.as_str()).unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let name = Path::new(&file).file_name().unwrap().to_str().unwrap();
+    assert!(name.starts_with(&format!("{}-", "a".repeat(55))) && name.len() < 100, "{name}");
+    assert!(c.path(&file).is_file(), "{file}");
+}
+
+#[test]
+fn a_truncated_project_is_named_as_damaged_with_the_way_back() {
+    // Before: "database error: database disk image is malformed", no file named, no advice.
+    let c = Case::new();
+    let bytes = std::fs::read(c.project()).unwrap();
+    std::fs::write(c.project(), &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(c.path("p.forcebench.schema9.bak"), b"a copy").unwrap();
+    c.refused_code(
+        &["status"],
+        "damaged_project",
+        "p.forcebench is damaged (SQLite: database disk image is malformed); ForceBench cannot read it, and changed \
+         nothing. The copies kept beside it before upgrades (p.forcebench.schema9.bak) are the way back: copy the \
+         latest over it, or restore it from your own backup",
+        &[],
+    );
+}
+
+#[test]
+fn annotate_history_shows_values_as_people_read_them() {
+    // Before: `None -> Some("…")`.
+    let c = packet_case();
+    let ret: serde_json::Value = serde_json::from_slice(&std::fs::read(c.path("ret.json")).unwrap()).unwrap();
+    let row = ret["rows"][0]["id"].as_str().unwrap().to_string();
+    let (code, _, _) = c.run(&["annotate", "set", &row, "notes", "first", "--annotator", "ana"]);
+    assert_eq!(code, 0);
+    let (code, out, err) = c.run(&["annotate", "history", &row, "--annotator", "ana"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let line = out.lines().find(|l| l.contains(" notes ")).unwrap();
+    assert!(line.contains(" (empty) -> \"first\"  (app)") || line.contains(" (empty) -> \"first\"  ("), "{line}");
+    assert!(!out.contains("Some(") && !out.contains("None"), "{out}");
+}
+
+#[test]
+fn verify_refuses_an_eval_csv_formula_cell_that_lost_its_quote() {
+    // Before: `verify` compared each cell with its quote taken off, so a cell whose neutralising
+    // quote was removed (a live `=HYPERLINK(...)` in a spreadsheet) passed, once the hashes in
+    // the manifest were redone.
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "f.forcebench", &[("scope", 6)], 1, 1);
+    p.conn().execute("UPDATE candidates SET context = '=HYPERLINK(\"http://x.invalid\",\"see\")'", []).unwrap();
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+        .unwrap();
+    forcebench::split::lock(&mut p).unwrap();
+    drop(p);
+    let c = Case::of(&dir.path().join("f.forcebench"));
+    let (code, _, err) = c.run(&["export", "out"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let csv = std::fs::read_to_string(c.path("out/eval.csv")).unwrap();
+    assert!(csv.contains("\"'=HYPERLINK("), "the export neutralises the cell: {csv}");
+    let live = csv.replace("\"'=HYPERLINK(", "\"=HYPERLINK(");
+    std::fs::write(c.path("out/eval.csv"), &live).unwrap();
+    // The manifest redone as a forger would: the file's hash, then the manifest's own.
+    let zero = "0".repeat(64);
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(c.path("out/manifest.json")).unwrap()).unwrap();
+    manifest["files"]["eval.csv"] = hex::encode(Sha256::digest(live.as_bytes())).into();
+    manifest["manifest_sha256"] = zero.clone().into();
+    let text = serde_json::to_string_pretty(&manifest).unwrap() + "\n";
+    let own = hex::encode(Sha256::digest(text.as_bytes()));
+    let text =
+        text.replacen(&format!("\"manifest_sha256\": \"{zero}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
+    std::fs::write(c.path("out/manifest.json"), text).unwrap();
+    let first = live.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    c.refused_code(
+        &["verify", "out"],
+        "verify_failed",
+        &format!(
+            "out/eval.csv: line 2 (id `{first}`): `context` begins like a spreadsheet formula and has lost the quote \
+             the export puts in front of it, so a spreadsheet would run it"
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn a_session_refuses_a_severity_written_as_a_string() {
+    // Before: `"value": "2"` for severity was saved as 2 (a text cell read as a number).
+    use std::io::Write;
+    let (_dir, path, project) = crate::common::annotated_project(&["ana", "ben"]);
+    let id = forcebench::annotate::queue(&project, "ana").unwrap()[0].id.clone();
+    drop(project);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forcebench"))
+        .arg("--project")
+        .arg(&path)
+        .args(["annotate", "session", "--annotator", "ana"])
+        .env_remove("FORCEBENCH_PROJECT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{{\"op\":\"set\",\"id\":\"{id}\",\"field\":\"severity\",\"value\":\"2\"}}").unwrap();
+    writeln!(stdin, "{{\"op\":\"get\",\"id\":\"{id}\"}}").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answers: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        answers[0],
+        serde_json::json!({"ok": false, "code": "invalid_argument",
+            "message": "field `severity`: expected a number, found the string \"2\"; write numbers without quotes"})
+    );
+    assert_eq!(answers[1]["ok"], true);
+    let events: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM annotation_events WHERE candidate_id = ?1", [&id], |r| r.get(0))
+        .unwrap();
+    assert_eq!(events, 0, "nothing was saved");
+}
+
+#[test]
+fn a_project_on_a_read_only_disk_is_read_and_a_change_is_refused_in_words() {
+    // Before: even `status` and `export` failed ("unable to open database file" or "attempt to
+    // write a readonly database" from switching the journal mode).
+    let c = Case::new();
+    let mnt = c.path("ro");
+    std::fs::create_dir(&mnt).unwrap();
+    let mount = |args: &[&str]| Command::new("mount").args(args).arg(&mnt).status().is_ok_and(|s| s.success());
+    if !mount(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
+        eprintln!("skipped: this test mounts a file system, which needs root");
+        return;
+    }
+    struct Unmount(PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _mounted = Unmount(mnt.clone());
+    std::fs::copy(c.project(), mnt.join("p.forcebench")).unwrap();
+    assert!(mount(&["-o", "remount,ro"]));
+    let on_ro = |args: &[&str]| c.run_args(&[&["--project", "ro/p.forcebench"][..], args].concat(), true);
+    let (code, out, err) = on_ro(&["status", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let (code, _, err) = on_ro(&["export", "out-ro"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, _, err) = c.run(&["export", "out-rw"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    for f in forcebench::split::EXPORT_FILES {
+        assert_eq!(
+            std::fs::read(c.path(&format!("out-ro/{f}"))).unwrap(),
+            std::fs::read(c.path(&format!("out-rw/{f}"))).unwrap(),
+            "{f}"
+        );
+    }
+    let (code, out, err) = on_ro(&["annotators", "add", "zed"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            "error [read_only_project]: the project is on a read-only disk: it can be read (status, export, \
+             agreement...) but not changed; copy it to a folder you can write to. Nothing was changed\n"
+        )
+    );
+}
+
+#[test]
+fn packets_issue_that_fails_before_its_commit_leaves_no_packet_file() {
+    // Before: on a full disk the packet files already written (each holding its packet key)
+    // stayed in the folder while the project never recorded them. The failure is made here by a
+    // trigger refusing Ben's packet, after Ana's file and Ben's were written.
+    let c = packet_case();
+    by_hand(
+        &c,
+        "CREATE TRIGGER no_room BEFORE INSERT ON packets
+         WHEN NEW.annotator_id = (SELECT id FROM annotators WHERE name = 'ben')
+         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
+    )
+    .unwrap();
+    c.refused_code(&["packets", "issue", "--out", "out"], "database", "database error: database or disk is full", &[]);
+    let left: Vec<_> = std::fs::read_dir(c.path("out")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "packet files left behind: {left:?}");
+}
+
+#[test]
+fn evaluate_plots_refuses_a_symbolic_link_for_its_folder() {
+    // Before: the four plot files were written wherever the link pointed.
+    let c = Case::new();
+    std::fs::create_dir(c.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(c.path("elsewhere"), c.path("plots")).unwrap();
+    c.refused_code(
+        &["evaluate", "--plots", "plots"],
+        "bad_output_path",
+        "plots is a symbolic link; write into a real folder (nothing was written)",
+        &[],
+    );
+    assert_eq!(std::fs::read_dir(c.path("elsewhere")).unwrap().count(), 0);
 }

@@ -21,7 +21,7 @@ pub(crate) fn packet_for(list: &[(String, PathBuf)], who: &str) -> PathBuf {
 }
 
 /// Opens ana's packet as a workspace, annotates its first `n` rows, returns the packet file.
-fn annotate_and_return(dir: &Path, packet: &Path, n: usize, tag: &str) -> PathBuf {
+pub(crate) fn annotate_and_return(dir: &Path, packet: &Path, n: usize, tag: &str) -> PathBuf {
     let ws_path = dir.join(format!("ws-{tag}.forcebench"));
     let mut ws = if ws_path.exists() {
         Project::open(&ws_path).unwrap()
@@ -513,7 +513,7 @@ fn no_merge_refusal_shows_a_raw_sqlite_error() {
             forge_with_key(&ana_ret, &ana, &dir.path().join("stolen-uid.json"), |v| {
                 v["rows"][0]["events"][0]["uid"] = ben_uid.clone().into()
             }),
-            "is already in this project from another packet",
+            "is already in this project, merged from ben's packet",
         ),
         (
             "one event twice",

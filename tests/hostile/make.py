@@ -75,3 +75,9 @@ put("labelmap-duplicate.json", '{"yes": 1, "no": 0, "yes": 0}\n')
 put("labels-unknown-column.csv", "item,annotator,label,labeller\n1,A,yes,x\n1,B,no,y\n")
 put("labels-utf16.csv", "item,annotator,label\n1,A,yes\n1,B,no\n".encode("utf-16"))
 put("labels-annotator-bidi.csv", "item,annotator,label\n1,A,yes\n1,\u2066A\u2069,no\n")
+
+# Lookalike ids and names (issue 29): one id composed (NFC) and decomposed (NFD); ids and names
+# with spaces that look like the plain space.
+put("candidates-nfc-nfd.jsonl", jrow("caf\u00e9") + "\n" + jrow("cafe\u0301") + "\n")
+put("candidates-space-like.csv", csv(row("x\u00a01"), row("x\u28001", group="g\u3000new")))
+put("labels-annotator-nfd.csv", "item,annotator,label\n1,Jos\u00e9,yes\n1,B,no\n1,Jose\u0301,no\n")

@@ -251,13 +251,15 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
             if json {
                 return print_json(&events);
             }
+            // A value as people read it: quoted text, or `(empty)` (issue 29: not `None`/`Some(..)`).
+            let shown = |v: &Option<String>| v.as_ref().map_or("(empty)".to_string(), |t| format!("{t:?}"));
             for e in events {
                 println!(
-                    "{}  {:<16} {:?} -> {:?}  ({}{})",
+                    "{}  {:<16} {} -> {}  ({}{})",
                     e.at,
                     e.field,
-                    e.old_value,
-                    e.new_value,
+                    shown(&e.old_value),
+                    shown(&e.new_value),
                     e.origin,
                     e.undoes.map(|u| format!(", undoes {u}")).unwrap_or_default()
                 );
@@ -407,9 +409,8 @@ fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Resu
                 .ok_or_else(|| Error::InvalidArgument("`set` needs a field".into()))?
                 .parse()
                 .map_err(Error::InvalidArgument)?;
-            // Text as the app sends it; a number only where the field is numeric.
+            // Text for a text field, a number (never a string of digits, issue 29) for severity.
             let value = match req.value {
-                Some(serde_json::Value::String(s)) => Some(s),
                 Some(other) => forcebench::input::field_text(field.value_kind(), other)
                     .map_err(|m| Error::InvalidArgument(format!("field `{}`: {m}", field.as_str())))?,
                 None => None,

@@ -692,7 +692,8 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             Ok(())
         }
         JudgeCommand::Templates { out, force } => {
-            // Every file is checked before any is written: all or nothing.
+            forcebench::output::check_out_folder(&out)?; // issue 29: never through a symbolic link
+                                                         // Every file is checked before any is written: all or nothing.
             for (name, ..) in evaluate::judge::TEMPLATES {
                 forcebench::output::check_target(&out.join(format!("{name}.txt")), force)?;
             }

@@ -196,7 +196,12 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // With FORCEBENCH_ERROR_CODE=1 a script also reads the error's stable code (issue 29).
+            if std::env::var_os("FORCEBENCH_ERROR_CODE").is_some_and(|v| v == "1") {
+                eprintln!("error [{}]: {e}", e.code());
+            } else {
+                eprintln!("error: {e}");
+            }
             ExitCode::FAILURE
         }
     }
