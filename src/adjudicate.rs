@@ -29,7 +29,9 @@ use crate::qc::{self, QcResult};
 use crate::roster::Role;
 use crate::vocab::Decision;
 
+mod affirm; // issue 28
 mod page;
+pub use affirm::{affirm_preview, confirm_and_affirm, AffirmReport};
 pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
 
 /// Why a row is where it is in the adjudication queue (the queue's order).

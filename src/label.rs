@@ -112,6 +112,27 @@ impl Checklist {
             ("no_unrelated_addition", "the raised claim adds nothing unrelated", self.no_unrelated_addition),
         ]
     }
+
+    /// Every promotion check answered yes: the row may be promoted into a split (issue 28).
+    pub fn affirmed(&self) -> bool {
+        self.items().iter().all(|(_, _, answer)| *answer == Some(true))
+    }
+
+    /// The checks not answered yes, by name (empty when [`Checklist::affirmed`]).
+    pub fn not_affirmed(&self) -> Vec<&'static str> {
+        self.items().iter().filter(|(_, _, answer)| *answer != Some(true)).map(|(name, _, _)| *name).collect()
+    }
+
+    /// Every check answered yes (what a bulk affirmation records).
+    pub fn all_yes() -> Checklist {
+        Checklist {
+            span_decisive: Some(true),
+            calibrated_supported: Some(true),
+            raised_underwarranted: Some(true),
+            one_local_axis: Some(true),
+            no_unrelated_addition: Some(true),
+        }
+    }
 }
 
 /// One final field as recorded.

@@ -329,6 +329,9 @@ pub(super) struct Recorded {
     pub(super) by_source: BTreeMap<String, RecordedSource>,
     pub(super) capped: Vec<LeftOut>,
     pub(super) locality_removed: Vec<LeftOut>,
+    /// Absent from splits locked before issue 28: their datasheet stays as it was.
+    #[serde(default)]
+    pub(super) promotion: Option<super::Promotion>,
 }
 
 #[derive(Deserialize)]

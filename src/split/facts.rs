@@ -36,6 +36,13 @@ pub(crate) struct Fact {
     /// The final severity (1 to 3), 0 when there is none.
     pub severity: u8,
     pub standing: Standing,
+    /// The adjudicator's promotion checklist (issue 28: a row enters a draft only when every
+    /// check is affirmed).
+    pub checklist: crate::label::Checklist,
+    /// Bulk-confirmed (or bulk-affirmed) rather than decided one by one.
+    pub bulk: bool,
+    /// Who adjudicated the row ("" before adjudication).
+    pub adjudicator: String,
 }
 
 impl Fact {
@@ -89,6 +96,9 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
                 axis: r.get(3)?,
                 severity: 0,
                 standing: Standing::Other,
+                checklist: Default::default(),
+                bulk: false,
+                adjudicator: String::new(),
             });
         }
     }
@@ -105,11 +115,25 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     let mut flags = vec![Flags::default(); facts.rows.len()];
     let index = |id: &str| facts.by_id.get(id).copied();
     {
-        let mut stmt = conn.prepare("SELECT candidate_id, decision FROM adjudications")?;
+        let mut stmt = conn.prepare(
+            "SELECT j.candidate_id, j.decision, j.bulk_confirmed, a.name, j.span_decisive, j.calibrated_supported,
+                    j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition
+             FROM adjudications j JOIN annotators a ON a.id = j.adjudicator_id",
+        )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };
             let decision: Decision = text(r, 1)?.parse().map_err(Error::Corrupt)?;
+            let fact = &mut facts.rows[i];
+            fact.bulk = r.get(2)?;
+            fact.adjudicator = r.get(3)?;
+            fact.checklist = crate::label::Checklist {
+                span_decisive: r.get(4)?,
+                calibrated_supported: r.get(5)?,
+                raised_underwarranted: r.get(6)?,
+                one_local_axis: r.get(7)?,
+                no_unrelated_addition: r.get(8)?,
+            };
             flags[i].decision = Some(decision);
             facts.counts.adjudicated += 1;
             facts.counts.rejected += u64::from(decision == Decision::RejectNotForceGap);

@@ -91,12 +91,13 @@ fn stable_hash(prefix: &str, id: &str) -> [u8; 32] {
     Sha256::new().chain_update(prefix).chain_update(id).finalize().into()
 }
 
-/// The accepted rows, in id order.
+/// The accepted rows whose promotion checks are all affirmed, in id order (issue 28: the rest
+/// are held back, see [`Promotion`]).
 fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
     facts
         .rows
         .iter()
-        .filter(|f| f.standing == Standing::Accepted)
+        .filter(|f| f.standing == Standing::Accepted && f.checklist.affirmed())
         .map(|f| Ok(PoolRow { id: &f.id, group: &f.group, source: &f.source, axis: f.axis()? }))
         .collect()
 }
@@ -307,6 +308,60 @@ pub struct SplitShow {
     pub eval_by_axis_source: BTreeMap<String, BTreeMap<String, u64>>,
     /// Draft rows whose state changed since the draft (no longer accepted): lock refuses them.
     pub stale: Vec<String>,
+    /// How the split's rows were affirmed, and the accepted rows held back (issue 28).
+    pub promotion: Promotion,
+}
+
+/// How the rows of a split came to be promoted (issue 28): each retained row's promotion
+/// checks were affirmed one by one (in the adjudicate view or an adjudication import) or in
+/// bulk (`adjudicate confirm-agreements --affirm`), by a named adjudicator; accepted rows whose
+/// checks are not all affirmed are held back from the split, each with its reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Promotion {
+    /// Retained rows affirmed one by one.
+    #[ts(type = "number")]
+    pub one_by_one: u64,
+    /// Retained rows affirmed in bulk.
+    #[ts(type = "number")]
+    pub in_bulk: u64,
+    /// Adjudicator -> [one by one, in bulk].
+    #[ts(type = "Record<string, [number, number]>")]
+    pub by: BTreeMap<String, [u64; 2]>,
+    /// Accepted rows (passing QC) held back because a promotion check is not affirmed.
+    pub held_back: Vec<LeftOut>,
+}
+
+/// The promotion record of a split: how its retained rows were affirmed, and (for a draft) the
+/// accepted rows held back, in id order.
+fn promotion(facts: &Facts, retained: &[String], draft: bool) -> Result<Promotion> {
+    let mut out = Promotion::default();
+    for id in retained {
+        let Some(r) = facts.get(id) else { continue };
+        let at = out.by.entry(r.adjudicator.clone()).or_insert([0, 0]);
+        if r.bulk {
+            out.in_bulk += 1;
+            at[1] += 1;
+        } else {
+            out.one_by_one += 1;
+            at[0] += 1;
+        }
+    }
+    if draft {
+        for r in facts.rows.iter().filter(|f| f.standing == Standing::Accepted && !f.checklist.affirmed()) {
+            out.held_back.push(LeftOut {
+                id: r.id.clone(),
+                axis: r.axis()?.as_str().into(),
+                source_dataset: r.source.clone(),
+                reason: format!(
+                    "promotion checks not affirmed ({}){}",
+                    r.checklist.not_affirmed().join(", "),
+                    if r.bulk { "; bulk-confirmed without --affirm" } else { "" }
+                ),
+                was_eval: false,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The latest split: id, version, status, params JSON, created_at, locked_at.
@@ -406,10 +461,15 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let facts = facts::load(&tx)?;
     let pool = accepted_pool(&facts)?;
     if pool.is_empty() {
-        return Err(Error::NothingToSplit(
+        let held = facts.rows.iter().filter(|f| f.standing == Standing::Accepted).count();
+        return Err(Error::NothingToSplit(if held > 0 {
+            format!(
+                "no affirmed rows to draft a split from: {held} accepted row(s) are held back because their promotion checks are not affirmed; answer the checklist in the adjudicate view or run `adjudicate confirm-agreements --affirm`"
+            )
+        } else {
             "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first"
-                .into(),
-        ));
+                .into()
+        }));
     }
     let d = make_draft(&pool, params);
     let params_json = serde_json::to_string(params).expect("params serialise");
@@ -491,6 +551,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         by_source: BTreeMap::new(),
         eval_by_axis_source: axis_names.iter().map(|a| (a.to_string(), BTreeMap::new())).collect(),
         stale: Vec::new(),
+        promotion: Promotion::default(),
     };
     for (id, role) in roles {
         let r = facts
@@ -501,7 +562,9 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         let sev = (r.severity as usize).clamp(1, 3) - 1;
         // Locked splits hold their removals; drafts read the current marks.
         let removed = if locked { role.removed.clone() } else { facts.marks.get(id).cloned() };
-        if !locked && r.standing == Standing::Other {
+        // An unaffirmed row would be held back from a fresh draft (issue 28).
+        let unaffirmed = r.standing == Standing::Accepted && !r.checklist.affirmed() && role.capped.is_none();
+        if !locked && (r.standing == Standing::Other || unaffirmed) {
             show.stale.push(id.clone());
         }
         if let Some(reason) = &role.capped {
@@ -559,6 +622,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
     show.counts.locality_removed = show.locality_removed.len() as u64;
     show.counts.retained = show.retained_ids.len() as u64;
     show.counts.eval = show.eval_ids.len() as u64;
+    show.promotion = promotion(facts, &show.retained_ids, !locked)?;
     Ok(show)
 }
 
@@ -599,8 +663,10 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     }
     let at = now();
     let (_, _, _, params_json, created_at, _) = head;
-    let locked =
+    let mut locked =
         build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
+    // The manifest records the rows the draft held back at lock time (issue 28).
+    locked.promotion.held_back = current.promotion.held_back.clone();
     let manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
     // One update: once its status says locked, the split cannot change (a trigger refuses).
     tx.execute(
@@ -651,5 +717,6 @@ fn manifest_for(
         "agreement_at_lock": agreement,
         "capped": s.capped,
         "locality_removed": s.locality_removed,
+        "promotion": s.promotion,
     }))
 }

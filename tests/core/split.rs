@@ -50,8 +50,22 @@ fn files(
     (write(dir, "c.csv", csv_file(&rows)), write(dir, "labels.jsonl", labels))
 }
 
-/// A project where Ana and Ben agree on every label and Eve confirms them all.
+/// A project where Ana and Ben agree on every label and Eve confirms them all, affirming the
+/// promotion checks of the accepted rows in bulk (so they may enter a split).
 pub fn project_from(
+    dir: &std::path::Path,
+    name: &str,
+    accepted: &[(&str, usize)],
+    rejected: usize,
+    group_size: usize,
+) -> Project {
+    let mut p = project_confirmed(dir, name, accepted, rejected, group_size);
+    forcebench::adjudicate::confirm_and_affirm(&mut p, "eve").unwrap();
+    p
+}
+
+/// As [`project_from`], but the agreements are bulk-confirmed without affirming anything.
+pub fn project_confirmed(
     dir: &std::path::Path,
     name: &str,
     accepted: &[(&str, usize)],
@@ -114,7 +128,7 @@ fn the_papers_accounting_through_the_command_line() {
     for who in ["ana", "ben"] {
         run(&["annotate", "import", labels.to_str().unwrap(), "--annotator", who]).assert().success();
     }
-    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve"]).assert().success();
+    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve", "--affirm"]).assert().success();
     let status = json_of(&mut run(&["status", "--json"]));
     assert_eq!((status["candidates"].as_u64(), status["funnel"]["accepted"].as_u64()), (Some(433), Some(283)));
 
@@ -546,7 +560,7 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = Project::create(&dir.path().join("d.forcebench"), "demo").unwrap();
     forcebench::sample::load_demo_project(&mut p).unwrap();
-    adj::confirm_agreements(&mut p, "Eve").unwrap();
+    adj::confirm_and_affirm(&mut p, "Eve").unwrap();
     let queue = adj::queue(&p, &adj::QueueFilter { open_only: true, ..Default::default() }).unwrap();
     let mut resolved = 0;
     for (k, item) in queue.items.iter().enumerate() {
@@ -893,7 +907,7 @@ fn hostile_project(dir: &std::path::Path) -> Project {
     forcebench::assign::assign(&mut p, 1).unwrap();
     forcebench::annotate::import_jsonl(&mut p, &labels, "ana").unwrap();
     forcebench::annotate::import_jsonl(&mut p, &labels, "ben").unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    forcebench::adjudicate::confirm_and_affirm(&mut p, "eve").unwrap();
     p
 }
 

@@ -658,6 +658,9 @@ export function adjudicateBackend(overrides = {}) {
       adjudication_queue: adjQueue,
       resolve_row: savedRow(),
       confirm_agreements: 2,
+      // Issue 28: what confirming and affirming in bulk would do, and did.
+      affirm_preview: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
+      confirm_and_affirm: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
       run_qc: { rows_checked: 28, passed: 27, blocked: 1, warned: 5, rows: [] },
       locality_rows: auditRows,
       mark_nonlocal: { id: "fx-adj-5", reason: "names another dam and year", marked_by: "Eve", at: "2025-03-05T00:00:00Z" },
