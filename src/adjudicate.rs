@@ -691,7 +691,12 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         fields,
         adjudication,
         history,
-        qc: qc::results(conn, id)?,
+        qc: {
+            // Issue 28: the provenance and duplicate checks that concern this row, after its own.
+            let mut results = qc::results(conn, id)?;
+            results.extend(crate::provenance::row_results(conn, id)?);
+            results
+        },
         rules: rules(),
         decided_quickly,
     })

@@ -34,6 +34,8 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0008_suggestion_mode.sql"),
     include_str!("../schema/0009_judge_runs.sql"),
     include_str!("../schema/0010_guideline_versions.sql"),
+    // Issue 28 (its file is numbered 0012; the lead renumbers at merge).
+    include_str!("../schema/0012_construction_family.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -193,6 +193,17 @@ pub enum Error {
     #[error("{0}. Nothing was changed")]
     SplitLockedInStorage(String),
 
+    // ---- issue 28: the leakage audit ----
+    /// Locking a split whose evaluation set shares a group, a passage or a raised claim with the
+    /// rest of the retained pool.
+    #[error("{0}")]
+    SplitLeaks(String),
+
+    /// `verify` found an export whose evaluation set shares a group, a passage or a raised claim
+    /// with the rest of the benchmark (its leakage audit recomputed).
+    #[error("{file}: leakage: {message}")]
+    LeakageFound { file: String, message: String },
+    // ---- end of issue 28 ----
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -246,6 +257,8 @@ impl Error {
             Error::NotEnoughGroups(_) => "not_enough_groups",
             Error::NoGuidelineVersion(_) => "no_guideline_version",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
+            Error::SplitLeaks(_) => "split_leaks",         // issue 28
+            Error::LeakageFound { .. } => "leakage_found", // issue 28
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }

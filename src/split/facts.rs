@@ -43,6 +43,8 @@ pub(crate) struct Fact {
     pub bulk: bool,
     /// Who adjudicated the row ("" before adjudication).
     pub adjudicator: String,
+    /// How the candidate was made (issue 28), when the import said.
+    pub family: Option<String>,
 }
 
 impl Fact {
@@ -73,11 +75,30 @@ pub(crate) struct Facts {
     by_id: HashMap<String, usize>,
     pub marks: HashMap<String, String>,
     pub counts: ProjectCounts,
+    /// Rows a provenance or duplicate check refuses from a draft, with why (issue 28).
+    pub refused: HashMap<String, Vec<String>>,
 }
 
 impl Facts {
     pub fn get(&self, id: &str) -> Option<&Fact> {
         self.by_id.get(id).map(|&i| &self.rows[i])
+    }
+
+    /// Issue 28: why an accepted row may not be promoted into a draft (its promotion checks are
+    /// not all affirmed, or a provenance check refuses it), or `None` when it may.
+    pub fn held_back(&self, f: &Fact) -> Option<String> {
+        let mut why = Vec::new();
+        if !f.checklist.affirmed() {
+            why.push(format!(
+                "promotion checks not affirmed ({}){}",
+                f.checklist.not_affirmed().join(", "),
+                if f.bulk { "; bulk-confirmed without --affirm" } else { "" }
+            ));
+        }
+        if let Some(reasons) = self.refused.get(&f.id) {
+            why.extend(reasons.iter().cloned());
+        }
+        (!why.is_empty()).then(|| why.join("; "))
     }
 }
 
@@ -86,7 +107,8 @@ impl Facts {
 pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     let mut facts = Facts::default();
     {
-        let mut stmt = conn.prepare("SELECT id, group_id, source_dataset, axis FROM candidates")?;
+        let mut stmt =
+            conn.prepare("SELECT id, group_id, source_dataset, axis, construction_family FROM candidates")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             facts.rows.push(Fact {
@@ -99,6 +121,7 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
                 checklist: Default::default(),
                 bulk: false,
                 adjudicator: String::new(),
+                family: r.get(4)?,
             });
         }
     }
@@ -175,5 +198,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         facts.counts.double_annotated += u64::from(f.finished >= 2 || f.decision.is_some());
     }
     facts.marks = rule.marks;
+    facts.refused = crate::provenance::refused(conn)?;
     Ok(facts)
 }

@@ -34,11 +34,13 @@ use facts::{Facts, Standing};
 mod datasheet;
 mod export;
 pub(crate) mod facts;
+mod leakage;
 mod lines;
 mod publish;
 mod verify;
 
 pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport, EXPORT_FILES};
+pub use leakage::{normalise, Leak, LeakageAudit};
 pub use verify::{verify, VerifyReport};
 
 /// Evaluation rows per axis in the paper.
@@ -97,7 +99,7 @@ fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
     facts
         .rows
         .iter()
-        .filter(|f| f.standing == Standing::Accepted && f.checklist.affirmed())
+        .filter(|f| f.standing == Standing::Accepted && facts.held_back(f).is_none())
         .map(|f| Ok(PoolRow { id: &f.id, group: &f.group, source: &f.source, axis: f.axis()? }))
         .collect()
 }
@@ -310,7 +312,13 @@ pub struct SplitShow {
     pub stale: Vec<String>,
     /// How the split's rows were affirmed, and the accepted rows held back (issue 28).
     pub promotion: Promotion,
+    /// Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
+    #[ts(type = "Record<string, [number, number]>")]
+    pub by_family: BTreeMap<String, [u64; 2]>,
 }
+
+/// The name a row without a construction family is counted under.
+pub const NO_FAMILY: &str = "none";
 
 /// How the rows of a split came to be promoted (issue 28): each retained row's promotion
 /// checks were affirmed one by one (in the adjudicate view or an adjudication import) or in
@@ -347,16 +355,13 @@ fn promotion(facts: &Facts, retained: &[String], draft: bool) -> Result<Promotio
         }
     }
     if draft {
-        for r in facts.rows.iter().filter(|f| f.standing == Standing::Accepted && !f.checklist.affirmed()) {
+        for r in facts.rows.iter().filter(|f| f.standing == Standing::Accepted) {
+            let Some(reason) = facts.held_back(r) else { continue };
             out.held_back.push(LeftOut {
                 id: r.id.clone(),
                 axis: r.axis()?.as_str().into(),
                 source_dataset: r.source.clone(),
-                reason: format!(
-                    "promotion checks not affirmed ({}){}",
-                    r.checklist.not_affirmed().join(", "),
-                    if r.bulk { "; bulk-confirmed without --affirm" } else { "" }
-                ),
+                reason,
                 was_eval: false,
             });
         }
@@ -464,7 +469,7 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
         let held = facts.rows.iter().filter(|f| f.standing == Standing::Accepted).count();
         return Err(Error::NothingToSplit(if held > 0 {
             format!(
-                "no affirmed rows to draft a split from: {held} accepted row(s) are held back because their promotion checks are not affirmed; answer the checklist in the adjudicate view or run `adjudicate confirm-agreements --affirm`"
+                "no affirmed rows to draft a split from: {held} accepted row(s) are held back because their promotion checks are not affirmed or a provenance check refuses them; answer the checklist in the adjudicate view or run `adjudicate confirm-agreements --affirm`, and resolve what QC lists"
             )
         } else {
             "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first"
@@ -552,6 +557,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         eval_by_axis_source: axis_names.iter().map(|a| (a.to_string(), BTreeMap::new())).collect(),
         stale: Vec::new(),
         promotion: Promotion::default(),
+        by_family: BTreeMap::new(),
     };
     for (id, role) in roles {
         let r = facts
@@ -563,7 +569,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         // Locked splits hold their removals; drafts read the current marks.
         let removed = if locked { role.removed.clone() } else { facts.marks.get(id).cloned() };
         // An unaffirmed row would be held back from a fresh draft (issue 28).
-        let unaffirmed = r.standing == Standing::Accepted && !r.checklist.affirmed() && role.capped.is_none();
+        let unaffirmed = r.standing == Standing::Accepted && facts.held_back(r).is_some() && role.capped.is_none();
         if !locked && (r.standing == Standing::Other || unaffirmed) {
             show.stale.push(id.clone());
         }
@@ -602,6 +608,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
             *show.retained.get_mut(axis).expect("axis") += 1;
             show.retained_ids.push(id.clone());
             show.by_source.entry(r.source.clone()).or_insert([0, 0])[0] += 1;
+            show.by_family.entry(r.family.clone().unwrap_or_else(|| NO_FAMILY.into())).or_insert([0, 0])[0] += 1;
         }
         if role.eval {
             table.eval += 1;
@@ -609,6 +616,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
             *show.eval.get_mut(axis).expect("axis") += 1;
             show.eval_ids.push(id.clone());
             show.by_source.entry(r.source.clone()).or_insert([0, 0])[1] += 1;
+            show.by_family.entry(r.family.clone().unwrap_or_else(|| NO_FAMILY.into())).or_insert([0, 0])[1] += 1;
             *show.eval_by_axis_source.get_mut(axis).expect("axis").entry(r.source.clone()).or_insert(0) += 1;
         }
     }
@@ -667,7 +675,18 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
     // The manifest records the rows the draft held back at lock time (issue 28).
     locked.promotion.held_back = current.promotion.held_back.clone();
-    let manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
+    // Issue 28: the leakage audit; a split whose evaluation set shares a group, a passage or a
+    // raised claim with the rest is refused.
+    let audit = leakage::audit_split(&tx, &locked.eval_ids, &locked.retained_ids)?;
+    if !audit.is_clean() {
+        return Err(Error::SplitLeaks(format!(
+            "split v{version} leaks: {}; resolve the rows (QC lists them) and draft again",
+            audit.describe()
+        )));
+    }
+    let mut manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
+    manifest["leakage_audit"] = serde_json::to_value(&audit).expect("audit");
+    manifest["extra_row_fields"] = serde_json::json!(export::EXTRA_ROW_FIELDS);
     // One update: once its status says locked, the split cannot change (a trigger refuses).
     tx.execute(
         "UPDATE splits SET status = 'locked', locked_at = ?1, manifest_json = ?2 WHERE id = ?3",
@@ -718,5 +737,6 @@ fn manifest_for(
         "capped": s.capped,
         "locality_removed": s.locality_removed,
         "promotion": s.promotion,
+        "by_family": s.by_family.iter().map(|(k, v)| (k.clone(), serde_json::json!({"retained": v[0], "eval": v[1]}))).collect::<serde_json::Map<_, _>>(),
     }))
 }

@@ -120,7 +120,7 @@ fn problems(file: &str, lines: &[&str]) -> String {
     out
 }
 
-const FIELDS: &str = "id, group_id, source_dataset, source_id, context, passage, evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity";
+const FIELDS: &str = "id, group_id, source_dataset, source_id, context, passage, evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity, construction_family";
 const NOT_UTF8: &str = "is not valid UTF-8; the file is in another encoding (perhaps Latin-1 or Windows-1252): save it as UTF-8 and import again";
 
 // ---- Encodings ----

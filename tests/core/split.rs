@@ -235,7 +235,10 @@ fn the_papers_accounting_through_the_command_line() {
             "evidence_span",
             "calibrated_claim",
             "raised_claim",
-            "repair"
+            "repair",
+            // Issue 28: splits locked since carry them.
+            "source_id",
+            "construction_family"
         ]
     );
     assert!(first["severity"].is_i64());
@@ -653,7 +656,7 @@ fn a_cap_of_zero_is_refused() {
 
 /// A locked split with rejected rows and one locality removal, exported to `DIR/out`; the
 /// project is closed again so the command line can open it.
-fn exported(dir: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn exported(dir: &std::path::Path) -> std::path::PathBuf {
     let mut p = project_from(dir, "x.forcebench", &[("scope", 12), ("numeric", 9)], 3, 1);
     fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(5), Some(1))).unwrap();
     let id = fs::show(&p).unwrap().unwrap().eval_ids[0].clone();
@@ -670,11 +673,11 @@ fn sha(bytes: &[u8]) -> String {
 }
 
 /// The lines of a JSONL file of an export, as objects (keys in file order).
-fn jsonl_of(path: &std::path::Path) -> Vec<serde_json::Map<String, Value>> {
+pub(crate) fn jsonl_of(path: &std::path::Path) -> Vec<serde_json::Map<String, Value>> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
-fn write_jsonl(path: &std::path::Path, rows: &[serde_json::Map<String, Value>]) {
+pub(crate) fn write_jsonl(path: &std::path::Path, rows: &[serde_json::Map<String, Value>]) {
     let text: String = rows.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
     std::fs::write(path, text).unwrap();
 }
@@ -693,7 +696,7 @@ fn write_eval_csv(out: &std::path::Path) {
 
 /// Recomputes every hash of an export as a forger would: each file's sha256, the content hash
 /// (and the datasheet's mention of it), and the manifest's own hash.
-fn reseal(out: &std::path::Path) {
+pub(crate) fn reseal(out: &std::path::Path) {
     let zero = "0".repeat(64);
     let mut m: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
     let ids = |rows: Vec<serde_json::Map<String, Value>>| -> Vec<Value> {

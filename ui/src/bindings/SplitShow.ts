@@ -36,4 +36,8 @@ stale: Array<string>,
 /**
  * How the split's rows were affirmed, and the accepted rows held back (issue 28).
  */
-promotion: Promotion, };
+promotion: Promotion, 
+/**
+ * Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
+ */
+by_family: Record<string, [number, number]>, };

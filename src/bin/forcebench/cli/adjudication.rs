@@ -239,6 +239,16 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
                     );
                 }
             }
+            // Issue 28: checks across rows (an error refuses its rows from a split draft).
+            for f in &forcebench::provenance::findings(p.conn())? {
+                println!(
+                    "{} {:<30} {}: {}",
+                    if f.severity == qc::Severity::Error { "FAIL" } else { "warn" },
+                    f.check,
+                    f.ids.join(", "),
+                    f.detail
+                );
+            }
             Ok(())
         }
     }

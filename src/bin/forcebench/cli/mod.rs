@@ -330,6 +330,9 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("state            {}", row.state);
             println!("group            {}", c.group_id);
             println!("source           {} {}", c.source_dataset, c.source_id);
+            if let Some(family) = &c.construction_family {
+                println!("family           {family}"); // issue 28: construction family
+            }
             println!(
                 "axis / severity  {} / {}",
                 c.axis.map_or("-", |a| a.as_str()),
