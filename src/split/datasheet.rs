@@ -106,7 +106,7 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
 fn promotion_section(out: &mut String, p: &super::Promotion) {
     out.push_str("## Promotion\n\n");
     out.push_str(&format!(
-        "A row enters the split only when the adjudicator affirmed every promotion check (the evidence span decides the support boundary, the passage licenses the calibrated claim and not the raised one, the raised claim moves on one local axis and adds nothing unrelated). Of the {} retained rows, {} were affirmed one by one and {} in bulk (an explicit bulk affirmation naming its author).\n\n",
+        "A row enters the split only when the adjudicator affirmed every promotion check (the evidence span decides the support boundary, the passage licenses the calibrated claim and not the raised one, the raised claim moves along one dominant, local axis and adds nothing unrelated). Of the {} retained rows, {} were affirmed one by one and {} in bulk (an explicit bulk affirmation naming its author).\n\n",
         p.one_by_one + p.in_bulk,
         p.one_by_one,
         p.in_bulk

@@ -298,3 +298,58 @@ fn the_construction_family_is_imported_counted_and_exported() {
     assert_eq!(fam.iter().filter(|v| v.as_str() == Some("gen-a")).count(), 2);
     assert_eq!(fam.iter().filter(|v| v.as_str() == Some("")).count(), 2);
 }
+
+/// Guideline version 2 (issue 28): a new project has the paper's guideline in force, with what
+/// changed from version 1; a row stronger on one dominant axis with a minor second shift is
+/// accepted under it and its label records version 2; an upgraded old project keeps version 1.
+#[test]
+fn guideline_two_is_in_force_in_a_new_project_and_accepts_one_dominant_axis() {
+    use forcebench::annotate::Field;
+    use forcebench::guideline;
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "g.forcebench", &[("modality", 2)], 0, 1);
+    let in_force = guideline::in_force(&p).unwrap();
+    assert_eq!((in_force.version.label.as_str(), in_force.previous.as_deref()), ("2", Some("1")));
+    let text = &in_force.version.text;
+    assert!(text.contains("stronger along one dominant axis"), "{text}");
+    assert!(text.contains("none of them is\n  clearly the primary one"), "{text}");
+    for word in ["proof", "obligation", "mentions", "risk", "bounded", "comparative"] {
+        assert!(text.contains(word), "the axis definitions name `{word}`");
+    }
+    assert!(text.contains("high-impact or strongly misleading"), "{text}");
+    let added: Vec<&str> = in_force.changes.iter().filter(|l| l.change == "added").map(|l| l.text.as_str()).collect();
+    assert!(added.iter().any(|l| l.contains("one dominant")), "{added:?}");
+    assert_eq!(guideline::get(&p, "1").unwrap().text, guideline::GUIDELINE);
+
+    // The vaccine row of the new examples: the hedge is dropped (modality) and "about" goes with
+    // it. Under version 1 ("exactly one axis") that was a reject; now it is an accept.
+    let raised = "The vaccine cuts infections by half.";
+    let res = adj::Resolution {
+        choices: vec![
+            (Field::CalibratedClaim, adj::Choice::Value(Some("The vaccine may cut infections by about half.".into()))),
+            (Field::RaisedClaim, adj::Choice::Value(Some(raised.into()))),
+        ],
+        rationale: Some("one dominant axis (modality); the dropped 'about' is secondary".into()),
+        checklist: Checklist::all_yes(),
+    };
+    let view = adj::resolve(&mut p, "r0000", "eve", &res).unwrap();
+    assert!(view.qc.iter().all(|q| q.passed || q.severity == forcebench::qc::Severity::Warning), "{:?}", view.qc);
+    let version: String = p
+        .conn()
+        .query_row("SELECT guideline_version FROM adjudications WHERE candidate_id = 'r0000'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, "2");
+    let s = fs::draft(&mut p, &params(2)).unwrap();
+    assert!(s.retained_ids.contains(&"r0000".to_string()), "{:?}", s.promotion.held_back);
+
+    // An old project keeps the version it had: labels and the guideline in force stay "1".
+    let old = dir.path().join("old.forcebench");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upgrade/schema9.forcebench"),
+        &old,
+    )
+    .unwrap();
+    let old = forcebench::Project::open(&old).unwrap();
+    assert_eq!(guideline::current(&old).unwrap().label, "1");
+    assert_eq!(guideline::list(&old).unwrap().len(), 1);
+}

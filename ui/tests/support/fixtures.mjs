@@ -549,7 +549,7 @@ export function savedRow(rationale = null) {
     { check: "span_present", severity: "error", passed: true, detail: null },
     { check: "span_verbatim", severity: "error", passed: true, detail: null },
     { check: "claims_differ", severity: "error", passed: true, detail: null },
-    { check: "checklist_one_local_axis", severity: "error", passed: false, detail: "the adjudicator answered no: the raised claim moves on one local axis" },
+    { check: "checklist_one_local_axis", severity: "error", passed: false, detail: "the adjudicator answered no: the raised claim moves along one dominant, local axis" },
     { check: "checklist_no_unrelated_addition", severity: "warning", passed: false, detail: "not answered: the raised claim adds nothing unrelated" },
     { check: "locality_large_rewrite", severity: "warning", passed: false, detail: "60% of the words changed" },
   ];
