@@ -34,12 +34,16 @@ pub struct AffirmReport {
 
 /// The rows a bulk affirmation covers: open full agreements, and accepted rows bulk-confirmed
 /// earlier whose checklist is not affirmed (in import order).
-fn affirm_targets(project: &Project) -> Result<(Vec<String>, Vec<String>)> {
-    let open: Vec<String> = queue(project, &QueueFilter::default())?
+/// Open full agreements (with their shared decision), and rows bulk-confirmed earlier.
+type Targets = (Vec<(String, Decision)>, Vec<String>);
+
+/// Open full agreements come with their shared decision.
+fn affirm_targets(project: &Project) -> Result<Targets> {
+    let open: Vec<(String, Decision)> = queue(project, &QueueFilter::default())?
         .items
         .into_iter()
         .filter(|q| q.category == Category::FullAgreement && !q.adjudicated)
-        .map(|q| q.id)
+        .map(|q| (q.id, q.decision_a))
         .collect();
     let earlier: Vec<String> = project
         .conn()
@@ -67,9 +71,8 @@ pub fn affirm_preview(project: &Project, adjudicator: &str) -> Result<AffirmRepo
     let (open, earlier) = affirm_targets(project)?;
     let frozen = crate::rowstate::Frozen::load(project.conn())?;
     let mut accepts = 0;
-    for id in &open {
-        let pair = pair_in(project.conn(), id)?;
-        accepts += u64::from(pair.a.decision == Some(Decision::AcceptForceGap));
+    for (_, decision) in &open {
+        accepts += u64::from(*decision == Decision::AcceptForceGap);
     }
     let locked = earlier.iter().filter(|id| frozen.contains(id)).count() as u64;
     Ok(AffirmReport {
@@ -102,7 +105,7 @@ fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<Aff
             p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")
         ))
     };
-    for id in &open {
+    for (id, _) in &open {
         let pair = pair_in(&tx, id)?;
         let finals = settle(&pair, None, &Resolution::default()).map_err(|p| incomplete(id, p))?;
         let accept = finals[0].1.as_deref() == Some(Decision::AcceptForceGap.as_str());
