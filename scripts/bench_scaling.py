@@ -150,7 +150,7 @@ def run_size(n, work, packets_too=True):
     labels("Ben", queue_of(p, "Ben"), path)
     r["annotate import (Ben)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ben"))
     r["agreement"] = timed(fb(p, "agreement", "--json", "--bootstrap", "0"))
-    r["adjudicate confirm-agreements"] = timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve"))
+    r["adjudicate confirm-agreements"] = timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm"))
     r["qc run"] = timed(fb(p, "qc", "run"))
     r["split draft"] = timed(fb(p, "split", "draft", "--per-axis", "40"))
     r["split lock"] = timed(fb(p, "split", "lock"))

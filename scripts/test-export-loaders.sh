@@ -25,7 +25,7 @@ for name in Ana Ben Chidi Dana; do $fb "${p[@]}" annotators add "$name" >/dev/nu
 $fb "${p[@]}" annotators add Eve --role adjudicator >/dev/null
 $fb "${p[@]}" assign >/dev/null
 $fb "${p[@]}" sample annotate >/dev/null
-$fb "${p[@]}" adjudicate confirm-agreements --adjudicator Eve >/dev/null
+$fb "${p[@]}" adjudicate confirm-agreements --adjudicator Eve --affirm >/dev/null
 $fb "${p[@]}" split draft --per-axis 8 >/dev/null
 first=$($fb "${p[@]}" split show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["eval_ids"][0])')
 $fb "${p[@]}" locality mark "$first" --reason "export check: a removed row" >/dev/null

@@ -45,7 +45,7 @@ fb annotators add Eve --role adjudicator >/dev/null
 fb assign --seed 1 >/dev/null
 fb sample annotate --rows 106 >/dev/null
 fb agreement --json | python3 -c 'import json,sys; k=json.load(sys.stdin)["cohen_kappa"]; assert k is not None and 0 < k <= 1, k'
-fb adjudicate confirm-agreements --adjudicator Eve >/dev/null
+fb adjudicate confirm-agreements --adjudicator Eve --affirm >/dev/null
 fb qc run >/dev/null
 fb split draft >/dev/null
 fb split lock >/dev/null

@@ -29,7 +29,9 @@ use crate::qc::{self, QcResult};
 use crate::roster::Role;
 use crate::vocab::Decision;
 
+mod affirm; // issue 28
 mod page;
+pub use affirm::{affirm_preview, confirm_and_affirm, AffirmReport};
 pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
 
 /// Why a row is where it is in the adjudication queue (the queue's order).
@@ -689,7 +691,12 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         fields,
         adjudication,
         history,
-        qc: qc::results(conn, id)?,
+        qc: {
+            // Issue 28: the provenance and duplicate checks that concern this row, after its own.
+            let mut results = qc::results(conn, id)?;
+            results.extend(crate::provenance::row_results(conn, id)?);
+            results
+        },
         rules: rules(),
         decided_quickly,
     })

@@ -32,6 +32,26 @@ pub const FIELDS: &[&str] = &[
     "severity",
 ];
 
+/// Every field an import reads: [`FIELDS`], then the optional fields added since, which are
+/// left out of the content hash when absent (so rows hashed before keep their hash).
+pub const IMPORT_FIELDS: &[&str] = &[
+    "id",
+    "group_id",
+    "source_dataset",
+    "source_id",
+    "context",
+    "passage",
+    "evidence_span",
+    "calibrated_claim",
+    "raised_claim",
+    "repair",
+    "rationale",
+    "axis",
+    "severity",
+    // Issue 28: how the candidate was made (NEI-CAP's construction family).
+    "construction_family",
+];
+
 /// Fields an import must fill (non-blank); the others may be empty.
 pub const REQUIRED: &[&str] =
     &["id", "group_id", "source_dataset", "context", "passage", "calibrated_claim", "raised_claim"];
@@ -53,6 +73,10 @@ pub struct Candidate {
     pub rationale: Option<String>,
     pub axis: Option<Axis>,
     pub severity: Option<u8>,
+    /// How the candidate was made (which generator, template or editor), when the file says
+    /// (issue 28); used to count and audit a split, never shown to an evaluator as input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construction_family: Option<String>,
 }
 
 impl Candidate {
@@ -85,6 +109,7 @@ impl Candidate {
         check("rationale", self.rationale == other.rationale);
         check("axis", self.axis == other.axis);
         check("severity", self.severity == other.severity);
+        check("construction_family", self.construction_family == other.construction_family);
         out
     }
 }
@@ -120,7 +145,7 @@ pub struct CandidateDetail {
 
 const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id, c.context, \
      c.passage, c.evidence_span, c.calibrated_claim, c.raised_claim, c.repair, c.rationale, \
-     c.axis, c.severity";
+     c.axis, c.severity, c.construction_family";
 
 fn parse_enum<T: std::str::FromStr<Err = String>>(idx: usize, s: String) -> rusqlite::Result<T> {
     s.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into()))
@@ -142,6 +167,7 @@ fn candidate_from_row(r: &Row) -> rusqlite::Result<Candidate> {
         rationale: r.get(10)?,
         axis: r.get::<_, Option<String>>(11)?.map(|s| parse_enum(11, s)).transpose()?,
         severity: r.get(12)?,
+        construction_family: r.get(13)?,
     })
 }
 
@@ -439,10 +465,10 @@ pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
             Ok(CandidateDetail {
                 candidate: candidate_from_row(r)?,
                 state,
-                content_sha256: r.get(13)?,
-                seq: r.get(14)?,
-                imported_from: r.get(15)?,
-                imported_at: r.get(16)?,
+                content_sha256: r.get(14)?,
+                seq: r.get(15)?,
+                imported_from: r.get(16)?,
+                imported_at: r.get(17)?,
             })
         })
         .optional()?
@@ -491,6 +517,10 @@ impl serde::Serialize for Canonical<'_> {
         seq.serialize_element(&c.rationale)?;
         seq.serialize_element(&c.axis.map(Axis::as_str))?;
         seq.serialize_element(&c.severity)?;
+        // Added with issue 28: only when present, so a row without it keeps its earlier hash.
+        if let Some(family) = &c.construction_family {
+            seq.serialize_element(family)?;
+        }
         seq.end()
     }
 }

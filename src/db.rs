@@ -36,6 +36,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0010_guideline_versions.sql"),
     include_str!("../schema/0011_judge_fidelity.sql"),
     include_str!("../schema/0012_lock_seal.sql"),
+    include_str!("../schema/0013_construction_family.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -46,6 +47,10 @@ pub fn migrations() -> Migrations<'static> {
             .map(|(i, sql)| match i + 1 {
                 // The bundled guideline becomes version 1 in the same step as its table.
                 10 => M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_first_guideline(tx).map_err(Into::into)),
+                // Issue 28: a new project gets the paper's guideline as version 2.
+                _ if *sql == include_str!("../schema/0013_construction_family.sql") => {
+                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_second_guideline(tx).map_err(Into::into))
+                }
                 _ => M::up(sql),
             })
             .collect(),
@@ -63,6 +68,26 @@ fn seed_first_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
          SELECT '1', ?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'ForceBench', 'the guideline that ships with ForceBench'
          WHERE NOT EXISTS (SELECT 1 FROM guideline_versions)",
         rusqlite::params![text, hex::encode(Sha256::digest(text.as_bytes()))],
+    )?;
+    Ok(())
+}
+
+/// Issue 28: publishes version "2", the team's wording of the ForceBench paper's guideline
+/// (`docs/guideline-v2.md`), in a project that holds no candidates yet (a new project). A project
+/// with rows keeps the version in force; its lead publishes version 2 when they choose. Labels
+/// keep the version they were made under.
+fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    use sha2::{Digest, Sha256};
+    let text = include_str!("../docs/guideline-v2.md");
+    tx.execute(
+        "INSERT INTO guideline_versions (label, text, sha256, published_at, published_by, note)
+         SELECT '2', ?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'ForceBench', ?3
+         WHERE NOT EXISTS (SELECT 1 FROM candidates) AND NOT EXISTS (SELECT 1 FROM guideline_versions WHERE label = '2')",
+        rusqlite::params![
+            text,
+            hex::encode(Sha256::digest(text.as_bytes())),
+            "the paper's guideline: one dominant axis accepted (several shifts rejected only with no clear primary axis), complete axis definitions, severity 3 for any high-impact or strongly misleading mismatch"
+        ],
     )?;
     Ok(())
 }

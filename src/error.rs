@@ -220,6 +220,17 @@ pub enum Error {
     )]
     ReadOnlyProject,
 
+    // ---- issue 28: the leakage audit ----
+    /// Locking a split whose evaluation set shares a group, a passage or a raised claim with the
+    /// rest of the retained pool.
+    #[error("{0}")]
+    SplitLeaks(String),
+
+    /// `verify` found an export whose evaluation set shares a group, a passage or a raised claim
+    /// with the rest of the benchmark (its leakage audit recomputed).
+    #[error("{file}: leakage: {message}")]
+    LeakageFound { file: String, message: String },
+    // ---- end of issue 28 ----
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -278,6 +289,8 @@ impl Error {
             Error::SealBroken(_) => "seal_broken",
             Error::Damaged(_) => "damaged_project",
             Error::ReadOnlyProject => "read_only_project",
+            Error::SplitLeaks(_) => "split_leaks",         // issue 28
+            Error::LeakageFound { .. } => "leakage_found", // issue 28
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }

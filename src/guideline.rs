@@ -23,6 +23,15 @@ pub const GUIDELINE: &str = include_str!("../docs/guideline.md");
 /// The label of the guideline that ships with ForceBench.
 pub const FIRST: &str = "1";
 
+/// Issue 28: version "2", the team's wording of the ForceBench paper's guideline (one dominant
+/// axis, complete axis definitions, severity 3 as the paper has it). A new project has it in
+/// force; a project that already held rows keeps its version until the lead publishes this one
+/// (`forcebench guideline publish docs/guideline-v2.md --version 2`).
+pub const GUIDELINE_V2: &str = include_str!("../docs/guideline-v2.md");
+
+/// The label [`GUIDELINE_V2`] is published under.
+pub const PAPER: &str = "2";
+
 /// One published version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Version {

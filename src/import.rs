@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use ts_rs::TS;
 
-use crate::candidate::{self, Candidate, FIELDS, REQUIRED};
+use crate::candidate::{self, Candidate, IMPORT_FIELDS as FIELDS, REQUIRED};
 use crate::error::{Error, Result};
 use crate::input::{check_identifier, field_text, field_too_long, nfc, parse_object, ValueKind, MAX_LINE_BYTES};
 use crate::project::{now, Project};
@@ -103,7 +103,7 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 /// (`None` = null or absent).
 struct RawRow {
     line: u64,
-    values: [Option<String>; 13],
+    values: [Option<String>; 14],
 }
 
 fn field_index(name: &str) -> Option<usize> {
@@ -244,7 +244,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
             }
         }
         let line = record.position().map_or(line, |p| p.line());
-        let mut values: [Option<String>; 13] = Default::default();
+        let mut values: [Option<String>; 14] = Default::default();
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
             if value.len() > MAX_LINE_BYTES {
@@ -288,7 +288,7 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
                 continue;
             }
         };
-        let mut values: [Option<String>; 13] = Default::default();
+        let mut values: [Option<String>; 14] = Default::default();
         for (key, value) in object {
             let Some(field) = FIELDS.iter().find(|f| **f == key) else {
                 problems.add(Some(line), Some(&key), format!("unknown field; the fields are {}", FIELDS.join(", ")));
@@ -356,6 +356,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let rationale = take("rationale", false);
     let axis = take("axis", true);
     let severity = take("severity", true);
+    let construction_family = take("construction_family", true);
 
     let mut required = |name: &str, value: Option<String>| -> String {
         if value.is_none() {
@@ -376,6 +377,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     for (name, value) in [("id", &id), ("group_id", &group_id), ("source_dataset", &source_dataset)]
         .into_iter()
         .chain(source_id.as_ref().map(|v| ("source_id", v)))
+        .chain(construction_family.as_ref().map(|v| ("construction_family", v)))
     {
         if let Err(message) = check_identifier(name, value) {
             problems.add(line, Some(name), message);
@@ -422,6 +424,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
         rationale,
         axis,
         severity,
+        construction_family,
     })
 }
 
@@ -495,8 +498,8 @@ fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: Im
         let mut insert = tx.prepare(
             "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage,
                  evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity,
-                 content_sha256, import_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                 content_sha256, import_id, construction_family)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         )?;
         for (offset, (c, hash)) in new_rows.iter().enumerate() {
             insert.execute(params![
@@ -516,6 +519,7 @@ fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: Im
                 c.severity,
                 hash,
                 import_id,
+                c.construction_family,
             ])?;
         }
     }

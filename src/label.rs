@@ -93,7 +93,7 @@ pub struct Checklist {
     /// The passage does not license the raised claim.
     #[serde(default)]
     pub raised_underwarranted: Option<bool>,
-    /// The raised claim moves on one local axis only.
+    /// The raised claim moves along one dominant, local axis (guideline version 2: a minor side effect of the same shift is fine).
     #[serde(default)]
     pub one_local_axis: Option<bool>,
     /// The raised claim adds nothing unrelated.
@@ -108,9 +108,30 @@ impl Checklist {
             ("span_decisive", "the evidence span decides the support boundary", self.span_decisive),
             ("calibrated_supported", "the passage licenses the calibrated claim", self.calibrated_supported),
             ("raised_underwarranted", "the passage does not license the raised claim", self.raised_underwarranted),
-            ("one_local_axis", "the raised claim moves on one local axis", self.one_local_axis),
+            ("one_local_axis", "the raised claim moves along one dominant, local axis", self.one_local_axis),
             ("no_unrelated_addition", "the raised claim adds nothing unrelated", self.no_unrelated_addition),
         ]
+    }
+
+    /// Every promotion check answered yes: the row may be promoted into a split (issue 28).
+    pub fn affirmed(&self) -> bool {
+        self.items().iter().all(|(_, _, answer)| *answer == Some(true))
+    }
+
+    /// The checks not answered yes, by name (empty when [`Checklist::affirmed`]).
+    pub fn not_affirmed(&self) -> Vec<&'static str> {
+        self.items().iter().filter(|(_, _, answer)| *answer != Some(true)).map(|(name, _, _)| *name).collect()
+    }
+
+    /// Every check answered yes (what a bulk affirmation records).
+    pub fn all_yes() -> Checklist {
+        Checklist {
+            span_decisive: Some(true),
+            calibrated_supported: Some(true),
+            raised_underwarranted: Some(true),
+            one_local_axis: Some(true),
+            no_unrelated_addition: Some(true),
+        }
     }
 }
 

@@ -140,6 +140,7 @@ pub fn generate(rows: usize, seed: u64) -> Vec<Candidate> {
             rationale: Some("Synthetic row: the raised claim drops a limit the passage states.".into()),
             axis: Some(axis),
             severity: Some(1 + rng.below(3) as u8),
+            construction_family: None,
         });
     }
     out

@@ -51,6 +51,10 @@ pub struct FunnelCounts {
     /// Adjudicated as a force gap but held back by a failed QC check.
     #[ts(type = "number")]
     pub qc_blocked: i64,
+    /// Accepted (counted above) but held back from any split draft because a promotion check
+    /// is not affirmed (issue 28: bulk-confirmed without `--affirm`, or the checklist left open).
+    #[ts(type = "number")]
+    pub unaffirmed: i64,
     #[ts(type = "number")]
     pub rejected: i64,
     #[ts(type = "number")]
@@ -127,6 +131,22 @@ fn funnel(conn: &rusqlite::Connection, rows: &Rows, states: &[WorkflowState]) ->
             }
         }
     }
+    // Accepts whose promotion checks are not all affirmed (issue 28).
+    let mut unaffirmed = vec![false; n];
+    {
+        let mut stmt = conn.prepare(
+            "SELECT candidate_id FROM adjudications WHERE decision = 'accept_force_gap'
+               AND NOT (coalesce(span_decisive, 0) = 1 AND coalesce(calibrated_supported, 0) = 1
+                    AND coalesce(raised_underwarranted, 0) = 1 AND coalesce(one_local_axis, 0) = 1
+                    AND coalesce(no_unrelated_addition, 0) = 1)",
+        )?;
+        let mut q = stmt.query([])?;
+        while let Some(r) = q.next()? {
+            if let Some(at) = rows.all.position(text(r, 0)?) {
+                unaffirmed[at] = true;
+            }
+        }
+    }
     // The latest split's retained pool and evaluation set: bit 0 retained, bit 1 evaluation.
     let mut roles = vec![0u8; if split.is_some() { n } else { 0 }];
     if let Some(split) = split {
@@ -160,6 +180,7 @@ fn funnel(conn: &rusqlite::Connection, rows: &Rows, states: &[WorkflowState]) ->
         c.adjudicated += i64::from(decision.is_some());
         c.accepted += i64::from(state == WorkflowState::Accepted);
         c.qc_blocked += i64::from(state == WorkflowState::Adjudicated && decision == Some(Decision::AcceptForceGap));
+        c.unaffirmed += i64::from(state == WorkflowState::Accepted && unaffirmed[at]);
         c.rejected += i64::from(state == WorkflowState::Rejected);
         c.locality_removed += i64::from(state == WorkflowState::LocalityRemoved);
         if split.is_some() {
@@ -196,6 +217,7 @@ fn add(into: &mut FunnelCounts, c: &FunnelCounts) {
     into.adjudicated += c.adjudicated;
     into.accepted += c.accepted;
     into.qc_blocked += c.qc_blocked;
+    into.unaffirmed += c.unaffirmed;
     into.rejected += c.rejected;
     into.locality_removed += c.locality_removed;
     for (to, from) in [(&mut into.retained, c.retained), (&mut into.evaluation, c.evaluation)] {

@@ -7,7 +7,7 @@
 //! durable commit never stalls the window, and answer only after it. Argument names are as the
 //! UI sends them (`hide_names` is kept snake_case on purpose: it reads the same on both sides).
 
-use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, Resolution, RowView};
+use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, AffirmReport, Resolution, RowView};
 use forcebench::locality::{self, AuditRow, Mark};
 use forcebench::qc::{self, QcReport};
 use forcebench::ErrorPayload;
@@ -61,6 +61,19 @@ pub async fn resolve_row(
 #[tauri::command]
 pub async fn confirm_agreements(studio: State<'_, Studio>, adjudicator: String) -> Result<u64, ErrorPayload> {
     studio.with_mut(|p| adjudicate::confirm_agreements(p, &adjudicator))
+}
+
+/// What confirming and affirming in bulk would do, for the confirm dialog (issue 28).
+#[tauri::command]
+pub async fn affirm_preview(studio: State<'_, Studio>, adjudicator: String) -> Result<AffirmReport, ErrorPayload> {
+    studio.with(|p| adjudicate::affirm_preview(p, &adjudicator))
+}
+
+/// Confirms every open full agreement and affirms, in bulk and in the adjudicator's name, the
+/// promotion checks of the accepted rows (issue 28).
+#[tauri::command]
+pub async fn confirm_and_affirm(studio: State<'_, Studio>, adjudicator: String) -> Result<AffirmReport, ErrorPayload> {
+    studio.with_mut(|p| adjudicate::confirm_and_affirm(p, &adjudicator))
 }
 
 /// Re-runs quality control on every adjudicated row.

@@ -161,6 +161,8 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::adjudication_row,
         adjudication::resolve_row,
         adjudication::confirm_agreements,
+        adjudication::affirm_preview,
+        adjudication::confirm_and_affirm,
         adjudication::run_qc,
         adjudication::locality_rows,
         adjudication::mark_nonlocal,

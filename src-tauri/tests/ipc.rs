@@ -263,9 +263,19 @@ fn the_guideline_and_the_roster_answer() {
     let (project, _, _) = annotate_project();
     let (_app, window) = app(Ok(project));
     let shown = invoke(&window, "guideline", json!({})).unwrap();
-    assert_eq!(shown["version"]["label"], "1", "a new project is on the bundled guideline");
-    assert_eq!(shown["version"]["text"].as_str().unwrap(), forcebench::guideline::GUIDELINE);
-    assert_eq!((shown["previous"].clone(), shown["changes"].clone()), (json!(null), json!([])));
+    // Issue 28: a new project is on the paper's guideline, version 2, and the app is told what
+    // changed from version 1.
+    assert_eq!(shown["version"]["label"], "2", "a new project is on guideline version 2");
+    assert_eq!(shown["version"]["text"].as_str().unwrap(), forcebench::guideline::GUIDELINE_V2);
+    assert_eq!(shown["previous"], json!("1"));
+    let added: Vec<&str> = shown["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["change"] == "added")
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(added.iter().any(|l| l.contains("one dominant axis")), "{added:?}");
     let people = invoke(&window, "list_annotators", json!({})).unwrap();
     let names: Vec<&str> = people.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Ana", "Ben", "Chidi", "Dana", "Eve", "Lee"]);

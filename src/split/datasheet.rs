@@ -80,6 +80,47 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         }
         out.push('\n');
     }
+    if let Some(p) = &s.promotion {
+        promotion_section(&mut out, p);
+    }
+    if let Some(families) = &s.by_family {
+        out.push_str("## Per construction family\n\nHow each candidate was made (its `construction_family`, `none` when the import gave none). The family is metadata for stratifying and auditing results: it is not meant as evaluator input.\n\n| construction family | retained | evaluation |\n|---|---|---|\n");
+        for (family, RecordedSource { retained: r, eval: e }) in families {
+            out.push_str(&format!("| {family} | {r} | {e} |\n"));
+        }
+        out.push('\n');
+    }
+    if let Some(a) = &s.leakage_audit {
+        out.push_str(&format!(
+            "## Leakage audit\n\nThe {} evaluation rows were compared with the {} other retained rows: groups shared {}, passages shared {}, raised claims shared {} (passages and claims compared with case, spacing and punctuation ignored). All three are zero by construction; `forcebench verify` recomputes them from the files.\n\n",
+            a.eval_rows, a.rest_rows, a.shared_groups, a.shared_passages, a.shared_raised_claims
+        ));
+    }
     out.push_str("## Intended use and limits\n\nFor measuring whether citation evaluators notice when a claim is stronger than its cited passage allows: score both claims of each pair and report the monotonicity violation rate and force sensitivity. The set is small and English-only; its passages come from the source datasets named above and inherit their topics and errors; one axis per row is a simplification, since real overclaims can move on several. The labels reflect two annotators and one adjudicator following the project's guideline. It is not training data for claim verification and says nothing about whether a passage is true.\n");
     out
+}
+
+/// How the rows were promoted (issue 28): affirmed one by one or in bulk, by whom, and the
+/// accepted rows held back because a promotion check was not affirmed. Only splits locked with
+/// a promotion record have this section.
+fn promotion_section(out: &mut String, p: &super::Promotion) {
+    out.push_str("## Promotion\n\n");
+    out.push_str(&format!(
+        "A row enters the split only when the adjudicator affirmed every promotion check (the evidence span decides the support boundary, the passage licenses the calibrated claim and not the raised one, the raised claim moves along one dominant, local axis and adds nothing unrelated). Of the {} retained rows, {} were affirmed one by one and {} in bulk (an explicit bulk affirmation naming its author).\n\n",
+        p.one_by_one + p.in_bulk,
+        p.one_by_one,
+        p.in_bulk
+    ));
+    out.push_str("| adjudicator | one by one | in bulk |\n|---|---|---|\n");
+    for (who, [one, bulk]) in &p.by {
+        out.push_str(&format!("| {who} | {one} | {bulk} |\n"));
+    }
+    out.push_str(&format!(
+        "\nHeld back because a promotion check was not affirmed: {} accepted row(s).\n",
+        p.held_back.len()
+    ));
+    for r in &p.held_back {
+        out.push_str(&format!("- `{}` ({}): {}\n", r.id, r.axis, r.reason));
+    }
+    out.push('\n');
 }

@@ -44,9 +44,12 @@ pub(super) struct CandidateText {
     pub(super) calibrated_claim: String,
     pub(super) raised_claim: String,
     pub(super) axis: Option<String>,
+    pub(super) source_id: String,
+    pub(super) construction_family: Option<String>,
 }
 
-const TEXT_COLUMNS: &str = "id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis";
+const TEXT_COLUMNS: &str =
+    "id, group_id, source_dataset, context, passage, calibrated_claim, raised_claim, axis, source_id, construction_family";
 
 fn text_of(r: &rusqlite::Row) -> rusqlite::Result<CandidateText> {
     Ok(CandidateText {
@@ -58,6 +61,8 @@ fn text_of(r: &rusqlite::Row) -> rusqlite::Result<CandidateText> {
         calibrated_claim: r.get(5)?,
         raised_claim: r.get(6)?,
         axis: r.get(7)?,
+        source_id: r.get(8)?,
+        construction_family: r.get(9)?,
     })
 }
 
@@ -95,8 +100,30 @@ struct PairLine<'a> {
     calibrated_claim: &'a str,
     raised_claim: &'a str,
     repair: &'a str,
+    /// Issue 28: only in splits locked with [`EXTRA_ROW_FIELDS`] (older exports stay byte for
+    /// byte); `""` when the candidate has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    construction_family: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     in_eval: Option<bool>,
+}
+
+/// Issue 28: the row fields a split locked since gets in `eval.jsonl`, `benchmark.jsonl` and
+/// `eval.csv`, after `repair`. The
+/// manifest lists them under `extra_row_fields`; a split locked before has none, so its export
+/// keeps the bytes it always had.
+pub(super) const EXTRA_ROW_FIELDS: [&str; 2] = ["source_id", "construction_family"];
+
+/// The columns of `eval.csv` and keys of `eval.jsonl` of an export with or without the
+/// [`EXTRA_ROW_FIELDS`].
+pub(super) fn eval_columns(extra: bool) -> Vec<&'static str> {
+    let mut out = EVAL_COLUMNS.to_vec();
+    if extra {
+        out.extend(EXTRA_ROW_FIELDS);
+    }
+    out
 }
 
 /// The final value of `field` in `finals`, as text ("" when there is none).
@@ -111,6 +138,7 @@ fn pair_lines<'a>(
     finals: &'a FinalTable,
     ids: &[&str],
     eval: Option<&BTreeSet<&str>>,
+    extra: bool,
 ) -> Vec<PairLine<'a>> {
     let mut out = Vec::with_capacity(ids.len());
     let mut at = 0;
@@ -126,6 +154,7 @@ fn pair_lines<'a>(
             axis: final_value(f, Field::Axis),
             severity: final_value(f, Field::Severity).parse().unwrap_or(0),
             source_dataset: &c.source_dataset,
+            source_id: extra.then_some(c.source_id.as_str()),
             group_id: &c.group_id,
             context: &c.context,
             passage: &c.passage,
@@ -133,6 +162,7 @@ fn pair_lines<'a>(
             calibrated_claim: final_value(f, Field::CalibratedClaim),
             raised_claim: final_value(f, Field::RaisedClaim),
             repair: final_value(f, Field::Repair),
+            construction_family: extra.then(|| c.construction_family.as_deref().unwrap_or_default()),
             in_eval: eval.map(|e| e.contains(*id)),
         });
     }
@@ -172,7 +202,7 @@ pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
     for id in ids_in(&roles, |r| r.eval) {
         let finals = crate::label::final_fields_between(conn, id, id)?;
         let texts = candidate_texts_between(conn, (id, id), |_| true)?;
-        out.extend(pair_lines(&texts, &finals, &[id], None).iter().map(EvalRow::from));
+        out.extend(pair_lines(&texts, &finals, &[id], None, false).iter().map(EvalRow::from));
     }
     Ok(out)
 }
@@ -180,11 +210,11 @@ pub fn eval_rows(project: &Project) -> Result<Vec<EvalRow>> {
 /// Writes rows of `eval.csv` (its header is [`EVAL_COLUMNS`]): the columns of `eval.jsonl`,
 /// every text cell made inert for spreadsheets ([`crate::output::inert_cell`]; `eval.jsonl` keeps
 /// the exact text).
-fn eval_csv(w: &mut dyn std::io::Write, header: bool, eval: &[PairLine<'_>]) -> std::io::Result<()> {
+fn eval_csv(w: &mut dyn std::io::Write, header: bool, eval: &[PairLine<'_>], extra: bool) -> std::io::Result<()> {
     use crate::output::inert_cell;
     let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
     if header {
-        c.write_record(EVAL_COLUMNS).map_err(std::io::Error::other)?;
+        c.write_record(eval_columns(extra)).map_err(std::io::Error::other)?;
     }
     for l in eval {
         let severity = l.severity.to_string();
@@ -201,6 +231,15 @@ fn eval_csv(w: &mut dyn std::io::Write, header: bool, eval: &[PairLine<'_>]) -> 
             l.raised_claim,
             l.repair,
         ];
+        if extra {
+            // Issue 28: the extra fields in their places (see [`eval_columns`]).
+            let mut cells: Vec<&str> = cells.to_vec();
+            cells.push(l.source_id.unwrap_or_default());
+            cells.push(l.construction_family.unwrap_or_default());
+            let cells: Vec<String> = cells.into_iter().map(|x| inert_cell(x).into_owned()).collect();
+            c.write_record(cells.iter().map(|x| x.as_bytes())).map_err(std::io::Error::other)?;
+            continue;
+        }
         c.write_record(cells.map(inert_cell).iter().map(|x| x.as_bytes())).map_err(std::io::Error::other)?;
     }
     c.flush()
@@ -338,6 +377,14 @@ pub(super) struct Recorded {
     pub(super) by_source: BTreeMap<String, RecordedSource>,
     pub(super) capped: Vec<LeftOut>,
     pub(super) locality_removed: Vec<LeftOut>,
+    /// Absent from splits locked before issue 28: their datasheet stays as it was.
+    #[serde(default)]
+    pub(super) promotion: Option<super::Promotion>,
+    /// Issue 28, as `promotion`: counts per construction family, and the leakage audit.
+    #[serde(default)]
+    pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
+    #[serde(default)]
+    pub(super) leakage_audit: Option<super::LeakageAudit>,
 }
 
 #[derive(Deserialize)]
@@ -464,6 +511,8 @@ struct PairSlice {
     retained: Vec<String>,
     /// Whether `eval.csv` starts here (its header first).
     header: bool,
+    /// Issue 28: the split was locked with the [`EXTRA_ROW_FIELDS`].
+    extra: bool,
 }
 
 impl PairSlice {
@@ -474,13 +523,13 @@ impl PairSlice {
         if file == 0 {
             let retained: Vec<&str> = self.retained.iter().map(String::as_str).collect();
             let in_eval: BTreeSet<&str> = eval.iter().copied().collect();
-            return jsonl(w, pair_lines(&self.texts, &self.finals, &retained, Some(&in_eval)));
+            return jsonl(w, pair_lines(&self.texts, &self.finals, &retained, Some(&in_eval), self.extra));
         }
-        let lines = pair_lines(&self.texts, &self.finals, &eval, None);
+        let lines = pair_lines(&self.texts, &self.finals, &eval, None, self.extra);
         if file == 1 {
             jsonl(w, &lines)
         } else {
-            eval_csv(w, self.header, &lines)
+            eval_csv(w, self.header, &lines, self.extra)
         }
     }
 }
@@ -499,6 +548,7 @@ fn export_slice(
     covered: &[String],
     people: &HashMap<i64, String>,
     header: bool,
+    extra: bool,
 ) -> Result<Slice> {
     let range = (covered[0].as_str(), covered[covered.len() - 1].as_str());
     let roles = read_roles_between(conn, split_id, range.0, range.1)?;
@@ -519,7 +569,7 @@ fn export_slice(
     let present = |id: &&str| texts.binary_search_by(|t| t.id.as_str().cmp(id)).is_ok();
     let eval = ids_in(&roles, |r| r.eval).into_iter().filter(present).map(String::from).collect();
     let retained = ids_in(&roles, |r| r.retained).into_iter().filter(present).map(String::from).collect();
-    let pairs = std::sync::Arc::new(PairSlice { texts, finals, eval, retained, header });
+    let pairs = std::sync::Arc::new(PairSlice { texts, finals, eval, retained, header, extra });
     Ok(Slice { pairs, bytes })
 }
 
@@ -552,6 +602,8 @@ fn write_export(
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
     let people = read_people(conn)?;
+    // Issue 28: only a split locked with the extra row fields exports them.
+    let extra = stored["extra_row_fields"].as_array().is_some_and(|a| !a.is_empty());
 
     let total = EXPORT_FILES.len();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
@@ -628,10 +680,11 @@ fn write_export(
                             eval: Vec::new(),
                             retained: Vec::new(),
                             header,
+                            extra,
                         };
                         Slice { pairs: std::sync::Arc::new(pairs), bytes: Default::default() }
                     } else {
-                        export_slice(conn, split_id, &covered, &people, header)?
+                        export_slice(conn, split_id, &covered, &people, header, extra)?
                     };
                     header = false;
                     eval_ids.extend(slice.pairs.eval.iter().cloned());

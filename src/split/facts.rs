@@ -36,6 +36,15 @@ pub(crate) struct Fact {
     /// The final severity (1 to 3), 0 when there is none.
     pub severity: u8,
     pub standing: Standing,
+    /// The adjudicator's promotion checklist (issue 28: a row enters a draft only when every
+    /// check is affirmed).
+    pub checklist: crate::label::Checklist,
+    /// Bulk-confirmed (or bulk-affirmed) rather than decided one by one.
+    pub bulk: bool,
+    /// Who adjudicated the row ("" before adjudication).
+    pub adjudicator: String,
+    /// How the candidate was made (issue 28), when the import said.
+    pub family: Option<String>,
 }
 
 impl Fact {
@@ -66,11 +75,30 @@ pub(crate) struct Facts {
     by_id: HashMap<String, usize>,
     pub marks: HashMap<String, String>,
     pub counts: ProjectCounts,
+    /// Rows a provenance or duplicate check refuses from a draft, with why (issue 28).
+    pub refused: HashMap<String, Vec<String>>,
 }
 
 impl Facts {
     pub fn get(&self, id: &str) -> Option<&Fact> {
         self.by_id.get(id).map(|&i| &self.rows[i])
+    }
+
+    /// Issue 28: why an accepted row may not be promoted into a draft (its promotion checks are
+    /// not all affirmed, or a provenance check refuses it), or `None` when it may.
+    pub fn held_back(&self, f: &Fact) -> Option<String> {
+        let mut why = Vec::new();
+        if !f.checklist.affirmed() {
+            why.push(format!(
+                "promotion checks not affirmed ({}){}",
+                f.checklist.not_affirmed().join(", "),
+                if f.bulk { "; bulk-confirmed without --affirm" } else { "" }
+            ));
+        }
+        if let Some(reasons) = self.refused.get(&f.id) {
+            why.extend(reasons.iter().cloned());
+        }
+        (!why.is_empty()).then(|| why.join("; "))
     }
 }
 
@@ -79,7 +107,8 @@ impl Facts {
 pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     let mut facts = Facts::default();
     {
-        let mut stmt = conn.prepare("SELECT id, group_id, source_dataset, axis FROM candidates")?;
+        let mut stmt =
+            conn.prepare("SELECT id, group_id, source_dataset, axis, construction_family FROM candidates")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             facts.rows.push(Fact {
@@ -89,6 +118,10 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
                 axis: r.get(3)?,
                 severity: 0,
                 standing: Standing::Other,
+                checklist: Default::default(),
+                bulk: false,
+                adjudicator: String::new(),
+                family: r.get(4)?,
             });
         }
     }
@@ -105,11 +138,25 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     let mut flags = vec![Flags::default(); facts.rows.len()];
     let index = |id: &str| facts.by_id.get(id).copied();
     {
-        let mut stmt = conn.prepare("SELECT candidate_id, decision FROM adjudications")?;
+        let mut stmt = conn.prepare(
+            "SELECT j.candidate_id, j.decision, j.bulk_confirmed, a.name, j.span_decisive, j.calibrated_supported,
+                    j.raised_underwarranted, j.one_local_axis, j.no_unrelated_addition
+             FROM adjudications j JOIN annotators a ON a.id = j.adjudicator_id",
+        )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let Some(i) = index(text(r, 0)?) else { continue };
             let decision: Decision = text(r, 1)?.parse().map_err(Error::Corrupt)?;
+            let fact = &mut facts.rows[i];
+            fact.bulk = r.get(2)?;
+            fact.adjudicator = r.get(3)?;
+            fact.checklist = crate::label::Checklist {
+                span_decisive: r.get(4)?,
+                calibrated_supported: r.get(5)?,
+                raised_underwarranted: r.get(6)?,
+                one_local_axis: r.get(7)?,
+                no_unrelated_addition: r.get(8)?,
+            };
             flags[i].decision = Some(decision);
             facts.counts.adjudicated += 1;
             facts.counts.rejected += u64::from(decision == Decision::RejectNotForceGap);
@@ -151,5 +198,6 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
         facts.counts.double_annotated += u64::from(f.finished >= 2 || f.decision.is_some());
     }
     facts.marks = rule.marks;
+    facts.refused = crate::provenance::refused(conn)?;
     Ok(facts)
 }

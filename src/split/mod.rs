@@ -34,12 +34,14 @@ use facts::{Facts, Standing};
 mod datasheet;
 mod export;
 pub(crate) mod facts;
+mod leakage;
 mod lines;
 mod publish;
 mod seal;
 mod verify;
 
 pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport, EXPORT_FILES};
+pub use leakage::{normalise, Leak, LeakageAudit};
 pub use verify::{verify, VerifyReport};
 
 /// Evaluation rows per axis in the paper.
@@ -92,12 +94,13 @@ fn stable_hash(prefix: &str, id: &str) -> [u8; 32] {
     Sha256::new().chain_update(prefix).chain_update(id).finalize().into()
 }
 
-/// The accepted rows, in id order.
+/// The accepted rows whose promotion checks are all affirmed, in id order (issue 28: the rest
+/// are held back, see [`Promotion`]).
 fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
     facts
         .rows
         .iter()
-        .filter(|f| f.standing == Standing::Accepted)
+        .filter(|f| f.standing == Standing::Accepted && facts.held_back(f).is_none())
         .map(|f| Ok(PoolRow { id: &f.id, group: &f.group, source: &f.source, axis: f.axis()? }))
         .collect()
 }
@@ -308,6 +311,63 @@ pub struct SplitShow {
     pub eval_by_axis_source: BTreeMap<String, BTreeMap<String, u64>>,
     /// Draft rows whose state changed since the draft (no longer accepted): lock refuses them.
     pub stale: Vec<String>,
+    /// How the split's rows were affirmed, and the accepted rows held back (issue 28).
+    pub promotion: Promotion,
+    /// Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
+    #[ts(type = "Record<string, [number, number]>")]
+    pub by_family: BTreeMap<String, [u64; 2]>,
+}
+
+/// The name a row without a construction family is counted under.
+pub const NO_FAMILY: &str = "none";
+
+/// How the rows of a split came to be promoted (issue 28): each retained row's promotion
+/// checks were affirmed one by one (in the adjudicate view or an adjudication import) or in
+/// bulk (`adjudicate confirm-agreements --affirm`), by a named adjudicator; accepted rows whose
+/// checks are not all affirmed are held back from the split, each with its reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Promotion {
+    /// Retained rows affirmed one by one.
+    #[ts(type = "number")]
+    pub one_by_one: u64,
+    /// Retained rows affirmed in bulk.
+    #[ts(type = "number")]
+    pub in_bulk: u64,
+    /// Adjudicator -> [one by one, in bulk].
+    #[ts(type = "Record<string, [number, number]>")]
+    pub by: BTreeMap<String, [u64; 2]>,
+    /// Accepted rows (passing QC) held back because a promotion check is not affirmed.
+    pub held_back: Vec<LeftOut>,
+}
+
+/// The promotion record of a split: how its retained rows were affirmed, and (for a draft) the
+/// accepted rows held back, in id order.
+fn promotion(facts: &Facts, retained: &[String], draft: bool) -> Result<Promotion> {
+    let mut out = Promotion::default();
+    for id in retained {
+        let Some(r) = facts.get(id) else { continue };
+        let at = out.by.entry(r.adjudicator.clone()).or_insert([0, 0]);
+        if r.bulk {
+            out.in_bulk += 1;
+            at[1] += 1;
+        } else {
+            out.one_by_one += 1;
+            at[0] += 1;
+        }
+    }
+    if draft {
+        for r in facts.rows.iter().filter(|f| f.standing == Standing::Accepted) {
+            let Some(reason) = facts.held_back(r) else { continue };
+            out.held_back.push(LeftOut {
+                id: r.id.clone(),
+                axis: r.axis()?.as_str().into(),
+                source_dataset: r.source.clone(),
+                reason,
+                was_eval: false,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The latest split: id, version, status, params JSON, created_at, locked_at.
@@ -407,10 +467,15 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let facts = facts::load(&tx)?;
     let pool = accepted_pool(&facts)?;
     if pool.is_empty() {
-        return Err(Error::NothingToSplit(
+        let held = facts.rows.iter().filter(|f| f.standing == Standing::Accepted).count();
+        return Err(Error::NothingToSplit(if held > 0 {
+            format!(
+                "no affirmed rows to draft a split from: {held} accepted row(s) are held back because their promotion checks are not affirmed or a provenance check refuses them; answer the checklist in the adjudicate view or run `adjudicate confirm-agreements --affirm`, and resolve what QC lists"
+            )
+        } else {
             "no accepted rows to draft a split from: adjudicate rows as accept_force_gap and let them pass QC first"
-                .into(),
-        ));
+                .into()
+        }));
     }
     let d = make_draft(&pool, params);
     let params_json = serde_json::to_string(params).expect("params serialise");
@@ -492,6 +557,8 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         by_source: BTreeMap::new(),
         eval_by_axis_source: axis_names.iter().map(|a| (a.to_string(), BTreeMap::new())).collect(),
         stale: Vec::new(),
+        promotion: Promotion::default(),
+        by_family: BTreeMap::new(),
     };
     for (id, role) in roles {
         let r = facts
@@ -502,7 +569,9 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         let sev = (r.severity as usize).clamp(1, 3) - 1;
         // Locked splits hold their removals; drafts read the current marks.
         let removed = if locked { role.removed.clone() } else { facts.marks.get(id).cloned() };
-        if !locked && r.standing == Standing::Other {
+        // An unaffirmed row would be held back from a fresh draft (issue 28).
+        let unaffirmed = r.standing == Standing::Accepted && facts.held_back(r).is_some() && role.capped.is_none();
+        if !locked && (r.standing == Standing::Other || unaffirmed) {
             show.stale.push(id.clone());
         }
         if let Some(reason) = &role.capped {
@@ -540,6 +609,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
             *show.retained.get_mut(axis).expect("axis") += 1;
             show.retained_ids.push(id.clone());
             show.by_source.entry(r.source.clone()).or_insert([0, 0])[0] += 1;
+            show.by_family.entry(r.family.clone().unwrap_or_else(|| NO_FAMILY.into())).or_insert([0, 0])[0] += 1;
         }
         if role.eval {
             table.eval += 1;
@@ -547,6 +617,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
             *show.eval.get_mut(axis).expect("axis") += 1;
             show.eval_ids.push(id.clone());
             show.by_source.entry(r.source.clone()).or_insert([0, 0])[1] += 1;
+            show.by_family.entry(r.family.clone().unwrap_or_else(|| NO_FAMILY.into())).or_insert([0, 0])[1] += 1;
             *show.eval_by_axis_source.get_mut(axis).expect("axis").entry(r.source.clone()).or_insert(0) += 1;
         }
     }
@@ -560,6 +631,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
     show.counts.locality_removed = show.locality_removed.len() as u64;
     show.counts.retained = show.retained_ids.len() as u64;
     show.counts.eval = show.eval_ids.len() as u64;
+    show.promotion = promotion(facts, &show.retained_ids, !locked)?;
     Ok(show)
 }
 
@@ -600,9 +672,22 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     }
     let at = now();
     let (_, _, _, params_json, created_at, _) = head;
-    let locked =
+    let mut locked =
         build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
-    let manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
+    // The manifest records the rows the draft held back at lock time (issue 28).
+    locked.promotion.held_back = current.promotion.held_back.clone();
+    // Issue 28: the leakage audit; a split whose evaluation set shares a group, a passage or a
+    // raised claim with the rest is refused.
+    let audit = leakage::audit_split(&tx, &locked.eval_ids, &locked.retained_ids)?;
+    if !audit.is_clean() {
+        return Err(Error::SplitLeaks(format!(
+            "split v{version} leaks: {}; resolve the rows (QC lists them) and draft again",
+            audit.describe()
+        )));
+    }
+    let mut manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
+    manifest["leakage_audit"] = serde_json::to_value(&audit).expect("audit");
+    manifest["extra_row_fields"] = serde_json::json!(export::EXTRA_ROW_FIELDS);
     // One update: once its status says locked, the split cannot change (a trigger refuses).
     tx.execute(
         "UPDATE splits SET status = 'locked', locked_at = ?1, manifest_json = ?2 WHERE id = ?3",
@@ -653,5 +738,7 @@ fn manifest_for(
         "agreement_at_lock": agreement,
         "capped": s.capped,
         "locality_removed": s.locality_removed,
+        "promotion": s.promotion,
+        "by_family": s.by_family.iter().map(|(k, v)| (k.clone(), serde_json::json!({"retained": v[0], "eval": v[1]}))).collect::<serde_json::Map<_, _>>(),
     }))
 }

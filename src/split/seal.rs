@@ -41,6 +41,13 @@ pub(super) fn seal_if_unsealed(conn: &Connection, version: i64, files: &BTreeMap
     );
 }
 
+/// The export files that name the build that wrote them (its version and commit): a later
+/// build's export of the same locked split differs there and nowhere else, so they are left out
+/// of the comparison. What they say of the split comes from the sealed files and the lock's own
+/// record, which the content hash and the storage's triggers cover. (Comparing them refused every
+/// export of a sealed split after the app was updated.)
+const NAMES_THE_BUILD: [&str; 2] = ["manifest.json", "DATASHEET.md"];
+
 /// Refuses an export of locked split `split_id` whose files (`files`, name -> sha256) or content
 /// hash differ from its seal. A split with no seal (locked before seals existed, not exported
 /// since) passes, and is sealed once its export is published ([`seal_if_unsealed`]).
@@ -59,8 +66,11 @@ pub(super) fn check(
     let Some((sealed_content, sealed_files)) = seal else { return Ok(()) };
     let sealed: BTreeMap<String, String> = serde_json::from_str(&sealed_files)
         .map_err(|e| Error::Corrupt(format!("the seal of split v{version} cannot be read: {e}")))?;
-    let differing: Vec<&str> =
-        super::EXPORT_FILES.iter().copied().filter(|name| files.get(*name) != sealed.get(*name)).collect();
+    let differing: Vec<&str> = super::EXPORT_FILES
+        .iter()
+        .copied()
+        .filter(|name| !NAMES_THE_BUILD.contains(name) && files.get(*name) != sealed.get(*name))
+        .collect();
     if differing.is_empty() && content_sha256 == sealed_content {
         return Ok(());
     }

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
-use super::export::{canonical_content, sha256_hex, EVAL_COLUMNS, EXPORT_FILES};
+use super::export::{canonical_content, sha256_hex, EXPORT_FILES};
 use super::{MANIFEST_FORMAT, ZERO_HASH};
 use crate::error::{Error, Result};
 
@@ -124,10 +124,13 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     // at a time.
     let eval = records(dir, "eval.jsonl", &bytes["eval.jsonl"])?;
     let removed = records(dir, "locality_removed.jsonl", &bytes["locality_removed.jsonl"])?;
-    check_keys(dir, "eval.jsonl", &eval, &EVAL_COLUMNS)?;
-    check_csv(dir, &bytes["eval.csv"], &eval)?;
-    let benchmark = check_benchmark(dir, &eval)?;
+    // Issue 28: a split locked with the extra row fields has them in its rows.
+    let columns = super::export::eval_columns(manifest["extra_row_fields"].as_array().is_some_and(|a| !a.is_empty()));
+    check_keys(dir, "eval.jsonl", &eval, &columns)?;
+    check_csv(dir, &bytes["eval.csv"], &eval, &columns)?;
+    let benchmark = check_benchmark(dir, &eval, &columns)?;
     check_counts(dir, &manifest, &eval, &benchmark, &removed, rejected)?;
+    check_leakage_audit(dir, &manifest, &eval)?;
 
     // The content hash, from the records.
     let eval_ids: Vec<String> = eval.iter().map(|r| r.id.clone()).collect();
@@ -263,13 +266,13 @@ fn as_cell(v: &Value) -> String {
 }
 
 /// `eval.csv` holds what `eval.jsonl` holds, row for row and cell for cell.
-fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
+fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record], columns: &[&str]) -> Result<()> {
     let fail = |message: String| mismatch(dir, "eval.csv", message);
     let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(bytes);
     let mut rows = reader.records();
     let header = rows.next().transpose().map_err(|e| fail(e.to_string()))?.unwrap_or_default();
-    if !header.iter().eq(EVAL_COLUMNS) {
-        return Err(fail(format!("its header is not {}", EVAL_COLUMNS.join(","))));
+    if !header.iter().eq(columns.iter().copied()) {
+        return Err(fail(format!("its header is not {}", columns.join(","))));
     }
     let mut n = 0;
     for (i, record) in rows.enumerate() {
@@ -278,7 +281,7 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
         let Some(row) = eval.get(i) else {
             return Err(fail(format!("line {line}: more rows than eval.jsonl's {}", eval.len())));
         };
-        for (column, cell) in EVAL_COLUMNS.iter().zip(record.iter()) {
+        for (column, cell) in columns.iter().zip(record.iter()) {
             let expected = as_cell(&row.fields[*column]);
             if crate::output::literal_cell(cell) != expected {
                 return Err(fail(format!(
@@ -296,13 +299,8 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record]) -> Result<()> {
                 )));
             }
         }
-        if record.len() != EVAL_COLUMNS.len() {
-            return Err(fail(format!(
-                "line {line} (id `{}`): {} cells, not {}",
-                row.id,
-                record.len(),
-                EVAL_COLUMNS.len()
-            )));
+        if record.len() != columns.len() {
+            return Err(fail(format!("line {line} (id `{}`): {} cells, not {}", row.id, record.len(), columns.len())));
         }
         n += 1;
     }
@@ -337,11 +335,11 @@ fn tally(axes: &mut BTreeMap<String, [u64; 8]>, sources: &mut BTreeMap<String, [
 /// export), checking that each line has the benchmark's keys, that ids rise (an export writes
 /// rows in id order, so none repeats), that every evaluation row is there with `in_eval` true
 /// and the same fields, and that no other row has `in_eval` true.
-fn check_benchmark(dir: &Path, eval: &[Record]) -> Result<Benchmark> {
+fn check_benchmark(dir: &Path, eval: &[Record], columns: &[&str]) -> Result<Benchmark> {
     use std::io::BufRead;
     let name = "benchmark.jsonl";
     let fail = |message: String| mismatch(dir, name, message);
-    let mut keys = EVAL_COLUMNS.to_vec();
+    let mut keys = columns.to_vec();
     keys.push("in_eval");
     let by_id: HashMap<&str, &Record> = eval.iter().map(|r| (r.id.as_str(), r)).collect();
     let mut found: HashMap<&str, usize> = HashMap::new();
@@ -371,7 +369,7 @@ fn check_benchmark(dir: &Path, eval: &[Record]) -> Result<Benchmark> {
         }
         match (by_id.get(b.id.as_str()), &b.fields["in_eval"]) {
             (Some(r), Value::Bool(true)) => {
-                if let Some(column) = EVAL_COLUMNS.iter().find(|c| r.fields[**c] != b.fields[**c]) {
+                if let Some(column) = columns.iter().find(|c| r.fields[**c] != b.fields[**c]) {
                     return Err(mismatch(
                         dir,
                         "eval.jsonl",
@@ -518,6 +516,52 @@ fn check_counts(
             "benchmark.jsonl",
             format!("no rows from source `{source}`, which the manifest's by_source counts"),
         ));
+    }
+    Ok(())
+}
+
+/// Issue 28: recomputes the leakage audit from `eval.jsonl` and the other rows of
+/// `benchmark.jsonl` (groups, normalised passages and normalised raised claims on both sides).
+/// A shared one is a `leakage_found` error; counts that differ from the manifest's
+/// `leakage_audit` are a `verify_failed` one. Splits locked before the audit existed have no
+/// `leakage_audit` and are not audited.
+fn check_leakage_audit(dir: &Path, manifest: &Value, eval: &[Record]) -> Result<()> {
+    use std::io::BufRead;
+    let Some(recorded) = manifest.get("leakage_audit").filter(|v| !v.is_null()) else { return Ok(()) };
+    let name = "benchmark.jsonl";
+    let path = dir.join(name);
+    let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
+    let eval_ids: std::collections::HashSet<&str> = eval.iter().map(|r| r.id.as_str()).collect();
+    let mut rest: Vec<Record> = Vec::new();
+    for (i, text) in std::io::BufReader::with_capacity(1 << 20, file).lines().enumerate() {
+        let text = text.map_err(|e| Error::io(&path, e))?;
+        let r = record(dir, name, i + 1, &text)?;
+        if !eval_ids.contains(r.id.as_str()) {
+            rest.push(r);
+        }
+    }
+    let text = |r: &Record, key: &str| r.fields.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let owned = |rows: &[Record]| -> Vec<(String, String, String, String)> {
+        rows.iter().map(|r| (r.id.clone(), text(r, "group_id"), text(r, "passage"), text(r, "raised_claim"))).collect()
+    };
+    let (e, o) = (owned(eval), owned(&rest));
+    fn view(rows: &[(String, String, String, String)]) -> Vec<super::leakage::AuditRow<'_>> {
+        rows.iter()
+            .map(|(id, g, p, c)| super::leakage::AuditRow { id, group: g, passage: p, raised_claim: c })
+            .collect()
+    }
+    let audit = super::leakage::audit(&view(&e), &view(&o));
+    if !audit.is_clean() {
+        return Err(Error::LeakageFound { file: dir.join(name).display().to_string(), message: audit.describe() });
+    }
+    for key in ["shared_groups", "shared_passages", "shared_raised_claims"] {
+        if recorded[key].as_u64() != Some(0) {
+            return Err(mismatch(
+                dir,
+                "manifest.json",
+                format!("leakage_audit.{key} is {}, but the rows share none", recorded[key]),
+            ));
+        }
     }
     Ok(())
 }

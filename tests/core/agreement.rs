@@ -641,9 +641,9 @@ fn the_bulk_reads_give_every_row_what_the_per_row_statements_gave() {
             }
         }
     }
-    // Version 2; ana keeps working offline and returns her packet after it.
+    // Version 3; ana keeps working offline and returns her packet after it.
     let text = write(dir.path(), "g2.md", "# Guideline\n\nClarified.\n");
-    guideline::publish(&mut project, &text, "2", Some("clarified"), "lead").unwrap();
+    guideline::publish(&mut project, &text, "3", Some("clarified"), "lead").unwrap();
     for (i, id) in ids.iter().enumerate().take(12).skip(6) {
         for who in pair(&project, id) {
             if i == 7 && who == "ana" {
@@ -674,7 +674,7 @@ fn the_bulk_reads_give_every_row_what_the_per_row_statements_gave() {
         label(&mut project, id, &who[1], false);
     }
     let text = write(dir.path(), "g3.md", "# Guideline\n\nClarified again.\n");
-    guideline::publish(&mut project, &text, "3", None, "lead").unwrap();
+    guideline::publish(&mut project, &text, "4", None, "lead").unwrap();
     for id in [&ids[1], &ids[13]] {
         let who = pair(&project, id)[1].clone();
         annotate::set_field(&mut project, id, &who, Field::Notes, Some("second look")).unwrap();
@@ -755,7 +755,7 @@ fn the_bulk_reads_give_every_row_what_the_per_row_statements_gave() {
         want.iter().map(|w| k(w).clone()).collect()
     };
     assert_eq!(keys(|w| &w.1), ["beside", "hidden", "mixed", "prefilled"].map(String::from).into());
-    assert_eq!(keys(|w| &w.2), ["1", "2", "3", "mixed"].map(String::from).into());
+    assert_eq!(keys(|w| &w.2), ["2", "3", "4", "mixed"].map(String::from).into());
     let weeks = keys(|w| &w.3);
     let week_of =
         |at: &str| -> String { project.conn().query_row("SELECT strftime('%G-W%V', ?1)", [at], |r| r.get(0)).unwrap() };

@@ -163,7 +163,7 @@ fn problems(file: &str, lines: &[&str]) -> String {
     out
 }
 
-const FIELDS: &str = "id, group_id, source_dataset, source_id, context, passage, evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity";
+const FIELDS: &str = "id, group_id, source_dataset, source_id, context, passage, evidence_span, calibrated_claim, raised_claim, repair, rationale, axis, severity, construction_family";
 const NOT_UTF8: &str = "is not valid UTF-8; the file is in another encoding (perhaps Latin-1 or Windows-1252): save it as UTF-8 and import again";
 
 // ---- Encodings ----
@@ -1028,7 +1028,7 @@ fn an_export_that_would_differ_from_the_lock_seal_is_refused_and_the_earlier_exp
         "seal_broken",
         &format!(
             "split v1: this export would differ from the one sealed when the split was locked (eval.jsonl, \
-             eval.csv, benchmark.jsonl, DATASHEET.md, manifest.json); {advice}"
+             eval.csv, benchmark.jsonl); {advice}"
         ),
         &[],
     );
@@ -1042,8 +1042,8 @@ fn an_export_that_would_differ_from_the_lock_seal_is_refused_and_the_earlier_exp
         &["export", "out", "--split-version", "1"],
         "seal_broken",
         &format!(
-            "split v1: this export would differ from the one sealed when the split was locked (annotations.jsonl, \
-             manifest.json); {advice}"
+            "split v1: this export would differ from the one sealed when the split was locked (annotations.jsonl); \
+             {advice}"
         ),
         &[],
     );

@@ -236,8 +236,12 @@ fn content_hash_matches_an_independent_computation() {
         rationale: None,
         axis: Some(forcebench::vocab::Axis::Modality),
         severity: Some(2),
+        construction_family: None,
     };
     assert_eq!(c.content_hash(), "55bc4835634c942c180739bf5a99f133c19ef0800713c89d38d8203ab2e38d6c");
+    // Issue 28: a construction family is appended as a fourteenth value only when present.
+    let c = forcebench::candidate::Candidate { construction_family: Some("template-hedge".into()), ..c };
+    assert_eq!(c.content_hash(), "dcb1e6af9d048af3485f04b2f2671eabaa206e0286a85c7464c013150abdb95c");
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod output;
 mod package;
 mod packets;
 mod project;
+mod promotion;
 mod qc;
 mod queue;
 mod roster;

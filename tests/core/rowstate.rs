@@ -37,7 +37,7 @@ fn locked_demo(dir: &Path) -> (PathBuf, PathBuf) {
     fb(&p, &["annotators", "add", "Eve", "--role", "adjudicator"]).success();
     fb(&p, &["assign"]).success();
     fb(&p, &["sample", "annotate"]).success();
-    fb(&p, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve"]).success();
+    fb(&p, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm"]).success();
     fb(&p, &["split", "draft", "--per-axis", "8"]).success();
     let show: serde_json::Value = serde_json::from_str(&stdout(&p, &["split", "show", "--json"])).unwrap();
     let first = show["eval_ids"][0].as_str().unwrap().to_string();

@@ -50,8 +50,22 @@ fn files(
     (write(dir, "c.csv", csv_file(&rows)), write(dir, "labels.jsonl", labels))
 }
 
-/// A project where Ana and Ben agree on every label and Eve confirms them all.
+/// A project where Ana and Ben agree on every label and Eve confirms them all, affirming the
+/// promotion checks of the accepted rows in bulk (so they may enter a split).
 pub fn project_from(
+    dir: &std::path::Path,
+    name: &str,
+    accepted: &[(&str, usize)],
+    rejected: usize,
+    group_size: usize,
+) -> Project {
+    let mut p = project_confirmed(dir, name, accepted, rejected, group_size);
+    forcebench::adjudicate::confirm_and_affirm(&mut p, "eve").unwrap();
+    p
+}
+
+/// As [`project_from`], but the agreements are bulk-confirmed without affirming anything.
+pub fn project_confirmed(
     dir: &std::path::Path,
     name: &str,
     accepted: &[(&str, usize)],
@@ -114,7 +128,7 @@ fn the_papers_accounting_through_the_command_line() {
     for who in ["ana", "ben"] {
         run(&["annotate", "import", labels.to_str().unwrap(), "--annotator", who]).assert().success();
     }
-    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve"]).assert().success();
+    run(&["adjudicate", "confirm-agreements", "--adjudicator", "eve", "--affirm"]).assert().success();
     let status = json_of(&mut run(&["status", "--json"]));
     assert_eq!((status["candidates"].as_u64(), status["funnel"]["accepted"].as_u64()), (Some(433), Some(283)));
 
@@ -221,7 +235,10 @@ fn the_papers_accounting_through_the_command_line() {
             "evidence_span",
             "calibrated_claim",
             "raised_claim",
-            "repair"
+            "repair",
+            // Issue 28: splits locked since carry them.
+            "source_id",
+            "construction_family"
         ]
     );
     assert!(first["severity"].is_i64());
@@ -546,7 +563,7 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = Project::create(&dir.path().join("d.forcebench"), "demo").unwrap();
     forcebench::sample::load_demo_project(&mut p).unwrap();
-    adj::confirm_agreements(&mut p, "Eve").unwrap();
+    adj::confirm_and_affirm(&mut p, "Eve").unwrap();
     let queue = adj::queue(&p, &adj::QueueFilter { open_only: true, ..Default::default() }).unwrap();
     let mut resolved = 0;
     for (k, item) in queue.items.iter().enumerate() {
@@ -639,7 +656,7 @@ fn a_cap_of_zero_is_refused() {
 
 /// A locked split with rejected rows and one locality removal, exported to `DIR/out`; the
 /// project is closed again so the command line can open it.
-fn exported(dir: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn exported(dir: &std::path::Path) -> std::path::PathBuf {
     let mut p = project_from(dir, "x.forcebench", &[("scope", 12), ("numeric", 9)], 3, 1);
     fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(5), Some(1))).unwrap();
     let id = fs::show(&p).unwrap().unwrap().eval_ids[0].clone();
@@ -656,11 +673,11 @@ fn sha(bytes: &[u8]) -> String {
 }
 
 /// The lines of a JSONL file of an export, as objects (keys in file order).
-fn jsonl_of(path: &std::path::Path) -> Vec<serde_json::Map<String, Value>> {
+pub(crate) fn jsonl_of(path: &std::path::Path) -> Vec<serde_json::Map<String, Value>> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
-fn write_jsonl(path: &std::path::Path, rows: &[serde_json::Map<String, Value>]) {
+pub(crate) fn write_jsonl(path: &std::path::Path, rows: &[serde_json::Map<String, Value>]) {
     let text: String = rows.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
     std::fs::write(path, text).unwrap();
 }
@@ -679,7 +696,7 @@ fn write_eval_csv(out: &std::path::Path) {
 
 /// Recomputes every hash of an export as a forger would: each file's sha256, the content hash
 /// (and the datasheet's mention of it), and the manifest's own hash.
-fn reseal(out: &std::path::Path) {
+pub(crate) fn reseal(out: &std::path::Path) {
     let zero = "0".repeat(64);
     let mut m: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
     let ids = |rows: Vec<serde_json::Map<String, Value>>| -> Vec<Value> {
@@ -893,7 +910,7 @@ fn hostile_project(dir: &std::path::Path) -> Project {
     forcebench::assign::assign(&mut p, 1).unwrap();
     forcebench::annotate::import_jsonl(&mut p, &labels, "ana").unwrap();
     forcebench::annotate::import_jsonl(&mut p, &labels, "ben").unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut p, "eve").unwrap();
+    forcebench::adjudicate::confirm_and_affirm(&mut p, "eve").unwrap();
     p
 }
 

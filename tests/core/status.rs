@@ -13,8 +13,10 @@ fn funnel_counts_every_step_per_axis() {
     let s = status::status(&f.project).unwrap();
     let t = &s.funnel.total;
     assert_eq!((t.candidates, t.double_annotated, t.adjudicated), (106, 5, 2));
-    // Row 0 was bulk-confirmed: its checklist is unanswered, which is a warning, so it is accepted.
+    // Row 0 was bulk-confirmed: its checklist is unanswered, which is a warning, so it is accepted,
+    // but held back from splits until its promotion checks are affirmed (issue 28).
     assert_eq!((t.accepted, t.rejected, t.qc_blocked, t.locality_removed), (1, 1, 0, 0));
+    assert_eq!(t.unaffirmed, 1);
     assert_eq!((t.retained, t.evaluation), (None, None), "no split yet");
     assert_eq!(s.funnel.rejected_by_boundary["ambiguous"], 1);
     assert_eq!(s.funnel.by_axis.values().map(|c| c.candidates).sum::<i64>(), 106);
@@ -46,7 +48,9 @@ fn oracle_status(p: &forcebench::Project) -> status::StatusReport {
                     (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2,
                     j.decision, j.boundary_type,
                     EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'retained'),
-                    EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'eval')
+                    EXISTS (SELECT 1 FROM split_rows r WHERE r.split_id = ?1 AND r.candidate_id = c.id AND r.role = 'eval'),
+                    coalesce(j.span_decisive = 1 AND j.calibrated_supported = 1 AND j.raised_underwarranted = 1
+                             AND j.one_local_axis = 1 AND j.no_unrelated_addition = 1, 0)
              FROM candidates c
              JOIN candidate_states s ON s.candidate_id = c.id
              LEFT JOIN adjudications j ON j.candidate_id = c.id",
@@ -58,6 +62,7 @@ fn oracle_status(p: &forcebench::Project) -> status::StatusReport {
         let (decision, boundary): (Option<String>, Option<String>) = (r.get(3).unwrap(), r.get(4).unwrap());
         let kept = state != "locality_removed";
         let (retained, eval) = (r.get::<_, bool>(5).unwrap() && kept, r.get::<_, bool>(6).unwrap() && kept);
+        let affirmed: bool = r.get(7).unwrap();
         if state == "rejected" {
             if let Some(b) = &boundary {
                 *funnel.rejected_by_boundary.entry(b.clone()).or_insert(0) += 1;
@@ -69,6 +74,7 @@ fn oracle_status(p: &forcebench::Project) -> status::StatusReport {
             c.adjudicated += i64::from(decision.is_some());
             c.accepted += i64::from(state == "accepted");
             c.qc_blocked += i64::from(state == "adjudicated" && decision.as_deref() == Some("accept_force_gap"));
+            c.unaffirmed += i64::from(state == "accepted" && !affirmed);
             c.rejected += i64::from(state == "rejected");
             c.locality_removed += i64::from(state == "locality_removed");
             if split.is_some() {

@@ -258,6 +258,25 @@ test("full agreements are confirmed in bulk only after a confirmation", async ()
   await page.close();
 });
 
+// Issue 28: the bulk step that affirms the promotion checks says how many rows it affirms, in
+// whose name, and only runs from the dialog.
+test("confirm and affirm is offered in the dialog with the count of rows it affirms", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.click('[data-testid="confirm-bulk"]');
+  await page.waitForSelector('[data-testid="affirm-count"]');
+  assert.equal(await page.textContent('[data-testid="affirm-count"]'), "3");
+  assert.match(await page.textContent('[data-testid="confirm-dialog"]'), /accepted rows stay out of the split until their promotion checks are affirmed/);
+  assert.deepEqual(await calls(page, "affirm_preview"), [{ adjudicator: "Eve" }]);
+  assert.deepEqual(await calls(page, "confirm_and_affirm"), []);
+  await page.click('[data-testid="confirm-affirm"]');
+  await page.waitForSelector('[data-testid="bulk-result"]');
+  assert.deepEqual(await calls(page, "confirm_and_affirm"), [{ adjudicator: "Eve" }]);
+  assert.deepEqual(await calls(page, "confirm_agreements"), []);
+  assert.match(await page.textContent('[data-testid="bulk-result"]'), /affirmed the promotion checks of 3 accepted rows as Eve/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("filters reach the queue command; hiding names hides them everywhere", async () => {
   const { page, problems } = await openAdjudicate();
   const pairs = () => page.$$eval('[data-testid="filter-pair"] option', (os) => os.map((o) => o.value));

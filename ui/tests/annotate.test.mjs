@@ -175,6 +175,28 @@ test("a span selected with the mouse is stored as verbatim text with byte offset
   await page.close();
 });
 
+// Issue 28: the overlay shows guideline version 2 as it ships (docs/guideline-v2.md): one
+// dominant axis accepted, with the new worked example.
+test("the overlay shows the paper's guideline, version 2, as it ships", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const text = await readFile(new URL("../../docs/guideline-v2.md", import.meta.url), "utf8");
+  const guideline = {
+    version: { label: "2", text, sha256: "cd".repeat(32), published_at: "2026-11-25T00:00:00Z", published_by: "ForceBench", note: "the paper's guideline" },
+    previous: "1",
+    changes: [{ change: "added", text: "- The raised claim keeps the same core proposition and is stronger along one dominant axis. A" }],
+  };
+  const { page, problems } = await openAnnotate({ guideline });
+  await page.keyboard.press("?");
+  await page.waitForSelector('[data-testid="guideline"] h2');
+  const shown = (await page.textContent('[data-testid="guideline"]')).replace(/\s+/g, " ");
+  assert.match(shown, /stronger along one dominant axis/);
+  assert.match(shown, /none of them is clearly the primary one/);
+  assert.match(shown, /high-impact or strongly misleading/);
+  assert.match(shown, /Version 2/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("the guideline opens with one key and closes with Esc", async () => {
   const { page, problems } = await openAnnotate();
   await page.keyboard.press("?");

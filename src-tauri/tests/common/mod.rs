@@ -40,12 +40,12 @@ pub fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Va
 }
 
 /// The demo project named `name`, every sample row annotated by both annotators and the full
-/// agreements confirmed: the accepted rows a split is drafted from.
+/// agreements confirmed and affirmed: the accepted rows a split is drafted from.
 #[allow(dead_code)] // only the files that draft a split use it
 pub fn accepted_project(name: &str) -> Project {
     let mut project = Project::in_memory(name).unwrap();
     forcebench::sample::load_sample_project(&mut project).unwrap();
     forcebench::sample::annotate_sample(&mut project, 106, 1).unwrap();
-    forcebench::adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    forcebench::adjudicate::confirm_and_affirm(&mut project, "Eve").unwrap();
     project
 }

@@ -38,7 +38,7 @@ fn make_project(path: &Path) {
     let mut project = Project::create(path, "E2E evaluate").expect("create the project");
     sample::load_sample_project(&mut project).unwrap();
     sample::annotate_sample(&mut project, 106, 1).unwrap();
-    adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    adjudicate::confirm_and_affirm(&mut project, "Eve").unwrap();
     split::draft(&mut project, &SplitParams::new(Default::default(), Some(4), Some(1))).unwrap();
     split::lock(&mut project).unwrap();
 }

@@ -232,7 +232,7 @@ async fn a_feedback_file_written_by_the_lead_opens_in_the_annotators_window() {
         let mut project = Project::create(&path, "E2E feedback").unwrap();
         sample::load_demo_project(&mut project).unwrap();
     }
-    cli(&path, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve"]);
+    cli(&path, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm"]);
     // Eve settles every decision disagreement by taking B's label, with a rationale.
     let queue: Value = serde_json::from_str(&cli(&path, &["adjudicate", "queue", "--json"])).unwrap();
     let open: Vec<&str> = queue["items"]

@@ -35,7 +35,7 @@ fn make_project(path: &Path) -> SplitShow {
     let mut project = Project::create(path, "E2E split").expect("create the project");
     sample::load_sample_project(&mut project).unwrap();
     sample::annotate_sample(&mut project, 106, 1).unwrap();
-    adjudicate::confirm_agreements(&mut project, "Eve").unwrap();
+    adjudicate::confirm_and_affirm(&mut project, "Eve").unwrap();
     let params = SplitParams::new([(Axis::Numeric, 8)].into(), Some(6), Some(1));
     let draft = split::draft(&mut project, &params).unwrap();
     locality::mark(&mut project, &draft.eval_ids[0], "changes the population as well as the force", "Eve").unwrap();

@@ -17,7 +17,7 @@ calibrated_supported: boolean | null,
  */
 raised_underwarranted: boolean | null, 
 /**
- * The raised claim moves on one local axis only.
+ * The raised claim moves along one dominant, local axis (guideline version 2: a minor side effect of the same shift is fine).
  */
 one_local_axis: boolean | null, 
 /**

@@ -12,7 +12,12 @@ accepted: number,
 /**
  * Adjudicated as a force gap but held back by a failed QC check.
  */
-qc_blocked: number, rejected: number, locality_removed: number, 
+qc_blocked: number, 
+/**
+ * Accepted (counted above) but held back from any split draft because a promotion check
+ * is not affirmed (issue 28: bulk-confirmed without `--affirm`, or the checklist left open).
+ */
+unaffirmed: number, rejected: number, locality_removed: number, 
 /**
  * In the latest split's retained pool (`null` before any split is drafted).
  */

@@ -109,6 +109,7 @@ export const exportAgreement = (path: string, format: ExportFormat) =>
 import type { AuditRow } from "../bindings/AuditRow";
 import type { Mark } from "../bindings/Mark";
 import type { QcReport } from "../bindings/QcReport";
+import type { AffirmReport } from "../bindings/AffirmReport";
 import type { AdjudicationPage } from "../bindings/AdjudicationPage";
 import type { AdjudicationQuery } from "../bindings/AdjudicationQuery";
 import type { Resolution } from "../bindings/Resolution";
@@ -123,6 +124,10 @@ export const resolveRow = (id: string, adjudicator: string, resolution: Resoluti
   call<RowView>("resolve_row", { id, adjudicator, resolution, hide_names: hideNames });
 /** Answers how many full agreements were confirmed. */
 export const confirmAgreements = (adjudicator: string) => call<number>("confirm_agreements", { adjudicator });
+/** Issue 28: what confirming and affirming in bulk would do (nothing is written). */
+export const affirmPreview = (adjudicator: string) => call<AffirmReport>("affirm_preview", { adjudicator });
+/** Issue 28: confirms the open full agreements and affirms the accepted rows' promotion checks, in bulk. */
+export const confirmAndAffirm = (adjudicator: string) => call<AffirmReport>("confirm_and_affirm", { adjudicator });
 export const runQc = () => call<QcReport>("run_qc");
 export const localityRows = () => call<AuditRow[]>("locality_rows");
 export const markNonlocal = (id: string, reason: string, by: string) => call<Mark>("mark_nonlocal", { id, reason, by });

@@ -552,7 +552,7 @@ export function savedRow(rationale = null) {
     { check: "span_present", severity: "error", passed: true, detail: null },
     { check: "span_verbatim", severity: "error", passed: true, detail: null },
     { check: "claims_differ", severity: "error", passed: true, detail: null },
-    { check: "checklist_one_local_axis", severity: "error", passed: false, detail: "the adjudicator answered no: the raised claim moves on one local axis" },
+    { check: "checklist_one_local_axis", severity: "error", passed: false, detail: "the adjudicator answered no: the raised claim moves along one dominant, local axis" },
     { check: "checklist_no_unrelated_addition", severity: "warning", passed: false, detail: "not answered: the raised claim adds nothing unrelated" },
     { check: "locality_large_rewrite", severity: "warning", passed: false, detail: "60% of the words changed" },
   ];
@@ -661,6 +661,9 @@ export function adjudicateBackend(overrides = {}) {
       adjudication_queue: adjQueue,
       resolve_row: savedRow(),
       confirm_agreements: 2,
+      // Issue 28: what confirming and affirming in bulk would do, and did.
+      affirm_preview: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
+      confirm_and_affirm: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
       run_qc: { rows_checked: 28, passed: 27, blocked: 1, warned: 5, rows: [] },
       locality_rows: auditRows,
       mark_nonlocal: { id: "fx-adj-5", reason: "names another dam and year", marked_by: "Eve", at: "2025-03-05T00:00:00Z" },

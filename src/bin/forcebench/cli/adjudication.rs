@@ -35,10 +35,15 @@ pub enum AdjudicateCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Confirm every full agreement not yet adjudicated, in bulk (logged as bulk-confirmed)
+    /// Confirm every full agreement not yet adjudicated, in bulk (logged as bulk-confirmed).
+    /// Without --affirm the checklists stay unanswered and the rows are held back from splits
     ConfirmAgreements {
         #[arg(long)]
         adjudicator: String,
+        /// Also affirm, in the adjudicator's name, every promotion check of the accepted rows
+        /// (and of rows bulk-confirmed earlier without --affirm), so they may enter a split
+        #[arg(long)]
+        affirm: bool,
     },
     /// Show a row side by side: A, B, the suggestion, the final label, its history and QC
     Show {
@@ -129,10 +134,24 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             }
             Ok(())
         }
-        AdjudicateCommand::ConfirmAgreements { adjudicator } => {
+        AdjudicateCommand::ConfirmAgreements { adjudicator, affirm: true } => {
+            let r = adjudicate::confirm_and_affirm(&mut p, &adjudicator)?;
+            println!(
+                "confirmed {} full agreements and affirmed the promotion checks ({}) of {} accepted rows, in bulk, as {}",
+                r.confirmed,
+                r.checks.join(", "),
+                r.affirmed,
+                r.adjudicator
+            );
+            if r.frozen > 0 {
+                println!("{} bulk-confirmed row(s) are frozen by a locked split and were left unaffirmed", r.frozen);
+            }
+            Ok(())
+        }
+        AdjudicateCommand::ConfirmAgreements { adjudicator, affirm: false } => {
             let n = adjudicate::confirm_agreements(&mut p, &adjudicator)?;
             println!(
-                "confirmed {n} full agreements as {adjudicator} (logged as bulk-confirmed; checklists unanswered)"
+                "confirmed {n} full agreements as {adjudicator} (logged as bulk-confirmed; checklists unanswered, so accepted rows are held back from splits until affirmed: --affirm)"
             );
             Ok(())
         }
@@ -219,6 +238,16 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
                         r.detail.as_deref().unwrap_or("")
                     );
                 }
+            }
+            // Issue 28: checks across rows (an error refuses its rows from a split draft).
+            for f in &forcebench::provenance::findings(p.conn())? {
+                println!(
+                    "{} {:<30} {}: {}",
+                    if f.severity == qc::Severity::Error { "FAIL" } else { "warn" },
+                    f.check,
+                    f.ids.join(", "),
+                    f.detail
+                );
             }
             Ok(())
         }

@@ -272,6 +272,13 @@ pub fn run(cli: Cli) -> Result<()> {
                     opt(c.evaluation)
                 );
             }
+            if f.total.unaffirmed > 0 {
+                // Issue 28: accepted rows a split draft holds back.
+                println!(
+                    "held back from splits: {} accepted row(s) with promotion checks not affirmed (adjudicate them, or `adjudicate confirm-agreements --affirm`)",
+                    f.total.unaffirmed
+                );
+            }
             if f.total.rejected > 0 {
                 println!("rejected by boundary type");
                 for (b, n) in f.rejected_by_boundary.iter().filter(|(_, n)| **n > 0) {
@@ -328,6 +335,9 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("state            {}", row.state);
             println!("group            {}", c.group_id);
             println!("source           {} {}", c.source_dataset, c.source_id);
+            if let Some(family) = &c.construction_family {
+                println!("family           {family}"); // issue 28: construction family
+            }
             println!(
                 "axis / severity  {} / {}",
                 c.axis.map_or("-", |a| a.as_str()),

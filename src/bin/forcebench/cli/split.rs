@@ -135,4 +135,26 @@ fn print_show(s: &SplitShow) {
     if !s.stale.is_empty() {
         println!("warning: {} row(s) changed state since the draft; draft again before locking", s.stale.len());
     }
+    // Issue 28: the split by construction family (only when some row has one).
+    if s.by_family.keys().any(|f| f != forcebench::split::NO_FAMILY) {
+        println!("{:<24} {:>9} {:>5}", "construction family", "retained", "eval");
+        for (family, [r, e]) in &s.by_family {
+            println!("{family:<24} {r:>9} {e:>5}");
+        }
+    }
+    // Issue 28: how the retained rows were affirmed, and the accepted rows held back.
+    let pr = &s.promotion;
+    println!("promotion: {} affirmed one by one, {} in bulk", pr.one_by_one, pr.in_bulk);
+    for (who, [one, bulk]) in &pr.by {
+        println!("  {who}: {one} one by one, {bulk} in bulk");
+    }
+    if !pr.held_back.is_empty() {
+        println!("held back (promotion checks not affirmed): {} row(s)", pr.held_back.len());
+        for r in pr.held_back.iter().take(20) {
+            println!("  held back {} ({}): {}", r.id, r.axis, r.reason);
+        }
+        if pr.held_back.len() > 20 {
+            println!("  … and {} more (--json lists them all)", pr.held_back.len() - 20);
+        }
+    }
 }
