@@ -1,0 +1,299 @@
+// Issue 31 in headless Chromium with mocked IPC: no lost or misfiled work. Unsaved adjudication
+// edits are not dropped by `]` / `[`; no control holding an identity or a saved label changes from
+// a stray key (every focusable control of Annotate and Adjudicate is focused and sent the
+// shortcuts and stray letters); `y` confirms a pre-filled suggestion after the mode changed to
+// `beside`; undo acts on this session's own changes first and says so before reaching further.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launchBrowser, openApp, serveDist } from "./support/harness.mjs";
+import { adjudicateBackend, annotate, backend } from "./support/fixtures.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = (page, cmd) => page.evaluate((c) => window.__ipcCalls.filter((x) => x.cmd === c).map((x) => x.args), cmd);
+const rowId = (page) => page.textContent('[data-testid="row-id"]');
+const waitRow = (page, id) =>
+  page.waitForFunction((want) => document.querySelector('[data-testid="row-id"]')?.textContent === want, id);
+const waitSaved = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-testid="save-state"]')?.dataset.state === "saved");
+
+/** The shortcuts of both views and letters that are no shortcut, as the issue lists them. */
+const KEYS = ["a", "r", "d", "1", "2", "3", "4", "5", "z", "x", "c", "n", "p", "u", "y", "b", "e", "f", "h", "i", "m", "o", "q", "v", "w", "ArrowDown", "ArrowUp", "End"];
+
+async function openAnnotate(over = {}, first = "fx-zurich") {
+  const app = await openApp(browser.context, server.url, backend(over));
+  await app.page.waitForSelector('[data-testid="nav-annotate"]');
+  await app.page.keyboard.press("Alt+2");
+  await app.page.waitForFunction(() => document.activeElement?.dataset?.name === "Ana");
+  await app.page.keyboard.press("Enter");
+  await waitRow(app.page, first);
+  return app;
+}
+
+/** The focusable controls of a view (not text fields, where letters are text), by position. */
+const controls = (page, root) =>
+  page.$$eval(`[data-testid="${root}"] :is(button, select, input:not([type="text"]), [tabindex]:not([tabindex="-1"]))`, (els) =>
+    els
+      .filter((e) => !e.disabled && e.offsetParent !== null)
+      .map((e, i) => ({ i, what: `${e.tagName.toLowerCase()} ${e.dataset.testid ?? ""} ${e.textContent.trim().slice(0, 30)}` })),
+  );
+
+// Broke: one Tab focused "Annotating in place as" (a <select>, no focus ring); `c` switched to
+// Chidi's queue, and `Esc` `a` saved an accept under Chidi's name. An ↓ in the boundary list
+// saved a type at once (↓ then Esc left it saved).
+test("no key sent to any control of Annotate changes the annotator, and the boundary type only by Enter", async () => {
+  const people = [...annotate.annotators, { id: 3, name: "Chidi", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2 }];
+  const { page, problems } = await openAnnotate({
+    annotate: { ...annotate, annotators: people, queues: { ...annotate.queues, Chidi: ["fx-001", "fx-002"] } },
+  });
+  // One Tab from the view reaches the annotator control: a button with a visible focus ring.
+  await page.focus('[data-testid="annotate-view"]');
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), "annotator-select");
+  const ring = await page.$eval('[data-testid="annotator-select"]', (e) => getComputedStyle(e).outlineStyle);
+  assert.notEqual(ring, "none", "the focused annotator control shows a focus ring");
+  const list = await controls(page, "annotate-view");
+  assert.ok(list.length >= 15, `the view's controls: ${list.length}`);
+  for (const { i, what } of list) {
+    await page.keyboard.press("Escape");
+    await page.evaluate(() => document.querySelector('[data-testid="annotate-view"]').focus());
+    const ok = await page.evaluate((n) => {
+      const els = [...document.querySelectorAll('[data-testid="annotate-view"] :is(button, select, input:not([type="text"]), [tabindex]:not([tabindex="-1"]))')].filter(
+        (e) => !e.disabled && e.offsetParent !== null,
+      );
+      if (!els[n]) return false;
+      els[n].focus();
+      return true;
+    }, i);
+    if (!ok) continue; // the row changed under the sweep and has fewer controls
+    for (const key of KEYS) await page.keyboard.press(key);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.getAttribute('[data-testid="annotator-select"]', "data-value"), "Ana", `after keys on ${what}`);
+  }
+  await waitSaved(page);
+  const saved = await calls(page, "set_field");
+  assert.ok(saved.length > 0, "the shortcuts themselves did save labels");
+  assert.deepEqual([...new Set(saved.map((c) => c.annotator))], ["Ana"], "every label was saved under Ana");
+  assert.deepEqual(saved.filter((c) => c.field === "boundary_type"), [], "no key saved a boundary type");
+  assert.deepEqual([...new Set((await calls(page, "annotate_row")).map((c) => c.annotator))], ["Ana"]);
+
+  // The annotator changes only through the menu: Enter opens it, ↓ and Enter choose.
+  await page.focus('[data-testid="annotator-select"]');
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-testid="annotator-select-menu"]');
+  for (const key of ["c", "b", "a"]) await page.keyboard.press(key);
+  assert.equal(await page.getAttribute('[data-testid="annotator-select"]', "data-value"), "Ana", "letters in the menu choose nothing");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="annotator-select"]')?.dataset.value === "Ben");
+  await waitRow(page, "fx-002");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an arrow in the boundary list saves nothing until Enter; Esc keeps the saved type", async () => {
+  const { page, problems } = await openAnnotate();
+  await page.keyboard.press("r");
+  await page.keyboard.press("t");
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "boundary");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForSelector('[data-testid="boundary-draft"]');
+  await page.keyboard.press("Escape");
+  await waitSaved(page);
+  assert.deepEqual((await calls(page, "set_field")).filter((c) => c.field === "boundary_type"), [], "↓ then Esc saved nothing");
+  assert.equal(await page.$eval('[data-testid="boundary"]', (s) => s.value), "", "the list shows the saved type again");
+  await page.keyboard.press("t");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await waitSaved(page);
+  const sent = (await calls(page, "set_field")).filter((c) => c.field === "boundary_type");
+  assert.equal(sent.length, 1, "Enter saved the type reached");
+  assert.equal(sent[0].annotator, "Ana");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke: a row started under `prefilled` keeps its repair as a suggestion to confirm; after the
+// lead switched to `beside` the panel asked to confirm it but `y` answered "No suggestion left
+// to use".
+test("y confirms a pre-filled suggestion after the project switched to beside", async () => {
+  const row = annotate.rows["fx-zurich"];
+  const started = {
+    ...row,
+    suggestion_mode: "beside",
+    annotation: {
+      ...row.annotation,
+      decision: "accept_force_gap",
+      evidence_span: { text: "12–18%", start: 0, end: 1 },
+      events: 4,
+      can_undo: true,
+      suggested: ["repair"],
+      problems: ["confirm or change the suggested repair"],
+      problem_fields: ["suggested"],
+    },
+  };
+  const { page, problems } = await openAnnotate({ annotate: { ...annotate, rows: { ...annotate.rows, "fx-zurich": started } } });
+  await page.waitForSelector('[data-testid="suggested-bar"]');
+  await page.keyboard.press("y");
+  await page.waitForSelector('[data-testid="confirmed"]');
+  assert.equal(await page.textContent('[data-testid="confirmed"]'), "Confirmed repair.");
+  assert.deepEqual(await calls(page, "confirm_suggestions"), [{ id: "fx-zurich", annotator: "Ana" }]);
+  await waitSaved(page);
+  assert.equal(await page.isVisible('[data-testid="suggested-bar"]'), false, "nothing is left to confirm");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke: on a row a bulk import had finished, `x` (the severity it already had) recorded nothing
+// and the next `u` undid the import's confirmation of the repair: the row dropped back to
+// unfinished.
+test("undo acts on this session's changes first and asks before reaching back to earlier ones", async () => {
+  const row = annotate.rows["fx-zurich"];
+  const finished = {
+    ...row.annotation,
+    decision: "accept_force_gap",
+    evidence_span: { text: "12–18%", start: 0, end: 1 },
+    finished: true,
+    problems: [],
+    problem_fields: [],
+    events: 6,
+    can_undo: true,
+  };
+  // What the import did last: it confirmed the repair.
+  const beforeImportConfirm = { ...finished, finished: false, suggested: ["repair"], problems: ["confirm or change the suggested repair"], problem_fields: ["suggested"] };
+  const { page, problems } = await openAnnotate({
+    annotate: {
+      ...annotate,
+      queues: { ...annotate.queues, Ana: ["fx-zurich", "fx-001"] },
+      rows: { ...annotate.rows, "fx-zurich": { ...row, annotation: finished } },
+      history: { "Ana/fx-zurich": [beforeImportConfirm] },
+    },
+  }, "fx-001");
+  await page.keyboard.press("p"); // back to the finished row
+  await waitRow(page, "fx-zurich");
+  await page.keyboard.press("x"); // severity 2, which it has
+  await page.keyboard.press("u");
+  await page.waitForSelector('[data-testid="undone"]');
+  assert.match(await page.textContent('[data-testid="undone"]'), /Nothing you did here this session is left to undo; u again undoes an earlier change/);
+  assert.deepEqual(await calls(page, "set_field"), [], "the severity it already had records nothing");
+  assert.deepEqual(await calls(page, "undo_change"), [], "the first u undid nothing");
+  // A change of this session is undone first, then the earlier one only when asked again.
+  await page.keyboard.press("z");
+  await waitSaved(page);
+  await page.keyboard.press("u");
+  await page.waitForFunction(() => /severity back to/.test(document.querySelector('[data-testid="undone"]')?.textContent ?? ""));
+  assert.doesNotMatch(await page.textContent('[data-testid="undone"]'), /before this session/);
+  await page.keyboard.press("u");
+  await page.waitForFunction(() => /Nothing you did here/.test(document.querySelector('[data-testid="undone"]')?.textContent ?? ""));
+  assert.equal((await calls(page, "undo_change")).length, 1);
+  await page.keyboard.press("u");
+  await page.waitForFunction(() => /before this session/.test(document.querySelector('[data-testid="undone"]')?.textContent ?? ""));
+  assert.match(await page.textContent('[data-testid="undone"]'), /confirmation of the repair/);
+  assert.equal((await calls(page, "undo_change")).length, 2);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+async function openAdjudicate(over = {}) {
+  const app = await openApp(browser.context, server.url, adjudicateBackend(over));
+  await app.page.waitForSelector('[data-testid="nav-adjudicate"]');
+  await app.page.keyboard.press("Alt+5");
+  await waitRow(app.page, "fx-adj-1");
+  return app;
+}
+
+// Broke: take A's span, edit a claim ("Not saved yet"), `]`: the next row opened and `[` back
+// showed both choices gone.
+test("] and [ ask before dropping an unsaved adjudication; Stay keeps it, Discard goes on", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.keyboard.press("]"); // nothing to lose yet: no question
+  await waitRow(page, "fx-adj-2");
+  await page.keyboard.press("a");
+  await waitState(page, "unsaved");
+  const sources = () =>
+    page.$$eval('[data-testid="field-row"]', (els) => els.map((e) => [e.dataset.field, e.dataset.source]).filter(([, s]) => s));
+  const draft = await sources();
+  for (const key of ["]", "["]) {
+    await page.keyboard.press(key);
+    await page.waitForSelector('[data-testid="unsaved-dialog"]');
+    assert.match(await page.textContent('[data-testid="unsaved-dialog"]'), /fx-adj-2 has changes not saved yet/);
+    assert.equal(await rowId(page), "fx-adj-2", `${key} did not leave the row`);
+    for (const stray of ["a", "b", "]", "l"]) await page.keyboard.press(stray);
+    assert.equal(await rowId(page), "fx-adj-2");
+    await page.keyboard.press("Escape"); // Stay
+    await page.waitForSelector('[data-testid="unsaved-dialog"]', { state: "detached" });
+    assert.deepEqual(await sources(), draft, "the draft is still there");
+    assert.equal(await page.getAttribute('[data-testid="save-state"]', "data-state"), "unsaved");
+  }
+  // A click in the queue asks too; Discard opens the row asked for.
+  await page.click('[data-testid="adj-item"][data-id="fx-adj-1"]');
+  await page.waitForSelector('[data-testid="unsaved-dialog"]');
+  await page.click('[data-testid="unsaved-discard"]');
+  await waitRow(page, "fx-adj-1");
+  assert.deepEqual(await calls(page, "resolve_row"), [], "nothing was saved");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+const waitState = (page, state) =>
+  page.waitForFunction((s) => document.querySelector('[data-testid="save-state"]')?.dataset.state === s, state);
+
+test("no key sent to any control of Adjudicate changes the adjudicator or saves a label", async () => {
+  const people = [...annotate.annotators, { id: 9, name: "Lee", role: "lead", created_at: "2025-01-01T00:00:00Z", assigned: 0 }];
+  const { page, problems } = await openAdjudicate({ annotate: { ...annotate, annotators: people } });
+  await page.waitForSelector('[data-testid="adjudicator-select"]');
+  const who = () => page.$eval('[data-testid="adjudicator-select"]', (e) => e.dataset.value ?? e.value);
+  const first = await who();
+  const list = await controls(page, "adjudicate-view");
+  assert.ok(list.length >= 15, `the view's controls: ${list.length}`);
+  for (const { i, what } of list) {
+    if (/unsaved-discard|confirm-yes|mark-save/.test(what)) continue; // the explicit "go" of a dialog
+    await page.keyboard.press("Escape");
+    const ok = await page.evaluate((n) => {
+      const els = [...document.querySelectorAll('[data-testid="adjudicate-view"] :is(button, select, input:not([type="text"]), [tabindex]:not([tabindex="-1"]))')].filter(
+        (e) => !e.disabled && e.offsetParent !== null,
+      );
+      if (!els[n] || /unsaved-discard|confirm-yes/.test(els[n].dataset.testid ?? "")) return false;
+      els[n].focus();
+      return true;
+    }, i);
+    if (!ok) continue;
+    for (const key of KEYS.filter((k) => k !== "l")) await page.keyboard.press(key);
+    await page.keyboard.press("Escape");
+    assert.equal(await who(), first, `after keys on ${what}`);
+  }
+  assert.deepEqual(await calls(page, "resolve_row"), [], "no key saved an adjudication");
+  assert.deepEqual(await calls(page, "confirm_agreements"), [], "no key confirmed agreements");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke: with Setup's suggestions list focused, a stray `h` switched the whole project to `hidden`
+// (and an arrow to the next mode).
+test("a stray letter or arrow on Setup's suggestions list does not change the project's mode", async () => {
+  const app = await openApp(browser.context, server.url, backend({ answers: { suggestion_mode: "prefilled", set_suggestion_mode: "hidden" } }));
+  const { page, problems } = app;
+  await page.waitForSelector('[data-testid="nav-setup"]');
+  await page.keyboard.press("Alt+9");
+  await page.waitForFunction(() => document.querySelector('[data-testid="suggestion-mode"]')?.value === "prefilled");
+  await page.focus('[data-testid="suggestion-mode"]');
+  for (const key of ["h", "b", "ArrowDown", "ArrowUp", "End", "x"]) await page.keyboard.press(key);
+  await page.waitForTimeout(200);
+  assert.deepEqual(await calls(page, "set_suggestion_mode"), [], "no key changed the mode");
+  assert.equal(await page.$eval('[data-testid="suggestion-mode"]', (s) => s.value), "prefilled");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
