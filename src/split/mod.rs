@@ -9,8 +9,10 @@
 //! hash is sha256 of `"<salt>:<seed>:<id>"` (salt `cap` or `eval`), so the same accepted rows and
 //! parameters give the same split on any machine.
 //!
-//! **Locality filter.** Rows marked nonlocal after the draft leave the retained pool and the
-//! evaluation set; nothing replaces them (the paper's 200 selected became 198).
+//! **Locality filter.** Rows marked nonlocal leave the retained pool and the evaluation set;
+//! nothing replaces them (the paper's 200 selected became 198). A row marked before the draft is
+//! drawn and removed just as one marked after it, so the split, its counts and its
+//! `locality_removed` list do not depend on when the audit ran.
 //!
 //! **Lock.** Locking freezes the split: the removals are written into it, its manifest is stored,
 //! and every row its export covers (its own rows and every row adjudicated at the time) is frozen
@@ -91,12 +93,13 @@ fn stable_hash(prefix: &str, id: &str) -> [u8; 32] {
     Sha256::new().chain_update(prefix).chain_update(id).finalize().into()
 }
 
-/// The accepted rows, in id order.
+/// The accepted rows, in id order, with those accepted but marked nonlocal (the locality filter
+/// removes them after capping and selection, wherever in the workflow the mark was made).
 fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
     facts
         .rows
         .iter()
-        .filter(|f| f.standing == Standing::Accepted)
+        .filter(|f| matches!(f.standing, Standing::Accepted | Standing::LocalityRemovedAccepted))
         .map(|f| Ok(PoolRow { id: &f.id, group: &f.group, source: &f.source, axis: f.axis()? }))
         .collect()
 }
