@@ -142,6 +142,10 @@ pub struct PacketRow {
     /// Returned packets only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds_spent: Option<f64>,
+    /// The locked split that froze the row when the packet was issued (issue 31): the workspace
+    /// shows the row read-only, since a merge would leave its changes out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locked_split: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -268,6 +272,7 @@ fn row_for(c: &Candidate, hash: &str, blinding: Blinding) -> PacketRow {
         }),
         events: Vec::new(),
         seconds_spent: None,
+        locked_split: None,
     }
 }
 
@@ -289,6 +294,7 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
     let guideline = crate::guideline::current(project)?;
     let mut issued = Vec::new();
     let tx = project.conn_mut().transaction()?;
+    let frozen = crate::rowstate::Frozen::load(&tx)?;
     for person in people.iter().filter(|p| p.assigned > 0) {
         let mut ids: Vec<String> = {
             let mut stmt = tx.prepare("SELECT candidate_id FROM assignments WHERE annotator_id = ?1")?;
@@ -299,7 +305,11 @@ pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Ve
         let mut rows = Vec::with_capacity(ids.len());
         for id in &ids {
             let (c, hash) = candidate_with_hash(&tx, id)?;
-            rows.push(row_for(&c, &hash, blinding));
+            let mut row = row_for(&c, &hash, blinding);
+            if let Err(Error::SplitLocked { version, .. }) = frozen.guard(id) {
+                row.locked_split = Some(version);
+            }
+            rows.push(row);
         }
         let secret = new_secret()?;
         let mut packet = Packet {
@@ -377,6 +387,73 @@ pub struct MergeReport {
     /// while the packet was out, the version in force now (its labels were given under the older).
     pub guideline_version: String,
     pub newer_guideline: Option<String>,
+    /// Rows whose changes were left out because a locked split froze the row (issue 31): the rest
+    /// of the return is merged; each row stays all-or-nothing.
+    pub frozen_rows: Vec<LeftRow>,
+}
+
+/// A row of a return whose changes a merge left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct LeftRow {
+    pub id: String,
+    pub reason: String,
+    /// The row's changes in the return that were not merged.
+    #[ts(type = "number")]
+    pub events: u64,
+}
+
+/// A packet whose rows a lock freezes (issue 31): the lead is told at the lock which packets are
+/// still out and what of them the lock covers, since a frozen row's changes are left out of a
+/// later merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PacketAtLock {
+    pub packet_id: String,
+    pub annotator: String,
+    pub issued_at: String,
+    /// Rows the packet carries.
+    #[ts(type = "number")]
+    pub rows: u64,
+    /// Of them, rows frozen (or frozen once the latest draft is locked).
+    #[ts(type = "number")]
+    pub frozen: u64,
+    /// Returns of the packet merged so far.
+    #[ts(type = "number")]
+    pub returns_merged: u64,
+}
+
+/// Each annotator's latest packet that carries rows a locked split freezes, or that locking the
+/// latest draft would freeze (its rows and every adjudicated row): what the lock dialog and
+/// `split lock` name.
+pub fn packets_at_lock(conn: &rusqlite::Connection) -> Result<Vec<PacketAtLock>> {
+    let mut stmt = conn.prepare(
+        "WITH latest AS (
+             SELECT p.id, p.annotator_id, p.issued_at FROM packets p
+             WHERE p.issued_at = (SELECT max(q.issued_at) FROM packets q WHERE q.annotator_id = p.annotator_id)
+         ),
+         covered AS (
+             SELECT candidate_id FROM locked_rows
+             UNION SELECT candidate_id FROM split_rows WHERE split_id = (SELECT id FROM splits ORDER BY version DESC LIMIT 1)
+             UNION SELECT candidate_id FROM adjudications
+         )
+         SELECT l.id, a.name, l.issued_at,
+                (SELECT count(*) FROM packet_rows r WHERE r.packet_id = l.id),
+                (SELECT count(*) FROM packet_rows r JOIN covered c ON c.candidate_id = r.candidate_id WHERE r.packet_id = l.id),
+                (SELECT count(*) FROM packet_returns t WHERE t.packet_id = l.id)
+         FROM latest l JOIN annotators a ON a.id = l.annotator_id
+         ORDER BY a.name, l.issued_at",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(PacketAtLock {
+            packet_id: r.get(0)?,
+            annotator: r.get(1)?,
+            issued_at: r.get(2)?,
+            rows: r.get::<_, i64>(3)? as u64,
+            frozen: r.get::<_, i64>(4)? as u64,
+            returns_merged: r.get::<_, i64>(5)? as u64,
+        })
+    })?;
+    let all: Vec<PacketAtLock> = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(all.into_iter().filter(|p| p.frozen > 0).collect())
 }
 
 /// Merges returned packets, each all-or-nothing, in one transaction for all files: if any file
@@ -536,6 +613,7 @@ fn merge_one(
         finished_rows: 0,
         newer_guideline: (now_in_force != issued_under).then_some(now_in_force),
         guideline_version: issued_under,
+        frozen_rows: Vec::new(),
     };
     if already {
         return Ok(report);
@@ -684,11 +762,21 @@ fn merge_one(
         if !*fresh && !seconds_changed {
             continue;
         }
-        // A row a locked split froze takes no new label (the whole merge is refused, naming the
-        // row and the split); time spent on it since is not recorded, as in the app.
-        if *fresh {
-            crate::rowstate::guard(tx, &row.id)?;
-        } else if crate::rowstate::guard(tx, &row.id).is_err() {
+        // A row a locked split froze takes no new label: its changes are left out, whole, and
+        // listed with the reason (the rest of the return is merged: a packet issued before the
+        // lock keeps its other rows); time spent on it since is not recorded, as in the app.
+        // Every other check above still refuses the whole return.
+        if let Err(frozen) = crate::rowstate::guard(tx, &row.id) {
+            if *fresh {
+                let events = events.iter().filter(|e| matches!(e.3, Known::New)).count() as u64;
+                let reason = match frozen {
+                    Error::SplitLocked { version, .. } => {
+                        format!("the row is in locked split v{version}, which freezes its labels")
+                    }
+                    other => other.to_string(),
+                };
+                report.frozen_rows.push(LeftRow { id: row.id.clone(), reason, events });
+            }
             continue;
         }
         let return_id = match return_id {

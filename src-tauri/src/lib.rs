@@ -169,6 +169,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         split::split_defaults,
         split::split_draft,
         split::split_lock,
+        split::split_packets_at_lock,
         split::split_export,
         split::split_verify,
         evaluation::evaluation_compare,

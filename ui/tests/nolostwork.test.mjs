@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { launchBrowser, openApp, serveDist } from "./support/harness.mjs";
 import { adjudicateBackend, annotate, backend } from "./support/fixtures.mjs";
+import { draftSplit, splitStatus } from "./support/splitFixtures.mjs";
 
 let server;
 let browser;
@@ -296,4 +297,63 @@ test("a stray letter or arrow on Setup's suggestions list does not change the pr
   assert.equal(await page.$eval('[data-testid="suggestion-mode"]', (s) => s.value), "prefilled");
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+// Broke: the lock dialog did not mention the packets still out, and a return touching a frozen
+// row was refused whole, its valid rows lost; the merge table had no word for rows left out.
+test("the lock dialog names the packets out and what it freezes of them", async () => {
+  const out = [{ packet_id: "0f1e2d3c-aaaa-bbbb-cccc-000000000001", annotator: "Ben", issued_at: "2025-03-01T10:00:00Z", rows: 55, frozen: 12, returns_merged: 0 }];
+  const { page, problems } = await openApp(
+    browser.context,
+    server.url,
+    backend({ status: splitStatus, answers: { split_show: draftSplit, split_defaults: { caps: {}, per_axis: 40, seed: 1, strata: ["source_dataset"] }, split_packets_at_lock: out } }),
+  );
+  await page.waitForSelector('[data-testid="nav-split"]');
+  await page.keyboard.press("Alt+7");
+  await page.click('[data-testid="lock"]');
+  await page.waitForSelector('[data-testid="lock-packet"]');
+  assert.match(await page.textContent('[data-testid="lock-packets"]'), /Packets are out with rows this lock freezes; when they come back, a merge takes their other rows/);
+  assert.match(await page.textContent('[data-testid="lock-packet"]'), /Ben's packet\s*0f1e2d3c: 12 of its\s*55 rows frozen; 0 returns merged so far/);
+  assert.deepEqual(await calls(page, "split_lock"), [], "asking locks nothing");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a merge report lists the frozen rows it left out; the workspace says what a packet carries", async () => {
+  const report = {
+    file: "/in/ben.returned.json",
+    packet_id: "pk-2",
+    annotator: "Ben",
+    merged: true,
+    rows: 55,
+    new_events: 9,
+    finished_rows: 42,
+    guideline_version: "1",
+    newer_guideline: null,
+    frozen_rows: [{ id: "fb-0012", reason: "the row is in locked split v1, which freezes its labels", events: 3 }],
+  };
+  const { page, problems } = await openApp(browser.context, server.url, backend({ answers: { merge_packets: [report] } }));
+  await page.waitForSelector('[data-testid="nav-packets"]');
+  await page.keyboard.press("Alt+3");
+  await page.fill('[data-testid="merge-paths"]', "/in/ben.returned.json");
+  await page.click('[data-testid="merge"]');
+  await page.waitForSelector('[data-testid="merge-frozen"]');
+  assert.match(
+    await page.textContent('[data-testid="merge-frozen"]'),
+    /1 frozen row left out:\s*fb-0012 \(3 changes; the row is in locked split v1, which freezes its labels\)/,
+  );
+  assert.match(await page.textContent('[data-testid="merge-reports"]'), /merged/);
+  await page.close();
+
+  const ws = await openApp(
+    browser.context,
+    server.url,
+    backend({ session: { project_name: "ws", project_path: "/tmp/ws", workspace: { annotator: "Ben", blinding: "standard", packet_id: "pk-2", packet_path: "/d/ben.json", return_path: null } } }),
+  );
+  await ws.page.waitForSelector('[data-testid="nav-packets"]');
+  await ws.page.keyboard.press("Alt+3");
+  await ws.page.waitForSelector('[data-testid="packet-carries"]');
+  assert.match(await ws.page.textContent('[data-testid="packet-carries"]'), /not labels given in the\s+lead's project/);
+  assert.deepEqual([...problems, ...ws.problems], []);
+  await ws.page.close();
 });
