@@ -357,3 +357,35 @@ test("a merge report lists the frozen rows it left out; the workspace says what 
   assert.deepEqual([...problems, ...ws.problems], []);
   await ws.page.close();
 });
+
+// Broke: `N` on a queue with every row finished did nothing at all.
+test("N on a finished queue says all done", async () => {
+  const app = await openApp(browser.context, server.url, backend({ annotate: { ...annotate, queues: { ...annotate.queues, Ana: ["fx-003"] } } }));
+  const { page, problems } = app;
+  await page.waitForSelector('[data-testid="nav-annotate"]');
+  await page.keyboard.press("Alt+2");
+  await page.waitForFunction(() => document.activeElement?.dataset?.name === "Ana");
+  await page.keyboard.press("Enter");
+  await waitRow(page, "fx-003");
+  await page.keyboard.press("N");
+  await page.waitForSelector('[data-testid="undone"]');
+  assert.equal(await page.textContent('[data-testid="undone"]'), "All done: every row in this queue is finished.");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke: the project bar said "Adjudicated 0" where the Funnel said 10: one counts rows in a state
+// now, the other rows that reached it; now each says which.
+test("the project bar counts rows now in a state; the funnel, rows that reached each stage", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.keyboard.press("Alt+1");
+  await page.waitForSelector('[data-testid="state-count"]');
+  assert.equal(await page.getAttribute("ul.states", "aria-label"), "Rows now in each workflow state");
+  assert.equal((await page.textContent(".states-caption")).trim(), "now in");
+  await page.click('[data-testid="nav-funnel"]');
+  await page.waitForSelector('[data-testid="funnel-stage"]');
+  const names = await page.$$eval('[data-testid="funnel-stage"] .name', (els) => els.map((e) => e.textContent.trim()));
+  assert.deepEqual(names.slice(0, 3), ["Candidates", "Reached double-annotated", "Reached adjudicated"]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
