@@ -389,3 +389,21 @@ test("the project bar counts rows now in a state; the funnel, rows that reached 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: after Packets › Open packet the window had no way back to the lead's project short of
+// a restart.
+test("a workspace opened from the lead's project offers the way back to it", async () => {
+  const ws = { project_name: "ws", project_path: "/d/ben.json.workspace.forcebench", workspace: { annotator: "Ben", blinding: "standard", packet_id: "pk-2", packet_path: "/d/ben.json", return_path: null } };
+  const { page, problems } = await openApp(
+    browser.context,
+    server.url,
+    backend({ session: ws, answers: { previous_project: "/d/lead.forcebench", reopen_previous_project: { project_name: "lead", project_path: "/d/lead.forcebench", workspace: null } } }),
+  );
+  await page.waitForSelector('[data-testid="nav-packets"]');
+  await page.keyboard.press("Alt+3");
+  await page.waitForSelector('[data-testid="back-to-lead"]');
+  await page.click('[data-testid="back-to-lead"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "reopen_previous_project"));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
