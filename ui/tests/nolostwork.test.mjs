@@ -407,3 +407,28 @@ test("a workspace opened from the lead's project offers the way back to it", asy
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: switching tabs reset the annotator picked and "Hide annotator names".
+test("the annotator picked and hidden names stay picked across tabs", async () => {
+  const app = await openApp(browser.context, server.url, adjudicateBackend());
+  const { page, problems } = app;
+  await page.waitForSelector('[data-testid="nav-annotate"]');
+  await page.keyboard.press("Alt+2");
+  await page.waitForFunction(() => document.activeElement?.dataset?.name === "Ana");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="annotator-select"]')?.dataset.value === "Ben");
+  await page.keyboard.press("Alt+5");
+  await waitRow(page, "fx-adj-1");
+  await page.keyboard.press("h");
+  await page.waitForFunction(() => document.querySelector('[data-testid="hide-names"]')?.checked === true);
+  await page.keyboard.press("Alt+2");
+  await page.waitForFunction(() => document.querySelector('[data-testid="annotator-select"]')?.dataset.value === "Ben");
+  assert.equal(await page.isVisible('[data-testid="annotator-picker"]'), false, "no second pick");
+  await page.keyboard.press("Alt+5");
+  await page.waitForSelector('[data-testid="hide-names"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]'));
+  assert.equal(await page.$eval('[data-testid="hide-names"]', (e) => e.checked), true, "names stay hidden");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
