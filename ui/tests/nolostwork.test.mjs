@@ -432,3 +432,21 @@ test("the annotator picked and hidden names stay picked across tabs", async () =
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: notes were reachable only by `t` Tab Tab, and "Needs discussion" said nothing of the
+// reason the guideline asks for.
+test("o opens the notes; needs discussion asks for a note until one is written", async () => {
+  const { page, problems } = await openAnnotate();
+  await page.keyboard.press("d");
+  await page.waitForSelector('[data-testid="discuss-why"]');
+  await page.keyboard.press("o");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), "notes");
+  await page.keyboard.type("Is a trial of adults a population change?");
+  await page.keyboard.press("Escape");
+  await waitSaved(page);
+  await page.waitForSelector('[data-testid="discuss-why"]', { state: "detached" });
+  const notes = (await calls(page, "set_field")).filter((c) => c.field === "notes");
+  assert.deepEqual(notes.map((c) => [c.annotator, c.value]), [["Ana", "Is a trial of adults a population change?"]]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
