@@ -265,7 +265,8 @@ pub struct StageCounts {
     pub adjudicated: u64,
     #[ts(type = "number")]
     pub rejected: u64,
-    /// Accepted when the split was drafted (the pool it was drawn from).
+    /// Accepted when the split was drafted (the pool it was drawn from), with the accepted rows
+    /// marked nonlocal before the draft: capped + locality_removed + retained.
     #[ts(type = "number")]
     pub accepted: u64,
     #[ts(type = "number")]
