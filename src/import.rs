@@ -185,15 +185,20 @@ fn invalid(problems: Problems) -> Error {
 /// before a record. A record's position is the byte where its read began: its first line is the
 /// one holding the first byte after any line breaks there. Records come in file order, so the
 /// count moves forward only.
-struct FileLines<'a> {
+pub(crate) struct FileLines<'a> {
     bytes: &'a [u8],
     /// The byte `line` was counted up to.
     at: usize,
     line: u64,
 }
 
-impl FileLines<'_> {
-    fn of_record_at(&mut self, byte: u64) -> u64 {
+impl<'a> FileLines<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        FileLines { bytes, at: 0, line: 1 }
+    }
+
+    /// The line the record whose read began at byte `byte` starts on.
+    pub(crate) fn of_record_at(&mut self, byte: u64) -> u64 {
         let mut start = (byte as usize).min(self.bytes.len());
         while start < self.bytes.len() && matches!(self.bytes[start], b'\r' | b'\n') {
             start += 1;
@@ -249,7 +254,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     let mut rows = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut next_report = PROGRESS_STEP;
-    let mut lines = FileLines { bytes, at: 0, line: 1 };
+    let mut lines = FileLines::new(bytes);
     loop {
         let line = lines.of_record_at(reader.position().byte());
         match reader.read_record(&mut record) {
