@@ -357,4 +357,8 @@ fn a_return_that_touches_a_frozen_row_merges_every_other_row_and_lists_the_froze
         .failure()
         .stderr(predicates::str::contains(format!("row `{frozen_row}` is in locked split v1, which freezes it")));
     fb(&ws2, &["annotate", "set", &open_rows[0], "notes", "y", "--annotator", "Ben"]).success();
+    // The annotate view knows it before anything is typed.
+    let opened = forcebench::Project::open(&ws2).unwrap();
+    assert_eq!(forcebench::annotate::row_view(&opened, &frozen_row, "Ben").unwrap().locked_split, Some(1));
+    assert_eq!(forcebench::annotate::row_view(&opened, &open_rows[0], "Ben").unwrap().locked_split, None);
 }

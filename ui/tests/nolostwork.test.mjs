@@ -450,3 +450,16 @@ test("o opens the notes; needs discussion asks for a note until one is written",
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Broke: nothing in the workspace showed which rows were frozen; a change failed only on saving.
+test("a row a locked split froze says so before anything is typed", async () => {
+  const frozen = { ...annotate.rows["fx-zurich"], locked_split: 1 };
+  const { page, problems } = await openAnnotate({ annotate: { ...annotate, rows: { ...annotate.rows, "fx-zurich": frozen } } });
+  await page.waitForSelector('[data-testid="row-frozen"]');
+  assert.match(await page.textContent('[data-testid="row-frozen"]'), /Read-only: locked split v1 freezes this row/);
+  await page.keyboard.press("n");
+  await waitRow(page, "fx-001");
+  assert.equal(await page.isVisible('[data-testid="row-frozen"]'), false, "an open row says nothing");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
