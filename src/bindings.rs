@@ -30,6 +30,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::annotate::AnnotationEvent::export_all_to(dir)?;
     crate::annotate::Field::export_all_to(dir)?;
     crate::packets::MergeReport::export_all_to(dir)?;
+    crate::packets::PacketAtLock::export_all_to(dir)?;
     crate::packets::Blinding::export_all_to(dir)?;
     crate::settings::SuggestionMode::export_all_to(dir)?;
     crate::agreement::ProjectAgreement::export_all_to(dir)?;

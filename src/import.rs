@@ -179,6 +179,40 @@ fn invalid(problems: Problems) -> Error {
     Error::InvalidInput { file: problems.file, problems: problems.list }
 }
 
+/// The line of the file a CSV record starts on, as an editor numbers it (the header is line 1).
+///
+/// The csv reader's own line count is one short after a CRLF line end (it ends a record at the
+/// `\r` and counts the `\n` only while reading the next one) and points at a blank line skipped
+/// before a record. A record's position is the byte where its read began: its first line is the
+/// one holding the first byte after any line breaks there. Records come in file order, so the
+/// count moves forward only.
+pub(crate) struct FileLines<'a> {
+    bytes: &'a [u8],
+    /// The byte `line` was counted up to.
+    at: usize,
+    line: u64,
+}
+
+impl<'a> FileLines<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        FileLines { bytes, at: 0, line: 1 }
+    }
+
+    /// The line the record whose read began at byte `byte` starts on.
+    pub(crate) fn of_record_at(&mut self, byte: u64) -> u64 {
+        let mut start = (byte as usize).min(self.bytes.len());
+        while start < self.bytes.len() && matches!(self.bytes[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        if start < self.at {
+            (self.at, self.line) = (0, 1);
+        }
+        self.line += self.bytes[self.at..start].iter().filter(|b| **b == b'\n').count() as u64;
+        self.at = start;
+        self.line
+    }
+}
+
 /// Reports progress every this many bytes (and at the end).
 const PROGRESS_STEP: u64 = 256 * 1024;
 
@@ -221,15 +255,16 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     let mut rows = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut next_report = PROGRESS_STEP;
+    let mut lines = FileLines::new(bytes);
     loop {
-        let line = reader.position().line();
+        let line = lines.of_record_at(reader.position().byte());
         match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
                 match e.kind() {
                     csv::ErrorKind::UnequalLengths { pos, expected_len, len } => problems.add(
-                        Some(pos.as_ref().map_or(line, |p| p.line())),
+                        Some(pos.as_ref().map_or(line, |p| lines.of_record_at(p.byte()))),
                         None,
                         format!("this row has {len} fields but the header has {expected_len}"),
                     ),
@@ -243,7 +278,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
                 continue;
             }
         }
-        let line = record.position().map_or(line, |p| p.line());
+        let line = record.position().map_or(line, |p| lines.of_record_at(p.byte()));
         let mut values: [Option<String>; 14] = Default::default();
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");

@@ -39,7 +39,11 @@ use crate::roster;
 use crate::settings::SuggestionMode;
 use crate::vocab::Axis;
 
+mod issue;
 mod read;
+use issue::candidate_with_hash;
+pub(crate) use issue::decode_secret;
+pub use issue::{issue, IssuedPacket};
 use read::read_canonical;
 pub use read::{checksum_of, checksum_of_bytes, mac_of, mac_of_bytes, read};
 
@@ -142,6 +146,10 @@ pub struct PacketRow {
     /// Returned packets only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds_spent: Option<f64>,
+    /// The locked split that froze the row when the packet was issued (issue 31): the workspace
+    /// shows the row read-only, since a merge would leave its changes out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locked_split: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -232,155 +240,6 @@ impl Packet {
     }
 }
 
-/// A fresh per-packet secret: 32 bytes from the operating system's generator.
-fn new_secret() -> Result<[u8; 32]> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key)
-        .map_err(|e| Error::Internal(format!("could not draw a packet key from the operating system: {e}")))?;
-    Ok(key)
-}
-
-/// Decodes a packet secret as stored (hex of 32 bytes).
-pub(crate) fn decode_secret(hex_text: &str) -> Option<Vec<u8>> {
-    hex::decode(hex_text).ok().filter(|k| k.len() == 32)
-}
-
-fn row_for(c: &Candidate, hash: &str, blinding: Blinding) -> PacketRow {
-    let strict = blinding == Blinding::Strict;
-    PacketRow {
-        id: c.id.clone(),
-        content_sha256: hash.to_string(),
-        context: c.context.clone(),
-        passage: c.passage.clone(),
-        suggestions: Suggestions {
-            evidence_span: c.evidence_span.clone(),
-            calibrated_claim: c.calibrated_claim.clone(),
-            raised_claim: c.raised_claim.clone(),
-            repair: c.repair.clone(),
-            rationale: if strict { None } else { c.rationale.clone() },
-            axis: if strict { None } else { c.axis },
-            severity: if strict { None } else { c.severity },
-        },
-        provenance: (!strict).then(|| Provenance {
-            group_id: c.group_id.clone(),
-            source_dataset: c.source_dataset.clone(),
-            source_id: c.source_id.clone(),
-        }),
-        events: Vec::new(),
-        seconds_spent: None,
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct IssuedPacket {
-    pub annotator: String,
-    pub packet_id: String,
-    pub file: String,
-    #[ts(type = "number")]
-    pub rows: u64,
-}
-
-/// Writes one packet per annotator with assignments into `dir`.
-pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Vec<IssuedPacket>> {
-    crate::settings::lead_only(project.conn(), "issuing packets")?;
-    crate::output::check_out_folder(dir)?;
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    // The packet files written so far: removed if the issue fails, so no packet (and no key) is
-    // left that the project never recorded (a full disk at the commit, say).
-    let mut written: Vec<PathBuf> = Vec::new();
-    let issued = issue_into(project, dir, blinding, &mut written);
-    if issued.is_err() {
-        for f in &written {
-            let _ = std::fs::remove_file(f);
-        }
-    }
-    issued
-}
-
-fn issue_into(
-    project: &mut Project,
-    dir: &Path,
-    blinding: Blinding,
-    written: &mut Vec<PathBuf>,
-) -> Result<Vec<IssuedPacket>> {
-    let info = project.info().clone();
-    let people = roster::list(project)?;
-    let suggestion_mode = crate::settings::suggestion_mode(project.conn())?;
-    let guideline = crate::guideline::current(project)?;
-    let mut issued = Vec::new();
-    let tx = project.conn_mut().transaction()?;
-    for person in people.iter().filter(|p| p.assigned > 0) {
-        let mut ids: Vec<String> = {
-            let mut stmt = tx.prepare("SELECT candidate_id FROM assignments WHERE annotator_id = ?1")?;
-            let ids = stmt.query_map([person.id], |r| r.get(0))?;
-            ids.collect::<rusqlite::Result<_>>()?
-        };
-        annotator_order(&info.id, &person.name, &mut ids);
-        let mut rows = Vec::with_capacity(ids.len());
-        for id in &ids {
-            let (c, hash) = candidate_with_hash(&tx, id)?;
-            rows.push(row_for(&c, &hash, blinding));
-        }
-        let secret = new_secret()?;
-        let mut packet = Packet {
-            format: FORMAT.into(),
-            format_version: FORMAT_VERSION,
-            kind: "issued".into(),
-            project: PacketProject { id: info.id.clone(), name: info.name.clone() },
-            packet_id: uuid::Uuid::new_v4().to_string(),
-            annotator: person.name.clone(),
-            blinding,
-            suggestion_mode,
-            guideline_version: Some(guideline.label.clone()),
-            guideline: Some(guideline.text.clone()),
-            issued_at: now(),
-            returned_at: None,
-            secret: Some(hex::encode(secret)),
-            workspace_id: None,
-            rows,
-            checksum: None,
-            mac: None,
-        };
-        let text = packet.to_json();
-        let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
-        crate::output::write_file(&file, text.as_bytes(), true)?;
-        written.push(file.clone());
-        tx.execute(
-            "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
-        )?;
-        for row in &packet.rows {
-            tx.execute(
-                "INSERT INTO packet_rows (packet_id, candidate_id, content_sha256) VALUES (?1, ?2, ?3)",
-                params![packet.packet_id, row.id, row.content_sha256],
-            )?;
-        }
-        issued.push(IssuedPacket {
-            annotator: person.name.clone(),
-            packet_id: packet.packet_id.clone(),
-            file: file.display().to_string(),
-            rows: packet.rows.len() as u64,
-        });
-    }
-    if issued.is_empty() {
-        return Err(Error::NothingAssigned("no one has assignments yet; run `forcebench assign` first".into()));
-    }
-    tx.commit()?;
-    Ok(issued)
-}
-
-fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
-    // Reuse the candidate reader through a lightweight query of the hash.
-    let hash: String =
-        conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
-    let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
-    Ok((c, hash))
-}
-
-fn safe_name(name: &str) -> String {
-    crate::output::name_for_file(name)
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct MergeReport {
     pub file: String,
@@ -398,6 +257,73 @@ pub struct MergeReport {
     /// while the packet was out, the version in force now (its labels were given under the older).
     pub guideline_version: String,
     pub newer_guideline: Option<String>,
+    /// Rows whose changes were left out because a locked split froze the row (issue 31): the rest
+    /// of the return is merged; each row stays all-or-nothing.
+    pub frozen_rows: Vec<LeftRow>,
+}
+
+/// A row of a return whose changes a merge left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct LeftRow {
+    pub id: String,
+    pub reason: String,
+    /// The row's changes in the return that were not merged.
+    #[ts(type = "number")]
+    pub events: u64,
+}
+
+/// A packet whose rows a lock freezes (issue 31): the lead is told at the lock which packets are
+/// still out and what of them the lock covers, since a frozen row's changes are left out of a
+/// later merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PacketAtLock {
+    pub packet_id: String,
+    pub annotator: String,
+    pub issued_at: String,
+    /// Rows the packet carries.
+    #[ts(type = "number")]
+    pub rows: u64,
+    /// Of them, rows frozen (or frozen once the latest draft is locked).
+    #[ts(type = "number")]
+    pub frozen: u64,
+    /// Returns of the packet merged so far.
+    #[ts(type = "number")]
+    pub returns_merged: u64,
+}
+
+/// Each annotator's latest packet that carries rows a locked split freezes, or that locking the
+/// latest draft would freeze (its rows and every adjudicated row): what the lock dialog and
+/// `split lock` name.
+pub fn packets_at_lock(conn: &rusqlite::Connection) -> Result<Vec<PacketAtLock>> {
+    let mut stmt = conn.prepare(
+        "WITH latest AS (
+             SELECT p.id, p.annotator_id, p.issued_at FROM packets p
+             WHERE p.issued_at = (SELECT max(q.issued_at) FROM packets q WHERE q.annotator_id = p.annotator_id)
+         ),
+         covered AS (
+             SELECT candidate_id FROM locked_rows
+             UNION SELECT candidate_id FROM split_rows WHERE split_id = (SELECT id FROM splits ORDER BY version DESC LIMIT 1)
+             UNION SELECT candidate_id FROM adjudications
+         )
+         SELECT l.id, a.name, l.issued_at,
+                (SELECT count(*) FROM packet_rows r WHERE r.packet_id = l.id),
+                (SELECT count(*) FROM packet_rows r JOIN covered c ON c.candidate_id = r.candidate_id WHERE r.packet_id = l.id),
+                (SELECT count(*) FROM packet_returns t WHERE t.packet_id = l.id)
+         FROM latest l JOIN annotators a ON a.id = l.annotator_id
+         ORDER BY a.name, l.issued_at",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(PacketAtLock {
+            packet_id: r.get(0)?,
+            annotator: r.get(1)?,
+            issued_at: r.get(2)?,
+            rows: r.get::<_, i64>(3)? as u64,
+            frozen: r.get::<_, i64>(4)? as u64,
+            returns_merged: r.get::<_, i64>(5)? as u64,
+        })
+    })?;
+    let all: Vec<PacketAtLock> = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(all.into_iter().filter(|p| p.frozen > 0).collect())
 }
 
 /// Merges returned packets, each all-or-nothing, in one transaction for all files: if any file
@@ -557,6 +483,7 @@ fn merge_one(
         finished_rows: 0,
         newer_guideline: (now_in_force != issued_under).then_some(now_in_force),
         guideline_version: issued_under,
+        frozen_rows: Vec::new(),
     };
     if already {
         return Ok(report);
@@ -723,11 +650,21 @@ fn merge_one(
         if !*fresh && !seconds_changed {
             continue;
         }
-        // A row a locked split froze takes no new label (the whole merge is refused, naming the
-        // row and the split); time spent on it since is not recorded, as in the app.
-        if *fresh {
-            crate::rowstate::guard(tx, &row.id)?;
-        } else if crate::rowstate::guard(tx, &row.id).is_err() {
+        // A row a locked split froze takes no new label: its changes are left out, whole, and
+        // listed with the reason (the rest of the return is merged: a packet issued before the
+        // lock keeps its other rows); time spent on it since is not recorded, as in the app.
+        // Every other check above still refuses the whole return.
+        if let Err(frozen) = crate::rowstate::guard(tx, &row.id) {
+            if *fresh {
+                let events = events.iter().filter(|e| matches!(e.3, Known::New)).count() as u64;
+                let reason = match frozen {
+                    Error::SplitLocked { version, .. } => {
+                        format!("the row is in locked split v{version}, which freezes its labels")
+                    }
+                    other => other.to_string(),
+                };
+                report.frozen_rows.push(LeftRow { id: row.id.clone(), reason, events });
+            }
             continue;
         }
         let return_id = match return_id {

@@ -351,6 +351,16 @@ impl StateRule {
 
     /// The state of adjudicated row `id` with final `decision` (see [`settle`]).
     pub fn state(&self, id: &str, decision: Decision) -> WorkflowState {
+        self.state_with(id, decision, self.marks.contains_key(id))
+    }
+
+    /// The state adjudicated row `id` would have without its locality mark (issue 31: the split
+    /// counts a row marked before its draft in the pool it removes the row from).
+    pub fn state_unmarked(&self, id: &str, decision: Decision) -> WorkflowState {
+        self.state_with(id, decision, false)
+    }
+
+    fn state_with(&self, id: &str, decision: Decision, marked: bool) -> WorkflowState {
         let qc = self.qc.binary_search_by(|(k, _)| k.as_str().cmp(id)).ok().map(|i| {
             if self.qc[i].1 {
                 QcOutcome::Blocked
@@ -358,13 +368,7 @@ impl StateRule {
                 QcOutcome::Passed
             }
         });
-        settle(&RowFacts {
-            decision: Some(decision),
-            qc,
-            marked: self.marks.contains_key(id),
-            finished: 2,
-            assigned: true,
-        })
+        settle(&RowFacts { decision: Some(decision), qc, marked, finished: 2, assigned: true })
     }
 }
 

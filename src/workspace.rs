@@ -99,6 +99,24 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
             params![row.id, annotator_id, now()],
         )?;
     }
+    // Rows a locked split froze when the packet was issued are frozen here too (issue 31), under
+    // a split of the same version with no rows of its own: every change to them is refused with
+    // a message naming the split, as in the lead's project, instead of being left out at merge.
+    let mut versions: Vec<i64> = packet.rows.iter().filter_map(|r| r.locked_split).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    for version in versions {
+        let params = serde_json::to_string(&crate::split::SplitParams::new(Default::default(), None, None))
+            .expect("params serialise");
+        tx.execute(
+            "INSERT INTO splits (version, status, params_json, created_at, locked_at) VALUES (?1, 'locked', ?2, ?3, ?3)",
+            params![version, params, packet.issued_at],
+        )?;
+        let split_id = tx.last_insert_rowid();
+        for row in packet.rows.iter().filter(|r| r.locked_split == Some(version)) {
+            tx.execute("INSERT INTO locked_rows (candidate_id, split_id) VALUES (?1, ?2)", params![row.id, split_id])?;
+        }
+    }
     tx.commit()?;
     Ok(project)
 }

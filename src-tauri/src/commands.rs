@@ -223,7 +223,37 @@ pub async fn return_packet(studio: State<'_, Studio>, out: Option<String>) -> Re
 pub async fn open_packet(studio: State<'_, Studio>, path: String) -> Result<SessionInfo, ErrorPayload> {
     let project = workspace::open_or_resume(Path::new(path.trim())).map_err(|e| e.payload())?;
     let info = session_of(&project).map_err(|e| e.payload())?;
+    // The lead's project left behind, for the way back (a workspace left for another keeps the
+    // lead's project it came from).
+    let lead = studio
+        .with(|p| Ok(workspace::packet_of(p)?.is_none().then(|| std::path::PathBuf::from(&p.info().path))))
+        .ok()
+        .flatten();
+    if let Some(lead) = lead {
+        *studio.previous.lock().unwrap_or_else(|e| e.into_inner()) = Some(lead);
+    }
     studio.replace(project);
+    Ok(info)
+}
+
+/// The lead's project this window left for a packet's workspace, if it did (issue 31).
+#[tauri::command]
+pub fn previous_project(studio: State<'_, Studio>) -> Option<String> {
+    studio.previous.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|p| p.display().to_string())
+}
+
+/// Goes back from a packet's workspace to the lead's project the window left for it.
+#[tauri::command]
+pub async fn reopen_previous_project(studio: State<'_, Studio>) -> Result<SessionInfo, ErrorPayload> {
+    let Some(path) = studio.previous.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+        return Err(
+            forcebench::Error::InvalidArgument("this window did not come from a lead's project".into()).payload()
+        );
+    };
+    let project = forcebench::Project::open(&path).map_err(|e| e.payload())?;
+    let info = session_of(&project).map_err(|e| e.payload())?;
+    studio.replace(project);
+    *studio.previous.lock().unwrap_or_else(|e| e.into_inner()) = None;
     Ok(info)
 }
 

@@ -27,11 +27,13 @@ pub struct Studio {
     project: Mutex<Result<Project, ErrorPayload>>,
     /// Calls that may have changed the project from this window (see [`Studio::revision`]).
     changes: AtomicU64,
+    /// The lead's project the window left for a packet's workspace (issue 31: the way back).
+    pub previous: Mutex<Option<PathBuf>>,
 }
 
 impl Studio {
     pub fn new(project: Result<Project, ErrorPayload>) -> Self {
-        Studio { project: Mutex::new(project), changes: AtomicU64::new(0) }
+        Studio { project: Mutex::new(project), changes: AtomicU64::new(0), previous: Mutex::new(None) }
     }
 
     /// Names the project's current state: it changes whenever this window changed the project
@@ -171,6 +173,9 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         split::split_defaults,
         split::split_draft,
         split::split_lock,
+        split::split_packets_at_lock,
+        commands::previous_project,
+        commands::reopen_previous_project,
         split::split_export,
         split::split_verify,
         evaluation::evaluation_compare,

@@ -56,6 +56,15 @@ pub async fn split_lock(studio: State<'_, Studio>) -> Result<SplitShow, ErrorPay
     studio.with_mut(split::lock)
 }
 
+/// Each annotator's latest packet with rows the lock freezes (or locking the latest draft would
+/// freeze), for the lock dialog (issue 31).
+#[tauri::command]
+pub async fn split_packets_at_lock(
+    studio: State<'_, Studio>,
+) -> Result<Vec<forcebench::packets::PacketAtLock>, ErrorPayload> {
+    studio.with(|p| forcebench::packets::packets_at_lock(p.conn()))
+}
+
 /// One step of an export: `done` of `total` files written, the last being `file`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ExportProgress {

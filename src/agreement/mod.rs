@@ -134,9 +134,15 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
     }
     let mut rows: Vec<(String, String, String)> = Vec::new();
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
+    // The file's own lines, as an editor numbers them (the csv reader's count is one short after
+    // CRLF line ends: issue 31).
+    let mut lines = crate::import::FileLines::new(text.as_bytes());
     for record in reader.records() {
-        let record = record.map_err(|e| problem(e.position().map(|p| p.line()), None, e.to_string()))?;
-        let line = record.position().map_or(0, |p| p.line());
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => return Err(problem(e.position().map(|p| lines.of_record_at(p.byte())), None, e.to_string())),
+        };
+        let line = record.position().map_or(0, |p| lines.of_record_at(p.byte()));
         let get = |i: usize| record.get(i).unwrap_or("").trim().to_string();
         // Items and names in one Unicode form: `José` composed or decomposed is one annotator.
         let (item, who, label) = (crate::input::nfc(&get(ci)), crate::input::nfc(&get(ca)), get(cl));

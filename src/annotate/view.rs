@@ -95,6 +95,10 @@ pub struct AnnotateRow {
     /// `None` when blinding hides provenance.
     pub source_dataset: Option<String>,
     pub annotation: Annotation,
+    /// The locked split that freezes the row, when one does (issue 31): the view shows it
+    /// read-only rather than letting a change fail on saving.
+    #[ts(type = "number | null")]
+    pub locked_split: Option<i64>,
 }
 
 /// The annotate view's data for one row of one annotator's queue.
@@ -103,6 +107,11 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotation = get(project, candidate_id, annotator)?;
     let (position, total) = super::queue::place(project, candidate_id, annotator)?;
+    let locked_split = match crate::rowstate::guard(project.conn(), candidate_id) {
+        Err(Error::SplitLocked { version, .. }) => Some(version),
+        Err(other) => return Err(other),
+        Ok(()) => None,
+    };
     let strict = crate::settings::place(project.conn())? == crate::settings::Place::Workspace { strict: true };
     let mode = annotation.suggestion_mode;
     let hidden = mode == SuggestionMode::Hidden;
@@ -122,5 +131,6 @@ pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Resul
         suggestion_mode: mode,
         source_dataset: (!strict && !c.source_dataset.is_empty()).then_some(c.source_dataset),
         annotation,
+        locked_split,
     })
 }

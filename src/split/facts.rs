@@ -21,6 +21,9 @@ pub(crate) enum Standing {
     Accepted,
     /// Marked nonlocal in the locality audit (whatever else holds).
     LocalityRemoved,
+    /// Marked nonlocal, and accepted but for the mark: a draft counts it in its pool and then
+    /// removes it, so a row marked before the draft is accounted for as one marked after it.
+    LocalityRemovedAccepted,
     /// Anything else: not adjudicated yet, rejected, or held back by quality control.
     Other,
 }
@@ -190,8 +193,10 @@ pub(crate) fn load(conn: &Connection) -> Result<Facts> {
     }
     let rule = crate::rowstate::StateRule::load(conn)?;
     for (fact, f) in facts.rows.iter_mut().zip(&flags) {
-        fact.standing = match f.decision.map(|d| rule.state(&fact.id, d)) {
-            _ if rule.marks.contains_key(&fact.id) => Standing::LocalityRemoved,
+        let marked = rule.marks.contains_key(&fact.id);
+        fact.standing = match f.decision.map(|d| rule.state_unmarked(&fact.id, d)) {
+            Some(WorkflowState::Accepted) if marked => Standing::LocalityRemovedAccepted,
+            _ if marked => Standing::LocalityRemoved,
             Some(WorkflowState::Accepted) => Standing::Accepted,
             _ => Standing::Other,
         };

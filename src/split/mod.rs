@@ -9,8 +9,10 @@
 //! hash is sha256 of `"<salt>:<seed>:<id>"` (salt `cap` or `eval`), so the same accepted rows and
 //! parameters give the same split on any machine.
 //!
-//! **Locality filter.** Rows marked nonlocal after the draft leave the retained pool and the
-//! evaluation set; nothing replaces them (the paper's 200 selected became 198).
+//! **Locality filter.** Rows marked nonlocal leave the retained pool and the evaluation set;
+//! nothing replaces them (the paper's 200 selected became 198). A row marked before the draft is
+//! drawn and removed just as one marked after it, so the split, its counts and its
+//! `locality_removed` list do not depend on when the audit ran.
 //!
 //! **Lock.** Locking freezes the split: the removals are written into it, its manifest is stored,
 //! and every row its export covers (its own rows and every row adjudicated at the time) is frozen
@@ -95,12 +97,15 @@ fn stable_hash(prefix: &str, id: &str) -> [u8; 32] {
 }
 
 /// The accepted rows whose promotion checks are all affirmed, in id order (issue 28: the rest
-/// are held back, see [`Promotion`]).
+/// are held back, see [`Promotion`]), with those accepted but marked nonlocal (the locality
+/// filter removes them after capping and selection, wherever in the workflow the mark was made).
 fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
     facts
         .rows
         .iter()
-        .filter(|f| f.standing == Standing::Accepted && facts.held_back(f).is_none())
+        .filter(|f| {
+            matches!(f.standing, Standing::Accepted | Standing::LocalityRemovedAccepted) && facts.held_back(f).is_none()
+        })
         .map(|f| Ok(PoolRow { id: &f.id, group: &f.group, source: &f.source, axis: f.axis()? }))
         .collect()
 }
@@ -266,7 +271,8 @@ pub struct StageCounts {
     pub adjudicated: u64,
     #[ts(type = "number")]
     pub rejected: u64,
-    /// Accepted when the split was drafted (the pool it was drawn from).
+    /// Accepted when the split was drafted (the pool it was drawn from), with the accepted rows
+    /// marked nonlocal before the draft: capped + locality_removed + retained.
     #[ts(type = "number")]
     pub accepted: u64,
     #[ts(type = "number")]

@@ -6,7 +6,9 @@
 //! neutralisation undone) says cell for cell what `eval.jsonl` says, every evaluation row is in
 //! `benchmark.jsonl` with `in_eval` true and identical fields and no other benchmark row has
 //! `in_eval` true, the manifest's counts (stage counts, per axis and severity, per source) match
-//! the files, the locality removals match the manifest's list, and the content hash is
+//! the files, the locality removals match the manifest's list, the accounting adds up (each
+//! axis's accepted rows are its capped, removed and retained rows; the stage counts are the
+//! sums over the axes and shrink stage by stage), and the content hash is
 //! recomputed from the records. A doctored file is caught even when every hash was recomputed
 //! to match, unless the forger rewrote every file consistently (no hash can tell that apart:
 //! the manifest is not signed).
@@ -85,7 +87,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     // The files whose records are checked are kept; the others are hashed as they stream by
     // (the annotations and adjudications are most of a large export).
     let mut bytes: HashMap<&str, Vec<u8>> = HashMap::new();
-    let mut rejected = 0;
+    let (mut rejected, mut adjudicated) = (0, 0);
     for (name, hash) in files {
         let Some(known) = EXPORT_FILES.iter().find(|n| **n == name && **n != "manifest.json") else {
             return Err(fail("manifest.json", format!("`files` lists `{name}`, which is not a file of an export")));
@@ -95,7 +97,8 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
             (sha256_hex(&content), 0, content)
         } else {
             regular(name)?;
-            let (sha, lines) = stream_hash(&dir.join(name), *known == "rejected.jsonl")?;
+            let counted = matches!(*known, "rejected.jsonl" | "adjudications.jsonl");
+            let (sha, lines) = stream_hash(&dir.join(name), counted)?;
             (sha, lines, Vec::new())
         };
         if Some(sha.as_str()) != hash.as_str() {
@@ -106,6 +109,9 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
         }
         if *known == "rejected.jsonl" {
             rejected = lines;
+        }
+        if *known == "adjudications.jsonl" {
+            adjudicated = lines;
         }
         bytes.insert(known, content);
         checked += 1;
@@ -129,7 +135,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     check_keys(dir, "eval.jsonl", &eval, &columns)?;
     check_csv(dir, &bytes["eval.csv"], &eval, &columns)?;
     let benchmark = check_benchmark(dir, &eval, &columns)?;
-    check_counts(dir, &manifest, &eval, &benchmark, &removed, rejected)?;
+    check_counts(dir, &manifest, &eval, &benchmark, &removed, [rejected, adjudicated])?;
     check_leakage_audit(dir, &manifest, &eval)?;
 
     // The content hash, from the records.
@@ -420,10 +426,11 @@ fn check_counts(
     eval: &[Record],
     benchmark: &Benchmark,
     removed: &[Record],
-    rejected: usize,
+    [rejected, adjudicated]: [usize; 2],
 ) -> Result<()> {
     let counts = &manifest["counts"];
     for (file, key, n) in [
+        ("adjudications.jsonl", "adjudicated", adjudicated),
         ("eval.jsonl", "eval", eval.len()),
         ("benchmark.jsonl", "retained", benchmark.rows),
         ("rejected.jsonl", "rejected", rejected),
@@ -489,6 +496,7 @@ fn check_counts(
             format!("rows on axis `{axis}`, which the manifest's per_axis does not list"),
         ));
     }
+    check_accounting(dir, manifest, removed)?;
     let stated_sources = manifest["by_source"].as_object().cloned().unwrap_or_default();
     for (source, [retained, in_eval]) in &sources {
         let Some(t) = stated_sources.get(source) else {
@@ -562,6 +570,81 @@ fn check_leakage_audit(dir: &Path, manifest: &Value, eval: &[Record]) -> Result<
                 format!("leakage_audit.{key} is {}, but the rows share none", recorded[key]),
             ));
         }
+    }
+    Ok(())
+}
+
+/// The manifest's accounting adds up (issue 31): on every axis the accepted pool is its capped,
+/// locality-removed and retained rows, with the removals on each axis as `locality_removed.jsonl`
+/// has them; the stage counts are the sums over the axes; the selected rows are the evaluation
+/// rows and the selected rows the audit removed; and no stage holds more rows than the one
+/// before it (accepted and rejected rows are adjudicated rows, which were double-annotated).
+fn check_accounting(dir: &Path, manifest: &Value, removed: &[Record]) -> Result<()> {
+    let fail = |file: &str, message: String| mismatch(dir, file, message);
+    let n = |v: &Value| v.as_u64().unwrap_or(u64::MAX);
+    let counts = &manifest["counts"];
+    let mut removed_on: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in removed {
+        *removed_on.entry(r.fields.get("axis").and_then(Value::as_str).unwrap_or_default()).or_default() += 1;
+    }
+    let mut sums: BTreeMap<&str, u64> = BTreeMap::new();
+    for t in manifest["per_axis"].as_array().into_iter().flatten() {
+        let axis = t["axis"].as_str().unwrap_or_default();
+        let (accepted, capped, gone, retained) =
+            (n(&t["accepted"]), n(&t["capped"]), n(&t["locality_removed"]), n(&t["retained"]));
+        if Some(accepted) != capped.checked_add(gone).and_then(|x| x.checked_add(retained)) {
+            return Err(fail(
+                "manifest.json",
+                format!("axis `{axis}`: {accepted} accepted, but {capped} capped + {gone} locality-removed + {retained} retained"),
+            ));
+        }
+        let listed = removed_on.remove(axis).unwrap_or(0);
+        if listed != gone {
+            return Err(fail(
+                "locality_removed.jsonl",
+                format!("{listed} rows on axis `{axis}`, but the manifest's per_axis counts {gone} (locality_removed)"),
+            ));
+        }
+        for key in ["accepted", "capped", "locality_removed", "retained", "eval"] {
+            *sums.entry(key).or_default() += n(&t[key]);
+        }
+    }
+    if let Some((axis, k)) = removed_on.iter().next() {
+        return Err(fail(
+            "locality_removed.jsonl",
+            format!("{k} rows on axis `{axis}`, which the manifest's per_axis does not list"),
+        ));
+    }
+    for (key, sum) in &sums {
+        if n(&counts[*key]) != *sum {
+            return Err(fail(
+                "manifest.json",
+                format!("counts {key} is {}, but its per_axis rows add up to {sum}", counts[*key]),
+            ));
+        }
+    }
+    let removed_selected = removed.iter().filter(|r| r.fields.get("was_eval") == Some(&Value::Bool(true))).count();
+    if n(&counts["selected"]) != n(&counts["eval"]).saturating_add(removed_selected as u64) {
+        return Err(fail(
+            "manifest.json",
+            format!(
+                "counts selected is {}, but {} evaluation rows + {removed_selected} selected rows the locality audit removed",
+                counts["selected"], counts["eval"]
+            ),
+        ));
+    }
+    let (accepted, rejected) = (n(&counts["accepted"]), n(&counts["rejected"]));
+    let stages = [
+        ("accepted + rejected", accepted.saturating_add(rejected)),
+        ("adjudicated", n(&counts["adjudicated"])),
+        ("double_annotated", n(&counts["double_annotated"])),
+        ("candidates", n(&counts["candidates"])),
+    ];
+    if let Some(w) = stages.windows(2).find(|w| w[0].1 > w[1].1) {
+        return Err(fail(
+            "manifest.json",
+            format!("counts {} is {}, more than {} ({})", w[0].0, w[0].1, w[1].0, w[1].1),
+        ));
     }
     Ok(())
 }

@@ -175,6 +175,10 @@ fn from_csv_reports_and_names_bad_lines() {
     let bad = write(dir.path(), "dup.csv", "item,annotator,label\n1,A,yes\n1,A,no\n");
     let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
     assert!(err.contains("dup.csv:3: field `label`: annotator `A` labels item `1` twice (first on line 2)"), "{err}");
+    // Issue 31: with CRLF line ends (a spreadsheet's CSV) the lines are the file's own too.
+    let bad = write(dir.path(), "crlf.csv", "item,annotator,label\r\n1,A,yes\r\n2,A,no\r\n1,A,no\r\n");
+    let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
+    assert!(err.contains("crlf.csv:4: field `label`: annotator `A` labels item `1` twice (first on line 2)"), "{err}");
     let bad = write(dir.path(), "cols.csv", "id,coder,value\n1,A,yes\n");
     let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
     assert!(err.contains("cols.csv:1: the header must name the columns item, annotator and label"), "{err}");

@@ -311,3 +311,35 @@ fn jsonl_row(id: &str) -> String {
         "{{\"id\":\"{id}\",\"group_id\":\"g\",\"source_dataset\":\"S\",\"source_id\":\"\",\"context\":\"Does the drug help?\",\"passage\":\"It may help.\",\"evidence_span\":\"may help\",\"calibrated_claim\":\"It may help.\",\"raised_claim\":\"It helps.\",\"repair\":null,\"rationale\":null,\"axis\":\"modality\",\"severity\":2}}\n"
     )
 }
+
+/// Issue 31, item 9: a problem names the file's own line, as an editor numbers it (the header is
+/// line 1), whatever the line ends: before, a file saved with CRLF line ends (as spreadsheets save
+/// CSV) named the line before (`c.csv:2` for a value on line 3), and a blank line before a row
+/// was named instead of the row. A record spanning lines is named by its first line.
+#[test]
+fn csv_problems_name_the_files_own_line_with_any_line_ends() {
+    let bad_axis = |id: &str| csv_row(id).replace(",modality,", ",certainty,");
+    let multi = csv_row("b").replace("\"In a trial of adults,", "\"In a trial\r\nof adults,");
+    let crlf = |rows: &[String]| csv_file(rows).replace('\n', "\r\n");
+    for (what, text, line) in [
+        ("CRLF, second data row", crlf(&[csv_row("a"), bad_axis("b")]), 3),
+        ("CRLF, first data row", crlf(&[bad_axis("a")]), 2),
+        ("CRLF, after a row spanning lines 3-4", crlf(&[csv_row("a"), multi.clone(), bad_axis("c")]), 5),
+        ("LF, a blank line before the row", csv_file(&[csv_row("a"), String::new(), bad_axis("c")]), 4),
+        ("CRLF, blank lines before the row", crlf(&[csv_row("a"), String::new(), String::new(), bad_axis("c")]), 5),
+        (
+            "a record spanning lines 3-4 with the problem",
+            csv_file(&[csv_row("a"), multi.replace(",modality,", ",nope,")]),
+            3,
+        ),
+    ] {
+        let m = rejected("c.csv", text);
+        assert!(m.contains(&format!("c.csv:{line}: field `axis`: unknown axis")), "{what}: {m}");
+        assert!(m.contains("1 problem found"), "{what}: one problem: {m}");
+    }
+    // A ragged row and a duplicate id name the file's lines too.
+    let m = rejected("c.csv", crlf(&[csv_row("a"), csv_row("b"), "x,g,S".to_string()]));
+    assert!(m.contains("c.csv:4: this row has 3 fields but the header has 13"), "{m}");
+    let m = rejected("c.csv", crlf(&[csv_row("a"), csv_row("b"), csv_row("a")]));
+    assert!(m.contains("c.csv:4: field `id`: duplicate id `a` (first used on line 2)"), "{m}");
+}

@@ -103,7 +103,8 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
         .failure()
         .stderr(predicates::str::contains("is in locked split v1, which freezes it"));
 
-    // A packet issued and annotated after the lock: its return merges nothing.
+    // A packet issued after the lock marks the frozen row (issue 31): the workspace refuses a
+    // change to it, naming the split, instead of taking work a merge would leave out.
     let packets = dir.path().join("packets");
     let issued: serde_json::Value =
         serde_json::from_str(&stdout(&p, &["packets", "issue", "--out", packets.to_str().unwrap(), "--json"])).unwrap();
@@ -113,10 +114,14 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
         .to_string();
     let ws = dir.path().join("ws.forcebench");
     fb(&ws, &["packets", "open", &file, "--workspace", ws.to_str().unwrap()]).success();
-    fb(&ws, &["annotate", "set", &row, "notes", "annotated offline after the lock", "--annotator", &who]).success();
+    fb(&ws, &["annotate", "set", &row, "notes", "annotated offline after the lock", "--annotator", &who])
+        .failure()
+        .stderr(predicates::str::contains(locked(&row)));
     let returned = dir.path().join("returned.json");
     fb(&ws, &["packets", "return", "--out", returned.to_str().unwrap()]).success();
-    fb(&p, &["packets", "merge", returned.to_str().unwrap()]).failure().stderr(predicates::str::contains(locked(&row)));
+    let merged: serde_json::Value =
+        serde_json::from_str(&stdout(&p, &["packets", "merge", returned.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(merged[0]["new_events"], 0, "nothing of the frozen row was merged");
 
     // Adjudication: re-adjudicating a rejected row to accept, and a split row to reject.
     let adjudication = dir.path().join("adj.jsonl");
@@ -210,4 +215,150 @@ fn time_on_a_frozen_row_is_not_recorded() {
     let mut project = forcebench::Project::open(&p).unwrap();
     forcebench::annotate::add_time(&mut project, &row, &who, 12.5).unwrap();
     assert_eq!(seconds(&p), before);
+}
+
+// ---- Packets that survive a lock (issue 31, item 3) ----
+
+// Broke: packets issued, then the split locked (the lock said nothing of the packets out); Ben
+// labelled three rows, one of them frozen, and the merge refused the whole return, even after he
+// undid his change on the frozen row, so his valid rows were lost.
+#[test]
+fn a_return_that_touches_a_frozen_row_merges_every_other_row_and_lists_the_frozen_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("demo.forcebench");
+    fb(&p, &["init"]).success();
+    fb(&p, &["sample", "load"]).success();
+    for name in ["Ana", "Ben", "Chidi", "Dana"] {
+        fb(&p, &["annotators", "add", name]).success();
+    }
+    fb(&p, &["annotators", "add", "Eve", "--role", "adjudicator"]).success();
+    fb(&p, &["assign"]).success();
+    fb(&p, &["sample", "annotate"]).success();
+    fb(&p, &["adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm"]).success();
+    fb(&p, &["split", "draft", "--per-axis", "8"]).success();
+    // Packets go out before the lock.
+    let packets = dir.path().join("packets");
+    let issued: serde_json::Value =
+        serde_json::from_str(&stdout(&p, &["packets", "issue", "--out", packets.to_str().unwrap(), "--json"])).unwrap();
+    let ben = issued.as_array().unwrap().iter().find(|i| i["annotator"] == "Ben").unwrap();
+    let file = ben["file"].as_str().unwrap().to_string();
+    let ben_rows = query(
+        &p,
+        "SELECT r.candidate_id FROM packet_rows r JOIN packets k ON k.id = r.packet_id JOIN annotators a ON a.id = k.annotator_id
+         WHERE a.name = 'Ben' ORDER BY r.candidate_id",
+    );
+    let adjudicated: Vec<String> = query(&p, "SELECT candidate_id FROM adjudications");
+    let frozen_row = ben_rows.iter().find(|id| adjudicated.contains(id)).unwrap().clone();
+    let open_rows: Vec<String> = ben_rows.iter().filter(|id| !adjudicated.contains(id)).take(2).cloned().collect();
+    assert_eq!(open_rows.len(), 2, "Ben has rows no lock freezes");
+
+    // The lock names the packets out and what of them it freezes.
+    let lock = stdout(&p, &["split", "lock"]);
+    let n_frozen: i64 = rusqlite::Connection::open(&p)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM packet_rows r JOIN packets k ON k.id = r.packet_id JOIN annotators a ON a.id = k.annotator_id
+             WHERE a.name = 'Ben' AND r.candidate_id IN (SELECT candidate_id FROM locked_rows)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(lock.contains("packets out with rows this lock froze"), "{lock}");
+    assert!(
+        lock.contains(&format!(
+            "Ben packet {} (issued {}): {n_frozen} of its {} rows frozen; 0 returns merged so far",
+            &ben["packet_id"].as_str().unwrap()[..8],
+            query(
+                &p,
+                "SELECT issued_at FROM packets k JOIN annotators a ON a.id = k.annotator_id WHERE a.name = 'Ben'"
+            )[0],
+            ben_rows.len()
+        )),
+        "{lock}"
+    );
+
+    // Ben labels two open rows and the frozen one, and also changes and undoes a note on it.
+    let ws = dir.path().join("ben.forcebench");
+    fb(&ws, &["packets", "open", &file, "--workspace", ws.to_str().unwrap()]).success();
+    for id in &open_rows {
+        fb(&ws, &["annotate", "set", id, "notes", "labelled in the packet", "--annotator", "Ben"]).success();
+    }
+    fb(&ws, &["annotate", "set", &frozen_row, "notes", "changed offline", "--annotator", "Ben"]).success();
+    fb(&ws, &["annotate", "set", &frozen_row, "axis", "numeric", "--annotator", "Ben"]).success();
+    fb(&ws, &["annotate", "undo", &frozen_row, "--annotator", "Ben"]).success();
+    let returned = dir.path().join("ben-returned.json");
+    fb(&ws, &["packets", "return", "--out", returned.to_str().unwrap()]).success();
+    let notes_before = query(&p, &format!("SELECT coalesce(notes, '') FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE a.candidate_id = '{frozen_row}' AND n.name = 'Ben'"));
+
+    // The same merge into a copy of the project, for its JSON report.
+    let copy = dir.path().join("copy.forcebench");
+    std::fs::copy(&p, &copy).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout(&copy, &["packets", "merge", returned.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(report[0]["merged"], true);
+    let left = report[0]["frozen_rows"].as_array().unwrap();
+    assert_eq!(left.len(), 1, "{report}");
+    assert_eq!(left[0]["id"], frozen_row.as_str());
+    assert_eq!(left[0]["reason"], "the row is in locked split v1, which freezes its labels");
+    assert!(left[0]["events"].as_u64().unwrap() >= 3, "the note, the axis and its undo: {}", left[0]);
+    let out = stdout(&p, &["packets", "merge", returned.to_str().unwrap()]);
+    assert!(out.contains(": merged ") && out.contains(" new events from Ben"), "the open rows are merged: {out}");
+    assert!(out.contains("1 row left out (frozen by a locked split"), "{out}");
+    assert!(
+        out.contains(&format!("  {frozen_row}: "))
+            && out.contains(" changes left out: the row is in locked split v1, which freezes its labels"),
+        "{out}"
+    );
+    for id in &open_rows {
+        assert_eq!(
+            query(&p, &format!("SELECT coalesce(notes, '') FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE a.candidate_id = '{id}' AND n.name = 'Ben'")),
+            vec!["labelled in the packet".to_string()]
+        );
+    }
+    assert_eq!(
+        query(&p, &format!("SELECT coalesce(notes, '') FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE a.candidate_id = '{frozen_row}' AND n.name = 'Ben'")),
+        notes_before,
+        "the frozen row is unchanged (all or nothing within it)"
+    );
+    let again: serde_json::Value =
+        serde_json::from_str(&stdout(&p, &["packets", "merge", returned.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(again[0]["merged"], false, "the same file again merges nothing new");
+
+    // Any other refusal still refuses the whole return: a doctored return merges nothing.
+    let mut doctored: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&returned).unwrap()).unwrap();
+    doctored["annotator"] = "Chidi".into();
+    let bad = dir.path().join("doctored.json");
+    std::fs::write(&bad, serde_json::to_string(&doctored).unwrap()).unwrap();
+    fb(&p, &["packets", "merge", bad.to_str().unwrap()])
+        .failure()
+        .stderr(predicates::str::contains("nothing was merged"));
+
+    // A packet issued after the lock carries the mark, and its workspace refuses the frozen row.
+    let later = dir.path().join("later");
+    let reissued: serde_json::Value =
+        serde_json::from_str(&stdout(&p, &["packets", "issue", "--out", later.to_str().unwrap(), "--json"])).unwrap();
+    let file = reissued.as_array().unwrap().iter().find(|i| i["annotator"] == "Ben").unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let packet: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let marked: Vec<&str> = packet["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["locked_split"] == 1)
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked.len() as i64, n_frozen);
+    assert!(marked.contains(&frozen_row.as_str()) && !marked.contains(&open_rows[0].as_str()));
+    let ws2 = dir.path().join("ben2.forcebench");
+    fb(&ws2, &["packets", "open", &file, "--workspace", ws2.to_str().unwrap()]).success();
+    fb(&ws2, &["annotate", "set", &frozen_row, "notes", "x", "--annotator", "Ben"])
+        .failure()
+        .stderr(predicates::str::contains(format!("row `{frozen_row}` is in locked split v1, which freezes it")));
+    fb(&ws2, &["annotate", "set", &open_rows[0], "notes", "y", "--annotator", "Ben"]).success();
+    // The annotate view knows it before anything is typed.
+    let opened = forcebench::Project::open(&ws2).unwrap();
+    assert_eq!(forcebench::annotate::row_view(&opened, &frozen_row, "Ben").unwrap().locked_split, Some(1));
+    assert_eq!(forcebench::annotate::row_view(&opened, &open_rows[0], "Ben").unwrap().locked_split, None);
 }

@@ -520,7 +520,11 @@ fn the_split_sees_the_states_the_rule_derives() {
     forcebench::locality::mark(&mut p, &accepted[0], "changes the outcome measured", "eve").unwrap();
     assert_states_match_the_oracle(&p);
     let s = fs::show(&p).unwrap().unwrap();
-    assert_eq!(s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), vec![accepted[0].clone()]);
+    // r0002, marked before the draft, is removed as well (issue 31: it was in no count before).
+    assert_eq!(
+        s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
+        vec![accepted[0].clone(), "r0002".to_string()]
+    );
     assert!(s.stale.is_empty(), "a locality removal is not a stale row");
 }
 
@@ -796,6 +800,12 @@ fn verify_cross_checks_every_file_against_the_others_and_the_manifest() {
         counts["per_axis"][axis_at]["axis"].as_str().unwrap().to_string(),
         counts["per_axis"][axis_at]["eval"].as_u64().unwrap(),
     );
+    // Issue 31: the accounting of the removal (on the axis of the one removed row).
+    let removed_axis = jsonl_of(&out.join("locality_removed.jsonl"))[0]["axis"].as_str().unwrap().to_string();
+    let removed_at = counts["per_axis"].as_array().unwrap().iter().position(|t| t["axis"] == removed_axis).unwrap();
+    let removed_accepted = counts["per_axis"][removed_at]["accepted"].as_u64().unwrap();
+    let (n_accepted, n_adjudicated) =
+        (counts["counts"]["accepted"].as_u64().unwrap(), counts["counts"]["adjudicated"].as_u64().unwrap());
     type Edit = Box<dyn Fn(&std::path::Path)>;
     let cases: Vec<(&str, Edit, String)> = vec![
         (
@@ -877,6 +887,49 @@ fn verify_cross_checks_every_file_against_the_others_and_the_manifest() {
                 std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
             }),
             format!("eval.jsonl: {axis_eval} rows on axis `{axis}` (eval), but the manifest's per_axis counts {}", axis_eval + 1),
+        ),
+        (
+            "the manifest's per_axis leaves the removal out (and its accepted row with it)",
+            Box::new(move |d| {
+                let mut m: Value = serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+                for key in ["accepted", "locality_removed"] {
+                    m["per_axis"][removed_at][key] = (m["per_axis"][removed_at][key].as_u64().unwrap() - 1).into();
+                }
+                std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+            }),
+            format!("locality_removed.jsonl: 1 rows on axis `{removed_axis}`, but the manifest's per_axis counts 0 (locality_removed)"),
+        ),
+        (
+            "the manifest's accepted count is one short of its axes",
+            Box::new(move |d| {
+                let mut m: Value = serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+                m["counts"]["accepted"] = (n_accepted - 1).into();
+                std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+            }),
+            format!("manifest.json: counts accepted is {}, but its per_axis rows add up to {n_accepted}", n_accepted - 1),
+        ),
+        (
+            "an axis's accepted rows are not its capped, removed and retained rows",
+            Box::new(move |d| {
+                let mut m: Value = serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+                m["per_axis"][removed_at]["accepted"] = (m["per_axis"][removed_at]["accepted"].as_u64().unwrap() - 1).into();
+                m["counts"]["accepted"] = (n_accepted - 1).into();
+                std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+            }),
+            format!(
+                "manifest.json: axis `{removed_axis}`: {} accepted, but 0 capped + 1 locality-removed + {} retained",
+                removed_accepted - 1,
+                removed_accepted - 1
+            ),
+        ),
+        (
+            "the manifest counts one adjudicated row fewer than adjudications.jsonl holds",
+            Box::new(move |d| {
+                let mut m: Value = serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+                m["counts"]["adjudicated"] = (n_adjudicated - 1).into();
+                std::fs::write(d.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+            }),
+            format!("adjudications.jsonl: {n_adjudicated} rows, but the manifest counts {} (adjudicated)", n_adjudicated - 1),
         ),
     ];
     for (i, (what, edit, expected)) in cases.iter().enumerate() {
@@ -1229,4 +1282,85 @@ fn verify_reads_the_benchmark_a_line_at_a_time_and_refuses_a_repeated_or_moved_r
             id(1)
         )
     );
+}
+
+// ---- A row marked nonlocal before the draft (issue 31, item 7) ----
+
+/// A row marked nonlocal before the split is drafted is drawn and removed just as one marked
+/// after: both are in `locality_removed` (split show, the manifest and `locality_removed.jsonl`),
+/// the pool counts them, the accounting adds up (adjudicated = accepted + rejected here, where
+/// QC holds nothing back), and the export is the same whichever came first. Before, the row
+/// marked first was in no count and no file, and verify passed.
+#[test]
+fn a_row_marked_before_the_draft_is_removed_as_one_marked_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let data: &[(&str, usize)] = &[("scope", 12), ("numeric", 9)];
+    let params = fs::SplitParams::new(BTreeMap::new(), Some(5), Some(3));
+    // The order the audit ran in: both marks after the draft, or the first before it.
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let mut after = project_from(&dir.path().join("a"), "after.forcebench", data, 3, 1);
+    let first = fs::draft(&mut after, &params).unwrap();
+    // One row selected for evaluation and one retained row outside it.
+    let (x, y) =
+        (first.eval_ids[0].clone(), first.retained_ids.iter().find(|id| !first.eval_ids.contains(id)).unwrap().clone());
+    forcebench::locality::mark(&mut after, &x, "adds a place", "eve").unwrap();
+    forcebench::locality::mark(&mut after, &y, "names a new population", "eve").unwrap();
+
+    let mut before = project_from(&dir.path().join("b"), "before.forcebench", data, 3, 1);
+    forcebench::locality::mark(&mut before, &x, "adds a place", "eve").unwrap();
+    let drafted = fs::draft(&mut before, &params).unwrap();
+    assert_eq!(
+        drafted.locality_removed.iter().map(|r| (r.id.as_str(), r.was_eval)).collect::<Vec<_>>(),
+        vec![(x.as_str(), true)],
+        "the row marked before the draft is in the draft's removals, as selected"
+    );
+    forcebench::locality::mark(&mut before, &y, "names a new population", "eve").unwrap();
+
+    let (a, b) = (fs::show(&after).unwrap().unwrap(), fs::show(&before).unwrap().unwrap());
+    let mut removed: Vec<(String, bool)> = vec![(x.clone(), true), (y.clone(), false)];
+    removed.sort();
+    for s in [&a, &b] {
+        assert_eq!(s.locality_removed.iter().map(|r| (r.id.clone(), r.was_eval)).collect::<Vec<_>>(), removed);
+        let c = &s.counts;
+        assert_eq!((c.adjudicated, c.accepted, c.rejected, c.locality_removed), (24, 21, 3, 2));
+        assert_eq!(c.adjudicated, c.accepted + c.rejected, "every adjudicated row is accepted or rejected");
+        assert_eq!(c.accepted, c.capped + c.locality_removed + c.retained);
+        assert_eq!(c.selected, c.eval + 1, "one selected row was removed");
+        assert!(!s.retained_ids.contains(&x) && !s.eval_ids.contains(&x));
+    }
+    assert_eq!(
+        (&a.counts, &a.per_axis, &a.retained_ids, &a.eval_ids),
+        (&b.counts, &b.per_axis, &b.retained_ids, &b.eval_ids)
+    );
+
+    // Locked and exported: the same files (the manifest differs only in its times and hashes).
+    let mut outs = Vec::new();
+    for (p, name) in [(&mut after, "a"), (&mut before, "b")] {
+        fs::lock(p).unwrap();
+        let out = dir.path().join(name).join("out");
+        fs::export(p, &out, &mut |_, _| {}).unwrap();
+        fs::verify(&out).unwrap();
+        outs.push(out);
+    }
+    for file in ["eval.jsonl", "benchmark.jsonl", "locality_removed.jsonl", "rejected.jsonl"] {
+        assert_eq!(std::fs::read(outs[0].join(file)).unwrap(), std::fs::read(outs[1].join(file)).unwrap(), "{file}");
+    }
+    let removed_file: Vec<String> = jsonl_of(&outs[1].join("locality_removed.jsonl"))
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(removed_file, removed.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
+    let manifests: Vec<Value> = outs
+        .iter()
+        .map(|o| serde_json::from_slice(&std::fs::read(o.join("manifest.json")).unwrap()).unwrap())
+        .collect();
+    for key in ["counts", "per_axis", "locality_removed", "capped", "by_source"] {
+        assert_eq!(manifests[0][key], manifests[1][key], "manifest {key}");
+    }
+    assert_eq!(manifests[1]["counts"]["locality_removed"], 2);
+    // The split's accounting and the status's funnel count the same two removals.
+    let funnel = forcebench::status::status(&before).unwrap();
+    assert_eq!(funnel.funnel.total.locality_removed, 2);
 }

@@ -17,4 +17,9 @@ suggestion_mode: SuggestionMode,
 /**
  * `None` when blinding hides provenance.
  */
-source_dataset: string | null, annotation: Annotation, };
+source_dataset: string | null, annotation: Annotation, 
+/**
+ * The locked split that freezes the row, when one does (issue 31): the view shows it
+ * read-only rather than letting a change fail on saving.
+ */
+locked_split: number | null, };

@@ -5,6 +5,7 @@
  */
 export type StageCounts = { candidates: number, double_annotated: number, adjudicated: number, rejected: number, 
 /**
- * Accepted when the split was drafted (the pool it was drawn from).
+ * Accepted when the split was drafted (the pool it was drawn from), with the accepted rows
+ * marked nonlocal before the draft: capped + locality_removed + retained.
  */
 accepted: number, capped: number, selected: number, locality_removed: number, retained: number, eval: number, };

@@ -90,6 +90,9 @@ export const openFeedback = (path: string) => call<Feedback>("open_feedback", { 
 export const mergePackets = (paths: string[]) => call<MergeReport[]>("merge_packets", { paths });
 export const returnPacket = (out: string | null) => call<ReturnedPacket>("return_packet", { out });
 export const openPacket = (path: string) => call<SessionInfo>("open_packet", { path });
+/** The lead's project this window left for a packet's workspace, and the way back to it. */
+export const previousProject = () => call<string | null>("previous_project");
+export const reopenPreviousProject = () => call<SessionInfo>("reopen_previous_project");
 
 // The agreement view.
 import type { CellRow } from "../bindings/CellRow";

@@ -4,6 +4,7 @@ import { Channel } from "@tauri-apps/api/core";
 import type { DraftParams } from "../bindings/shell/DraftParams";
 import type { ExportProgress } from "../bindings/shell/ExportProgress";
 import type { ExportReport } from "../bindings/ExportReport";
+import type { PacketAtLock } from "../bindings/PacketAtLock";
 import type { SplitParams } from "../bindings/SplitParams";
 import type { SplitShow } from "../bindings/SplitShow";
 import type { VerifyReport } from "../bindings/VerifyReport";
@@ -19,6 +20,8 @@ export const splitShow = () => call<SplitShow | null>("split_show");
 export const splitDefaults = () => call<SplitParams>("split_defaults");
 export const splitDraft = (params: DraftParams) => call<SplitShow>("split_draft", { params });
 export const splitLock = () => call<SplitShow>("split_lock");
+/** Each annotator's latest packet with rows the lock freezes (or would freeze). */
+export const splitPacketsAtLock = () => call<PacketAtLock[]>("split_packets_at_lock");
 /** Exports the locked split into `dir`; `onprogress` hears after each file is written. */
 export function splitExport(dir: string, onprogress: (step: ExportProgress) => void): Promise<ExportReport> {
   const onProgress = new Channel<ExportProgress>(onprogress);

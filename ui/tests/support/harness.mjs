@@ -115,7 +115,8 @@ export async function openApp(context, url, backend) {
     );
     // Annotations the mock has saved, per "annotator/id", and their earlier values for undo.
     const store = {};
-    const history = {};
+    // A fixture can hold earlier values already (`annotate.history`: what an import did before).
+    const history = structuredClone(b.annotate?.history ?? {});
     const current = (who, id) => store[`${who}/${id}`] ?? structuredClone(b.annotate.rows[id].annotation);
     const names = { evidence_span: "span", axis: "axis", severity: "severity", repair: "repair" };
     const settle = (a) => {

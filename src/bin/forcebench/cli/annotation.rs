@@ -203,8 +203,28 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
                         "{}: merged {} new events from {} ({} of {} rows finished)",
                         r.file, r.new_events, r.annotator, r.finished_rows, r.rows
                     );
-                } else {
+                } else if r.frozen_rows.is_empty() {
                     println!("{}: already merged; nothing changed", r.file);
+                } else {
+                    println!("{}: nothing merged from {}: every row it changed is frozen", r.file, r.annotator);
+                }
+                // Issue 31: rows a locked split froze are left out of the merge, each with its reason.
+                if !r.frozen_rows.is_empty() {
+                    println!(
+                        "{}: {} row{} left out (frozen by a locked split; the annotator's changes there were not merged):",
+                        r.file,
+                        r.frozen_rows.len(),
+                        if r.frozen_rows.len() == 1 { "" } else { "s" }
+                    );
+                    for left in &r.frozen_rows {
+                        println!(
+                            "  {}: {} change{} left out: {}",
+                            left.id,
+                            left.events,
+                            if left.events == 1 { "" } else { "s" },
+                            left.reason
+                        );
+                    }
                 }
                 if let Some(newer) = &r.newer_guideline {
                     println!(

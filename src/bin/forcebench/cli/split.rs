@@ -67,6 +67,23 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
             println!(
                 "\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`"
             );
+            // Issue 31: the packets out whose rows this lock froze, and how many.
+            let out = forcebench::packets::packets_at_lock(p.conn())?;
+            if !out.is_empty() {
+                println!("\npackets out with rows this lock froze (a merge leaves their changes to those rows out, and lists them):");
+                for k in out {
+                    println!(
+                        "  {} packet {} (issued {}): {} of its {} rows frozen; {} return{} merged so far",
+                        k.annotator,
+                        &k.packet_id[..8.min(k.packet_id.len())],
+                        k.issued_at,
+                        k.frozen,
+                        k.rows,
+                        k.returns_merged,
+                        if k.returns_merged == 1 { "" } else { "s" }
+                    );
+                }
+            }
             Ok(())
         }
     }

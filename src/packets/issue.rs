@@ -1,0 +1,159 @@
+//! Issuing packets: one file per annotator with their rows, blinded as asked, and the per-packet
+//! secret its return is authenticated with (see the parent module).
+
+use super::*;
+
+/// A fresh per-packet secret: 32 bytes from the operating system's generator.
+fn new_secret() -> Result<[u8; 32]> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key)
+        .map_err(|e| Error::Internal(format!("could not draw a packet key from the operating system: {e}")))?;
+    Ok(key)
+}
+
+/// Decodes a packet secret as stored (hex of 32 bytes).
+pub(crate) fn decode_secret(hex_text: &str) -> Option<Vec<u8>> {
+    hex::decode(hex_text).ok().filter(|k| k.len() == 32)
+}
+
+fn row_for(c: &Candidate, hash: &str, blinding: Blinding) -> PacketRow {
+    let strict = blinding == Blinding::Strict;
+    PacketRow {
+        id: c.id.clone(),
+        content_sha256: hash.to_string(),
+        context: c.context.clone(),
+        passage: c.passage.clone(),
+        suggestions: Suggestions {
+            evidence_span: c.evidence_span.clone(),
+            calibrated_claim: c.calibrated_claim.clone(),
+            raised_claim: c.raised_claim.clone(),
+            repair: c.repair.clone(),
+            rationale: if strict { None } else { c.rationale.clone() },
+            axis: if strict { None } else { c.axis },
+            severity: if strict { None } else { c.severity },
+        },
+        provenance: (!strict).then(|| Provenance {
+            group_id: c.group_id.clone(),
+            source_dataset: c.source_dataset.clone(),
+            source_id: c.source_id.clone(),
+        }),
+        events: Vec::new(),
+        seconds_spent: None,
+        locked_split: None,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct IssuedPacket {
+    pub annotator: String,
+    pub packet_id: String,
+    pub file: String,
+    #[ts(type = "number")]
+    pub rows: u64,
+}
+
+/// Writes one packet per annotator with assignments into `dir`.
+pub fn issue(project: &mut Project, dir: &Path, blinding: Blinding) -> Result<Vec<IssuedPacket>> {
+    crate::settings::lead_only(project.conn(), "issuing packets")?;
+    crate::output::check_out_folder(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    // The packet files written so far: removed if the issue fails, so no packet (and no key) is
+    // left that the project never recorded (a full disk at the commit, say).
+    let mut written: Vec<PathBuf> = Vec::new();
+    let issued = issue_into(project, dir, blinding, &mut written);
+    if issued.is_err() {
+        for f in &written {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    issued
+}
+
+fn issue_into(
+    project: &mut Project,
+    dir: &Path,
+    blinding: Blinding,
+    written: &mut Vec<PathBuf>,
+) -> Result<Vec<IssuedPacket>> {
+    let info = project.info().clone();
+    let people = roster::list(project)?;
+    let suggestion_mode = crate::settings::suggestion_mode(project.conn())?;
+    let guideline = crate::guideline::current(project)?;
+    let mut issued = Vec::new();
+    let tx = project.conn_mut().transaction()?;
+    let frozen = crate::rowstate::Frozen::load(&tx)?;
+    for person in people.iter().filter(|p| p.assigned > 0) {
+        let mut ids: Vec<String> = {
+            let mut stmt = tx.prepare("SELECT candidate_id FROM assignments WHERE annotator_id = ?1")?;
+            let ids = stmt.query_map([person.id], |r| r.get(0))?;
+            ids.collect::<rusqlite::Result<_>>()?
+        };
+        annotator_order(&info.id, &person.name, &mut ids);
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let (c, hash) = candidate_with_hash(&tx, id)?;
+            let mut row = row_for(&c, &hash, blinding);
+            if let Err(Error::SplitLocked { version, .. }) = frozen.guard(id) {
+                row.locked_split = Some(version);
+            }
+            rows.push(row);
+        }
+        let secret = new_secret()?;
+        let mut packet = Packet {
+            format: FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            kind: "issued".into(),
+            project: PacketProject { id: info.id.clone(), name: info.name.clone() },
+            packet_id: uuid::Uuid::new_v4().to_string(),
+            annotator: person.name.clone(),
+            blinding,
+            suggestion_mode,
+            guideline_version: Some(guideline.label.clone()),
+            guideline: Some(guideline.text.clone()),
+            issued_at: now(),
+            returned_at: None,
+            secret: Some(hex::encode(secret)),
+            workspace_id: None,
+            rows,
+            checksum: None,
+            mac: None,
+        };
+        let text = packet.to_json();
+        let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
+        crate::output::write_file(&file, text.as_bytes(), true)?;
+        written.push(file.clone());
+        tx.execute(
+            "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
+        )?;
+        for row in &packet.rows {
+            tx.execute(
+                "INSERT INTO packet_rows (packet_id, candidate_id, content_sha256) VALUES (?1, ?2, ?3)",
+                params![packet.packet_id, row.id, row.content_sha256],
+            )?;
+        }
+        issued.push(IssuedPacket {
+            annotator: person.name.clone(),
+            packet_id: packet.packet_id.clone(),
+            file: file.display().to_string(),
+            rows: packet.rows.len() as u64,
+        });
+    }
+    if issued.is_empty() {
+        return Err(Error::NothingAssigned("no one has assignments yet; run `forcebench assign` first".into()));
+    }
+    tx.commit()?;
+    Ok(issued)
+}
+
+pub(super) fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
+    // Reuse the candidate reader through a lightweight query of the hash.
+    let hash: String =
+        conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
+    Ok((c, hash))
+}
+
+fn safe_name(name: &str) -> String {
+    crate::output::name_for_file(name)
+}
