@@ -8,7 +8,7 @@
 //! | `token_overlap` | share of the claim's distinct words found in the passage |
 //! | `entity_overlap` | share of the claim's names and numbers found in the passage (1 when it has none) |
 //! | `rule_force` | 1 minus 0.25 per strong word (all, always, proves, will...) the claim uses and the passage does not, floored at 0 |
-//! | `axis_lexical` | 1 minus 1/3 per limit of the passage the claim drops: a hedge removed, a range turned into a point, a dated statement made current, a bounded population generalised, an association turned into causation (a causal verb the passage does not use); floored at 0 |
+//! | `axis_lexical` | as the ForceBench paper's axis-aware prototype, `token_overlap` minus 1/3 per limit of the passage the claim drops: a hedge removed, a range turned into a point, a dated statement made current, a bounded population generalised, an association turned into causation (a causal verb the passage does not use); floored at 0 |
 
 use super::lexicon::*;
 use super::{Output, Pair};
@@ -108,8 +108,10 @@ pub fn dropped_limits(passage: &str, claim: &str) -> Vec<&'static str> {
     out
 }
 
+/// The paper's axis-aware prototype: token overlap, less 1/3 per limit of the passage the claim
+/// drops, floored at 0.
 pub fn axis_lexical(passage: &str, claim: &str) -> f64 {
-    (1.0 - dropped_limits(passage, claim).len() as f64 / 3.0).max(0.0)
+    (token_overlap(passage, claim) - dropped_limits(passage, claim).len() as f64 / 3.0).max(0.0)
 }
 
 pub fn scorer(name: &str) -> Option<fn(&str, &str) -> f64> {

@@ -739,38 +739,21 @@ pub fn run(
             let (outputs, stats) = outputs_of(project, run_id, map, &ids)?;
             if outputs.is_empty() {
                 // No answer yet (a run cancelled before its first): nothing to score.
-                return Ok(RunSummary {
-                    name,
-                    control: opts.control,
-                    base_url: opts.base_url.clone(),
-                    model: opts.model.clone(),
-                    template: template_name,
-                    template_sha256: sha,
-                    requests: total,
-                    answered_before,
-                    answered_now,
-                    unanswered,
-                    failures,
-                    retries: state.retries,
-                    answer_retries: state.answer_retries,
-                    parser_version: judge::PARSER_VERSION.to_string(),
-                    cancelled,
-                    report: None,
-                    stats: None,
-                });
+                (None, None)
+            } else {
+                super::store(project, &name, &map.name, &outputs)?;
+                (
+                    Some(super::report(
+                        &name,
+                        &map.name,
+                        version,
+                        &pairs,
+                        &outputs,
+                        Some((super::BOOTSTRAP_REPS, super::BOOTSTRAP_SEED)),
+                    )),
+                    Some(stats),
+                )
             }
-            super::store(project, &name, &map.name, &outputs)?;
-            (
-                Some(super::report(
-                    &name,
-                    &map.name,
-                    version,
-                    &pairs,
-                    &outputs,
-                    Some((super::BOOTSTRAP_REPS, super::BOOTSTRAP_SEED)),
-                )),
-                Some(stats),
-            )
         }
         _ => (None, None),
     };

@@ -135,6 +135,13 @@ fn each_baseline_shows_the_behaviour_it_documents() {
         ["association_made_causal"]
     );
     close(baselines::axis_lexical(passage, "The drug reduces pain by 15 percent."), 0.0);
+    // As the paper's prototype, it starts from token overlap: the hedge dropped costs 1/3 of it.
+    let hedge_dropped = "In a 2019 trial of adults, the drug reduces pain by between 12 and 18 percent.";
+    close(
+        baselines::axis_lexical(passage, hedge_dropped),
+        baselines::token_overlap(passage, hedge_dropped) - 1.0 / 3.0,
+    );
+    assert!(baselines::token_overlap(passage, hedge_dropped) < 1.0, "the claim's word `reduces` is not the passage's");
 }
 
 #[test]
