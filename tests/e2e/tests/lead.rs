@@ -279,7 +279,7 @@ async fn a_feedback_file_written_by_the_lead_opens_in_the_annotators_window() {
     let s = &f["summary"];
     let seconds = s["seconds_per_row"].as_f64().map_or(String::new(), |x| format!("; {} s per row", x.round()));
     let summary = format!(
-        "{}: {} adjudicated rows, {} where the final label differs from yours{seconds}. Guideline in force: version 1.",
+        "{}: {} adjudicated rows, {} where the final label differs from yours{seconds}. Guideline in force: version 2.",
         f["annotator"].as_str().unwrap(),
         s["adjudicated_rows"],
         s["differing_rows"]
