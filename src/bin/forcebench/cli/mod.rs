@@ -359,8 +359,12 @@ pub fn run(cli: Cli) -> Result<()> {
                         r.pair.kappa.n_items
                     );
                     print_pair(&r.pair);
-                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
-                    println!("fleiss kappa        {}", num(r.fleiss_kappa));
+                    println!(
+                        "krippendorff alpha  {} {}",
+                        num(r.krippendorff_alpha),
+                        ci_opt(&r.krippendorff_alpha_interval)
+                    );
+                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
                     for p in &r.pairs {
                         println!(
                             "  {} + {}: n {}, kappa {}",
@@ -382,22 +386,50 @@ pub fn run(cli: Cli) -> Result<()> {
                         r.decision.kappa.n_items
                     );
                     print_pair(&r.decision);
-                    println!("accept vs not       kappa {}", num(r.accept_vs_not.kappa.cohen_kappa));
-                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
+                    let a = &r.accept_vs_not;
                     println!(
-                        "axis (both accept)  kappa {} on {} rows",
+                        "accept vs not       kappa {} {}  AC1 {} {}  PABAK {} {}",
+                        num(a.kappa.cohen_kappa),
+                        ci_opt(&a.kappa_interval),
+                        num(a.kappa.gwet_ac1),
+                        ci_opt(&a.kappa.gwet_ac1_interval),
+                        num(a.kappa.pabak),
+                        ci_opt(&a.kappa.pabak_interval)
+                    );
+                    if let (Some(pi), Some(bi)) = (a.kappa.prevalence_index, a.kappa.bias_index) {
+                        println!("                    prevalence index {pi:.3}   bias index {bi:.3}");
+                    }
+                    for sentence in &a.advice {
+                        println!("read: {sentence}");
+                    }
+                    println!(
+                        "krippendorff alpha  {} {}",
+                        num(r.krippendorff_alpha),
+                        ci_opt(&r.krippendorff_alpha_interval)
+                    );
+                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
+                    println!(
+                        "axis (both accept)  kappa {} {}  alpha {} {} on {} rows",
                         num(r.axis_when_both_accept.kappa.cohen_kappa),
+                        ci_opt(&r.axis_when_both_accept.kappa_interval),
+                        num(r.axis_krippendorff_alpha),
+                        ci_opt(&r.axis_krippendorff_alpha_interval),
                         r.axis_when_both_accept.kappa.n_items
                     );
                     println!(
-                        "severity            quadratic weighted kappa {} on {} rows",
+                        "severity            quadratic weighted kappa {} {}  ordinal alpha {} {} on {} rows",
                         num(r.severity_weighted_kappa),
+                        ci_opt(&r.severity_weighted_kappa_interval),
+                        num(r.severity_krippendorff_alpha),
+                        ci_opt(&r.severity_krippendorff_alpha_interval),
                         r.severity_n_items
                     );
                     println!(
-                        "span                exact {} token F1 {} on {} rows",
+                        "span                exact {} {} token F1 {} {} on {} rows",
                         num(r.span.exact_match_rate),
+                        ci_opt(&r.span.exact_match_interval),
                         num(r.span.mean_token_f1),
+                        ci_opt(&r.span.mean_token_f1_interval),
                         r.span.n_items
                     );
                     for (title, rows) in [
@@ -411,11 +443,13 @@ pub fn run(cli: Cli) -> Result<()> {
                         println!("{title}");
                         for b in rows.iter() {
                             println!(
-                                "  {:<24} n {:>5}  agreement {}  kappa {}",
+                                "  {:<24} n {:>5}  agreement {}  kappa {} {}{}",
                                 b.key,
                                 b.n_items,
                                 num(b.percent_agreement),
-                                num(b.cohen_kappa)
+                                num(b.cohen_kappa),
+                                ci_opt(&b.kappa_interval),
+                                if b.plain_interval_under_covers { " (small n: read this interval)" } else { "" }
                             );
                         }
                     }
@@ -533,6 +567,14 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
+fn ci(i: &forcebench::agreement::stats::Interval) -> String {
+    format!("[{:.3}, {:.3}]", i.ci95[0], i.ci95[1])
+}
+
+fn ci_opt(i: &Option<forcebench::agreement::stats::Interval>) -> String {
+    i.as_ref().map_or(String::new(), ci)
+}
+
 fn num(v: Option<f64>) -> String {
     v.map_or("undefined".into(), |x| format!("{x:.3}"))
 }
@@ -546,10 +588,25 @@ fn print_pair(p: &forcebench::agreement::PairReport) {
     if let Some([lo, hi]) = p.bootstrap_ci95 {
         println!("  95% bootstrap CI    {lo:.3} to {hi:.3}");
     }
+    if let Some(i) = &p.kappa_interval {
+        println!("  95% CI to read      {} ({})", ci(i), forcebench::agreement::export::method_name(i.method));
+    }
     println!("percent agreement   {}   chance {}", num(k.percent_agreement), num(k.chance_agreement));
-    println!("PABAK {}   Gwet AC1 {}", num(k.pabak), num(k.gwet_ac1));
+    println!(
+        "PABAK {} {}   Gwet AC1 {} {}",
+        num(k.pabak),
+        ci_opt(&k.pabak_interval),
+        num(k.gwet_ac1),
+        ci_opt(&k.gwet_ac1_interval)
+    );
+    if let (Some(pi), Some(bi)) = (k.prevalence_index, k.bias_index) {
+        println!("prevalence index {pi:.3}   bias index {bi:.3}");
+    }
     for note in &p.notes {
         println!("note: {note}");
+    }
+    for sentence in &p.advice {
+        println!("read: {sentence}");
     }
     println!("confusion (rows: A, columns: B; {})", p.labels.join(", "));
     for row in &p.confusion {
