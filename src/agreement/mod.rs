@@ -14,6 +14,7 @@
 pub mod coverage;
 mod events;
 pub mod export;
+pub mod plan;
 mod read;
 pub mod stats;
 

@@ -3,6 +3,7 @@
 //! irrCAC and the `krippendorff` package (tests/python/agreement_reference.py draws the tables
 //! and calls them; scripts/test-agreement-reference.sh recomputes the file and checks it).
 
+use forcebench::agreement;
 use forcebench::agreement::coverage::{self, Method, Population};
 use forcebench::agreement::stats::{self, Interval, IntervalMethod};
 use serde_json::Value;
@@ -145,4 +146,122 @@ fn the_preferred_kappa_interval_covers_where_the_plain_one_does_not() {
     let preferred = covers(Method::KappaFisherZ, pop, 30, 1.0);
     assert!(plain < 0.85, "the plain interval covers {plain}: the premise of preferring another is gone");
     assert!(preferred >= 0.93, "the preferred interval covers only {preferred}");
+}
+
+#[test]
+fn plan_matches_bloch_and_kraemer_worked_by_hand() {
+    // Two categories, kappa 0.6, prevalence 0.3: Bloch and Kraemer's (1989) closed form gives
+    // n Var = 0.4 * (0.4 * -0.2 + 0.6 * 1.4 / (2 * 0.3 * 0.7)) = 0.4 * (-0.08 + 2) = 0.768, so a
+    // half-width of 0.1 needs 1.959964^2 * 0.768 / 0.01 = 295.02, rounded up: 296 rows.
+    let p = agreement::plan::plan(0.6, 0.1, 2, &[0.3]).unwrap();
+    assert!((p.n_variance - 0.768).abs() < 1e-12, "{}", p.n_variance);
+    assert_eq!(p.rows_formula, 296);
+    assert!(p.rows >= 296 && p.rows <= 330, "the simulation raises the formula's n a little at most: {}", p.rows);
+    assert!(p.simulated_share_reaching >= 0.6);
+    // Halving the width quadruples the rows (up to rounding).
+    let q = agreement::plan::plan(0.6, 0.05, 2, &[0.3]).unwrap();
+    assert_eq!(q.rows_formula, (1.959_963_984_540_054f64.powi(2) * 0.768 / 0.0025).ceil() as u64);
+    // Shares: one value splits the rest, q - 1 values leave the last the rest, nonsense refused.
+    assert_eq!(agreement::plan::marginals(3, &[0.5]).unwrap(), vec![0.5, 0.25, 0.25]);
+    assert!((agreement::plan::marginals(3, &[0.6, 0.3]).unwrap()[2] - 0.1).abs() < 1e-12);
+    assert!(agreement::plan::plan(0.6, 0.0, 2, &[]).is_err());
+    assert!(agreement::plan::plan(1.0, 0.1, 2, &[]).is_err());
+    assert!(agreement::plan::marginals(3, &[0.6, 0.3, 0.3]).is_err());
+}
+
+#[test]
+fn the_planned_rows_give_the_planned_half_width_in_at_least_half_the_replicates() {
+    for (q, kappa, prevalence, w) in
+        [(2, 0.78, 0.85, 0.1), (2, 0.4, 0.5, 0.1), (3, 0.6, 0.5, 0.08), (3, 0.9, 0.85, 0.05)]
+    {
+        let p = agreement::plan::plan(kappa, w, q, &[prevalence]).unwrap();
+        let pop = Population { categories: q, kappa, prevalence };
+        let widths = coverage::half_widths(pop, p.rows as usize, 400, 11);
+        let ok = widths.iter().filter(|h| **h <= w).count();
+        assert!(
+            ok * 2 >= widths.len(),
+            "q {q} kappa {kappa}: {ok} of {} at or under {w} with {} rows",
+            widths.len(),
+            p.rows
+        );
+        // And the plan is not wastefully large: 30% fewer rows miss W most of the time.
+        let fewer = coverage::half_widths(pop, (p.rows as f64 * 0.7) as usize, 400, 12);
+        let ok = fewer.iter().filter(|h| **h <= w).count();
+        assert!(
+            ok * 2 < fewer.len(),
+            "q {q} kappa {kappa}: 70% of the rows still reach {w} in {ok} of {}",
+            fewer.len()
+        );
+    }
+}
+
+#[test]
+fn a_running_project_is_told_how_many_more_rows_its_interval_needs() {
+    // 50 rows, kappa 0.4, SE 0.126996 (the textbook 2x2 in agreement.rs): 1.96 SE = 0.24891;
+    // reaching +- 0.1 needs 50 * (0.24891 / 0.1)^2 = 309.8, so 310 rows, 260 more.
+    let report = agreement::report_from_rows(&pairs_as_rows(&[(0, 0, 20), (0, 1, 5), (1, 0, 10), (1, 1, 15)]), None);
+    let g = agreement::plan::progress(&report.pair, 0.1);
+    let h = 1.959_963_984_540_054 * 0.126_996_062_931_100_33;
+    assert!((g.half_width_now.unwrap() - h).abs() < 1e-12);
+    assert_eq!(g.rows_needed, Some((50.0 * (h / 0.1) * (h / 0.1)).ceil() as u64));
+    assert_eq!(g.more_rows, Some(g.rows_needed.unwrap() - 50));
+    assert_eq!(agreement::plan::progress(&report.pair, 0.5).more_rows, Some(0), "already narrower than 0.5");
+}
+
+/// Long rows for two annotators from (label A, label B, count).
+fn pairs_as_rows(cells: &[(u32, u32, usize)]) -> Vec<(String, String, String)> {
+    let mut rows = Vec::new();
+    let mut i = 0;
+    for &(a, b, n) in cells {
+        for _ in 0..n {
+            rows.push((format!("r{i}"), "A".to_string(), format!("l{a}")));
+            rows.push((format!("r{i}"), "B".to_string(), format!("l{b}")));
+            i += 1;
+        }
+    }
+    rows
+}
+
+#[test]
+fn skewed_prevalence_is_said_in_words_with_the_indices_beside_kappa() {
+    // 80 both-first, 10 both-second, 5 + 5 disagreements: p_o 0.9, PI (80 - 10) / 100 = 0.7,
+    // BI 0; p_e 0.85^2 + 0.15^2 = 0.745, kappa 0.155 / 0.255 = 0.608 while PABAK is 0.8.
+    let skewed = stats::kappa_from_table(&[vec![80, 5], vec![5, 10]]);
+    assert!((skewed.prevalence_index.unwrap() - 0.7).abs() < 1e-12);
+    assert!(skewed.bias_index.unwrap().abs() < 1e-12);
+    assert!((skewed.cohen_kappa.unwrap() - 0.155 / 0.255).abs() < 1e-12);
+    let words = agreement::advice(&skewed, stats::kappa_preferred_interval(&skewed).as_ref());
+    assert!(
+        words.iter().any(|s| s.contains("prevalence index 0.70") && s.contains("AC1") && s.contains("PABAK")),
+        "{words:?}"
+    );
+    // Balanced: no such sentence.
+    let balanced = stats::kappa_from_table(&[vec![45, 5], vec![5, 45]]);
+    assert!(balanced.prevalence_index.unwrap().abs() < 1e-12);
+    let words = agreement::advice(&balanced, stats::kappa_preferred_interval(&balanced).as_ref());
+    assert!(!words.iter().any(|s| s.contains("prevalence")), "{words:?}");
+    // Bias: A says first 55 times, B 42: BI (15 - 2) / 100 = 0.13.
+    let biased = stats::kappa_from_table(&[vec![40, 15], vec![2, 43]]);
+    assert!((biased.bias_index.unwrap() - 0.13).abs() < 1e-12);
+    let words = agreement::advice(&biased, stats::kappa_preferred_interval(&biased).as_ref());
+    assert!(words.iter().any(|s| s.contains("bias index 0.13")), "{words:?}");
+    // Three categories: no indices.
+    assert_eq!(stats::kappa_from_table(&[vec![5, 1, 0], vec![1, 5, 0], vec![0, 0, 5]]).prevalence_index, None);
+}
+
+#[test]
+fn the_under_coverage_sentence_appears_at_small_n_and_high_kappa_only() {
+    let small = stats::kappa_from_table(&[vec![14, 1], vec![0, 15]]); // n 30, kappa 0.93
+    let words = agreement::advice(&small, stats::kappa_preferred_interval(&small).as_ref());
+    assert!(words.iter().any(|s| s.contains("covers less often than 95%")), "{words:?}");
+    let large = stats::kappa_from_table(&[vec![375, 125], vec![125, 375]]); // n 1000, kappa 0.5
+    let words = agreement::advice(&large, stats::kappa_preferred_interval(&large).as_ref());
+    assert!(words.is_empty(), "{words:?}");
+    // No disagreement at all: the bound on the disagreement rate, not a zero-width interval.
+    let perfect = stats::kappa_from_table(&[vec![20, 0], vec![0, 10]]);
+    let i = stats::kappa_preferred_interval(&perfect).unwrap();
+    assert_eq!(i.method, IntervalMethod::NoDisagreementBound);
+    let bound = 1.0 - 0.025f64.powf(1.0 / 30.0);
+    let pe = (20.0 * 20.0 + 10.0 * 10.0) / 900.0;
+    assert!((i.ci95[0] - (1.0 - bound / (1.0 - pe))).abs() < 1e-12 && i.ci95[1] == 1.0);
 }

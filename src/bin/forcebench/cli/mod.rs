@@ -73,6 +73,9 @@ pub enum Command {
     },
     /// Inter-annotator agreement on pre-adjudication labels (or on any item,annotator,label CSV)
     Agreement {
+        /// `plan`: how many double-annotated rows a kappa interval needs (issue 32)
+        #[command(subcommand)]
+        action: Option<AgreementAction>,
         /// Compute from a long-format CSV with columns item,annotator,label instead of the project
         #[arg(long, value_name = "FILE")]
         from_csv: Option<PathBuf>,
@@ -345,7 +348,11 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }
-        Command::Agreement { from_csv, bootstrap, seed, json } => {
+        Command::Agreement {
+            action: Some(AgreementAction::Plan { kappa, half_width, categories, prevalence, json }),
+            ..
+        } => run_plan(cli.project.as_deref(), kappa, half_width, categories, &prevalence, json),
+        Command::Agreement { action: None, from_csv, bootstrap, seed, json } => {
             let boot = (bootstrap > 0).then_some((bootstrap, seed));
             match from_csv {
                 Some(file) => {
@@ -564,6 +571,80 @@ fn with_progress<T>(file: &Path, work: impl FnOnce(import::Progress) -> Result<T
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
     println!("{text}");
+    Ok(())
+}
+
+/// `forcebench agreement plan` (issue 32).
+#[derive(Debug, Subcommand)]
+pub(crate) enum AgreementAction {
+    /// How many double-annotated rows give a 95% kappa interval of half-width W at an expected
+    /// kappa K (and, with --project, how many more the project's current interval needs)
+    Plan {
+        /// The kappa you expect
+        #[arg(long)]
+        kappa: f64,
+        /// The half-width the 95% interval should have (0.1: kappa +- 0.1)
+        #[arg(long)]
+        half_width: f64,
+        /// Number of label categories (2: accept vs not; 3: the three decisions)
+        #[arg(long, default_value_t = 2)]
+        categories: usize,
+        /// Expected share of each category, the first being accept (one value: the rest split
+        /// evenly; none: equal shares)
+        #[arg(long, num_args = 1..)]
+        prevalence: Vec<f64>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn run_plan(
+    project: Option<&Path>,
+    kappa: f64,
+    half_width: f64,
+    categories: usize,
+    prevalence: &[f64],
+    json: bool,
+) -> Result<()> {
+    use forcebench::agreement::{plan, project_report};
+    let p = plan::plan(kappa, half_width, categories, prevalence)?;
+    // A project only when named: planning happens before there is one.
+    let progress = match project {
+        Some(path) => {
+            let r = project_report(&Project::open(path)?, None)?;
+            let reading = if categories == 2 { &r.accept_vs_not } else { &r.decision };
+            Some(plan::progress(reading, half_width))
+        }
+        None => None,
+    };
+    if json {
+        return print_json(&serde_json::json!({ "plan": p, "project": progress }));
+    }
+    let shares: Vec<String> = p.marginals.iter().map(|m| format!("{m:.2}")).collect();
+    println!(
+        "{} double-annotated rows give a 95% interval of kappa +- {} at kappa {} ({} categories, shares {})",
+        p.rows,
+        p.half_width,
+        p.kappa,
+        p.marginals.len(),
+        shares.join(", ")
+    );
+    println!(
+        "(large-sample variance of kappa, Fleiss, Cohen and Everitt 1969, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
+        p.rows_formula,
+        p.simulated_share_reaching * 100.0,
+        p.rows
+    );
+    if let Some(g) = progress {
+        let reading = if categories == 2 { "accept vs not" } else { "decision" };
+        match (g.kappa, g.half_width_now, g.more_rows) {
+            (Some(k), Some(h), Some(more)) => println!(
+                "this project ({reading}): {} rows, kappa {k:.3} +- {h:.3} now; {more} more rows to reach +- {half_width}",
+                g.rows
+            ),
+            _ => println!("this project ({reading}): {} rows, no kappa interval yet", g.rows),
+        }
+    }
     Ok(())
 }
 
