@@ -579,6 +579,9 @@ pub struct ProjectAgreement {
     /// Each annotator against the final labels (empty when no row is adjudicated, and in a
     /// report read from a CSV).
     pub by_annotator: Vec<AnnotatorQuality>,
+    /// How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
+    /// kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+    pub plan: Vec<plan::PlanRow>,
 }
 
 /// One annotator against the adjudicated labels.
@@ -701,6 +704,7 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let labels = names_of(Decision::ALL, Decision::as_str);
     let pairs: Vec<(u32, u32)> = rows.iter().map(|r| (r.decision[0] as u32, r.decision[1] as u32)).collect();
     let decision = pair_report(&pairs, &labels, bootstrap);
+    let plan = plan::panel(&decision);
 
     // Everyone at once: items x annotators.
     let units: Vec<[u32; 2]> = pairs.iter().map(|&(a, b)| [a, b]).collect();
@@ -815,6 +819,7 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         by_guideline_version: breakdown(rows, data.versions.clone(), |r| r.version as usize),
         by_week: breakdown(rows, data.weeks.clone(), |r| r.week as usize),
         by_annotator: Vec::new(),
+        plan,
     }
 }
 

@@ -146,3 +146,51 @@ pub fn progress(report: &PairReport, half_width: f64) -> Progress {
         more_rows: rows_needed.map(|n| n.saturating_sub(k.n_items)),
     }
 }
+
+/// One line of the Agreement view's planning panel.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PlanRow {
+    pub half_width: f64,
+    /// Rows the formula gives at the kappa and label shares seen so far (`null` when kappa is
+    /// undefined or 1).
+    #[ts(type = "number | null")]
+    pub rows_at_observed: Option<u64>,
+    /// Rows still to double-annotate, from the current SE ([`progress`]).
+    #[ts(type = "number | null")]
+    pub more_rows: Option<u64>,
+}
+
+/// The half-widths the Agreement view plans for.
+pub const PANEL_HALF_WIDTHS: [f64; 3] = [0.05, 0.1, 0.15];
+
+/// The planning panel for one reading (formula only, no simulation: it runs with every report).
+pub fn panel(report: &PairReport) -> Vec<PlanRow> {
+    let q = report.confusion.len();
+    let n: u64 = report.confusion.iter().flatten().sum();
+    let shares: Vec<f64> = (0..q)
+        .map(|i| {
+            let row: u64 = report.confusion[i].iter().sum();
+            let col: u64 = report.confusion.iter().map(|r| r[i]).sum();
+            (row + col) as f64 / (2.0 * n.max(1) as f64)
+        })
+        .collect();
+    PANEL_HALF_WIDTHS
+        .iter()
+        .map(|&w| {
+            let rows_at_observed = report.kappa.cohen_kappa.filter(|k| *k < 1.0 && q >= 2 && n > 0).and_then(|k| {
+                let table: Vec<Vec<f64>> = (0..q)
+                    .map(|i| {
+                        (0..q)
+                            .map(|j| (1.0 - k) * shares[i] * shares[j] + if i == j { k * shares[i] } else { 0.0 })
+                            .collect()
+                    })
+                    .collect();
+                if table.iter().flatten().any(|&p| p < 0.0) {
+                    return None;
+                }
+                stats::kappa_and_n_var(&table).map(|(_, v)| (Z95 * Z95 * v / (w * w)).ceil().max(2.0) as u64)
+            });
+            PlanRow { half_width: w, rows_at_observed, more_rows: progress(report, w).more_rows }
+        })
+        .collect()
+}

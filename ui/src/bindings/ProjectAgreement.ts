@@ -4,6 +4,7 @@ import type { Breakdown } from "./Breakdown";
 import type { ClaimEdits } from "./ClaimEdits";
 import type { Interval } from "./Interval";
 import type { PairReport } from "./PairReport";
+import type { PlanRow } from "./PlanRow";
 import type { SpanAgreement } from "./SpanAgreement";
 
 export type ProjectAgreement = { krippendorff_alpha: number | null, fleiss_kappa: number | null, 
@@ -54,7 +55,12 @@ by_week: Array<Breakdown>,
  * Each annotator against the final labels (empty when no row is adjudicated, and in a
  * report read from a CSV).
  */
-by_annotator: Array<AnnotatorQuality>, bootstrap_ci95: [number, number] | null, 
+by_annotator: Array<AnnotatorQuality>, 
+/**
+ * How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
+ * kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+ */
+plan: Array<PlanRow>, bootstrap_ci95: [number, number] | null, 
 /**
  * Category names, in the order of the confusion matrix's rows and columns.
  */
