@@ -4,7 +4,7 @@
 # two and three labels), how often each 95% interval holds the true value. Writes the table to
 # docs/coverage-table.md, the cells to docs/coverage.json and the plot to docs/coverage.svg.
 # Replicates per cell: FORCEBENCH_COVERAGE_REPS (default 2,000; a quarter at n = 2,000), bootstrap
-# replicates: FORCEBENCH_COVERAGE_BOOT (default 500). About 15 minutes on one core at 1,000/200.
+# replicates: FORCEBENCH_COVERAGE_BOOT (default 500). About 5 minutes at the defaults (release build first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FORCEBENCH_COVERAGE_JSON=docs/coverage.json cargo bench --locked -q --bench coverage | tee docs/coverage-table.md

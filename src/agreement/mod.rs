@@ -59,7 +59,7 @@ pub struct PairReport {
 /// Below these, the plain kappa +- 1.96 SE interval covered under 93% in the coverage table
 /// (docs/agreement-intervals.md); the sentence says so and names the interval to read.
 pub fn plain_interval_under_covers(n: u64, kappa: f64, prevalence_index: Option<f64>) -> bool {
-    n < 100 || (kappa >= 0.75 && n < 433) || prevalence_index.is_some_and(|p| p.abs() >= 0.6 && n < 433)
+    n < 100 || (kappa >= 0.75 && n < 500) || prevalence_index.is_some_and(|p| p.abs() >= 0.6 && n < 500)
 }
 
 /// The sentences of [`PairReport::advice`] for one table.
