@@ -260,7 +260,7 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
   const report = {
     ...agreementReport,
     kappa_interval: { se: 0.092, ci95: [0.52, 0.88], method: "fisher_z" },
-    advice: ["with 40 rows and kappa 0.75, kappa +- 1.96 SE covers less often than 95% in the coverage simulation; read the interval 0.52-0.88 (made on Fisher's z scale) instead"],
+    advice: ["with 40 rows and kappa 0.75, kappa ± 1.96 SE covers less often than 95% in the coverage simulation; read the interval 0.52 to 0.88 (made on Fisher's z scale) instead"],
     pabak_interval: { se: 0.08, ci95: [0.61, 0.9], method: "wilson" },
     gwet_ac1_interval: gwet(0.64, 0.94, 0.07),
     krippendorff_alpha_interval: gwet(0.56, 0.94, 0.09),
@@ -293,11 +293,12 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
   };
   const { page, problems } = await openAgreement(report);
   assert.equal(await text(page, "stat-ci-read"), "0.52–0.88");
+  assert.match(await text(page, "kappa-reading"), /^κ = 0\.75 \(95% CI 0\.52–0\.88\)/, "the reading quotes the interval to read");
   assert.equal(await text(page, "stat-ac1-ci"), "0.64–0.94");
   assert.equal(await text(page, "stat-pabak-ci"), "0.61–0.90");
   assert.equal(await text(page, "stat-alpha-ci"), "0.56–0.94");
   assert.equal(await text(page, "stat-fleiss-ci"), "0.57–0.93");
-  assert.match(await text(page, "agreement-advice"), /covers less often than 95%.*0\.52-0\.88/);
+  assert.match(await text(page, "agreement-advice"), /covers less often than 95%.*0\.52 to 0\.88/);
   assert.equal(await text(page, "accept-kappa-ci"), "0.30–0.75");
   assert.match(await text(page, "accept-indices"), /prevalence index 0\.68 · bias index −0\.03 · AC1 0\.90 0\.81–0\.98 · PABAK 0\.85 0\.69–0\.93/);
   assert.match(await text(page, "accept-advice"), /held down.*AC1.*PABAK/);
@@ -308,6 +309,8 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
   assert.match(await text(page, "by-version"), /0\.58 moderate 0\.10–0\.90 small n/);
   const plan = await page.$$eval('[data-testid="plan-row"]', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
   assert.deepEqual(plan, ["± 0.05 554 1177", "± 0.10 139 274", "± 0.15 62 —"]);
+  await mkdir(shotsDir, { recursive: true });
+  await page.screenshot({ path: join(shotsDir, "agreement-intervals.png"), fullPage: true });
   await assertNoRawValues(page);
   assert.deepEqual(problems, []);
   await page.close();
