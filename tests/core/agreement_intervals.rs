@@ -265,3 +265,23 @@ fn the_under_coverage_sentence_appears_at_small_n_and_high_kappa_only() {
     let pe = (20.0 * 20.0 + 10.0 * 10.0) / 900.0;
     assert!((i.ci95[0] - (1.0 - bound / (1.0 - pe))).abs() < 1e-12 && i.ci95[1] == 1.0);
 }
+
+#[test]
+fn span_f1_bootstrap_brackets_the_mean_and_matches_a_plain_bootstrap() {
+    // 300 rows, 240 with equal spans (F1 1) and 60 differing with F1 0.5: mean 0.9. A plain
+    // bootstrap (every row drawn) of the same data, here with stats::bootstrap_ci, gives the
+    // same interval up to resampling noise; both are near 0.9 +- 1.96 * sd / sqrt(n).
+    let f: Vec<f64> = (0..300).map(|i| if i < 60 { 0.5 } else { 1.0 }).collect();
+    let plain =
+        stats::bootstrap_ci(300, 2000, 5, |m| Some(m.iter().zip(&f).map(|(&k, x)| k as f64 * x).sum::<f64>() / 300.0))
+            .unwrap();
+    let sd = (0.2f64 * 0.8).sqrt() * 0.5; // values 0.5 or 1 with shares 0.2 / 0.8
+    let normal = [0.9 - 1.96 * sd / 300f64.sqrt(), 0.9 + 1.96 * sd / 300f64.sqrt()];
+    let quick = agreement::span_f1_interval_for_tests(240, &vec![0.5; 60], 2000, 5).unwrap();
+    for (name, ci) in [("plain", plain.ci95), ("skipping", quick.ci95)] {
+        assert!(
+            (ci[0] - normal[0]).abs() < 0.01 && (ci[1] - normal[1]).abs() < 0.01,
+            "{name}: {ci:?} against {normal:?}"
+        );
+    }
+}
