@@ -374,11 +374,12 @@ pub fn run(cli: Cli) -> Result<()> {
                     println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
                     for p in &r.pairs {
                         println!(
-                            "  {} + {}: n {}, kappa {}",
+                            "  {} + {}: n {}, kappa {} {}",
                             p.annotator_a,
                             p.annotator_b,
                             p.report.kappa.n_items,
-                            num(p.report.kappa.cohen_kappa)
+                            num(p.report.kappa.cohen_kappa),
+                            ci_opt(&p.report.kappa_interval)
                         );
                     }
                 }
