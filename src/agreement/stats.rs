@@ -668,12 +668,19 @@ pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
 /// [`gwet_family`] reads (identical patterns counted once, so a million rows cost little).
 pub fn patterns<U: AsRef<[u32]>>(units: &[U], q: usize) -> Vec<(Vec<u32>, u64)> {
     let mut seen: std::collections::HashMap<Vec<u32>, u64> = std::collections::HashMap::new();
+    let mut c = vec![0u32; q];
     for u in units {
-        let mut c = vec![0u32; q];
+        c.fill(0);
         for &v in u.as_ref() {
             c[v as usize] += 1;
         }
-        *seen.entry(c).or_insert(0) += 1;
+        // Allocate only for a pattern not seen yet (a handful in a million rows).
+        match seen.get_mut(c.as_slice()) {
+            Some(m) => *m += 1,
+            None => {
+                seen.insert(c.clone(), 1);
+            }
+        }
     }
     let mut out: Vec<(Vec<u32>, u64)> = seen.into_iter().collect();
     out.sort();
