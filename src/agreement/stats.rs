@@ -160,7 +160,9 @@ pub fn bootstrap_kappa_ci(pairs: &[(u32, u32)], q: usize, reps: u32, seed: u64) 
             let (a, b) = pairs[rng.below(n) as usize];
             t[a as usize][b as usize] += 1;
         }
-        if let Some(k) = kappa_from_table(&t).cohen_kappa {
+        // Kappa alone (the same arithmetic as kappa_from_table, without the companions).
+        let p: Vec<Vec<f64>> = t.iter().map(|r| r.iter().map(|&x| x as f64 / n as f64).collect()).collect();
+        if let Some((k, _)) = kappa_and_n_var(&p) {
             kappas.push(k);
         }
     }
