@@ -25,6 +25,9 @@ cargo test --locked
 echo "== the export, read by pandas and Hugging Face datasets =="
 scripts/test-export-loaders.sh
 
+echo "== agreement intervals against statsmodels, irrCAC and krippendorff =="
+scripts/test-agreement-reference.sh
+
 echo "== UI alone in headless Chromium =="
 scripts/test-ui.sh
 

@@ -8,15 +8,19 @@
 //! `span`, `calibrated_claim_edits`, `raised_claim_edits`, `by_source`, `by_suggested_axis`,
 //! `by_pair`, `by_suggestion_mode`, `by_guideline_version`, `by_week`. A pair section has one line per statistic (empty key), one `confusion` line per
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
-//! `note` line per sentence saying why a statistic is missing. A breakdown section keys each
+//! `note` line per sentence saying why a statistic is missing, and one `advice` line per
+//! sentence on reading the figures (issue 32). A breakdown section keys each
 //! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
-//! `kappa_ci95_high`). A statistic that is undefined for the data has an empty value, never NaN.
+//! `kappa_ci95_high`, `kappa_preferred_ci95_low`, `kappa_preferred_ci95_high`,
+//! `plain_interval_under_covers`). Every interval of issue 32 is written as `X_se`,
+//! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md). A statistic that is undefined for the data has an empty value, never NaN.
 //! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
 //! gets a single quote in front, so a spreadsheet never runs it as a formula.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::stats::{Interval, IntervalMethod};
 use super::{Breakdown, PairReport, ProjectAgreement};
 use crate::error::{Error, Result};
 use crate::output::inert_cell;
@@ -68,6 +72,12 @@ impl<W: Write> Lines<W> {
         self.real(section, &format!("{statistic}_low"), ci.map(|c| c[0]))?;
         self.real(section, &format!("{statistic}_high"), ci.map(|c| c[1]))
     }
+    /// An [`Interval`] as `{statistic}_se`, `_ci95_low`, `_ci95_high` and `_method` lines.
+    fn full(&mut self, section: &str, statistic: &str, i: Option<&Interval>) -> Result<()> {
+        self.real(section, &format!("{statistic}_se"), i.and_then(|i| i.se))?;
+        self.interval(section, &format!("{statistic}_ci95"), i.map(|i| i.ci95))?;
+        self.line(section, &format!("{statistic}_method"), "", i.map_or("", |i| method_name(i.method)))
+    }
     fn pair(&mut self, section: &str, p: &PairReport) -> Result<()> {
         let k = &p.kappa;
         self.count(section, "n_items", k.n_items)?;
@@ -79,6 +89,12 @@ impl<W: Write> Lines<W> {
         self.interval(section, "bootstrap_ci95", p.bootstrap_ci95)?;
         self.real(section, "pabak", k.pabak)?;
         self.real(section, "gwet_ac1", k.gwet_ac1)?;
+        // Issue 32: the interval to read for kappa, AC1's and PABAK's, and the paradox indices.
+        self.full(section, "kappa_preferred", p.kappa_interval.as_ref())?;
+        self.full(section, "gwet_ac1", k.gwet_ac1_interval.as_ref())?;
+        self.full(section, "pabak", k.pabak_interval.as_ref())?;
+        self.real(section, "prevalence_index", k.prevalence_index)?;
+        self.real(section, "bias_index", k.bias_index)?;
         for (i, a) in p.labels.iter().enumerate() {
             for (j, b) in p.labels.iter().enumerate() {
                 let n = p.confusion.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
@@ -87,6 +103,9 @@ impl<W: Write> Lines<W> {
         }
         for note in &p.notes {
             self.line(section, "note", "", note)?;
+        }
+        for sentence in &p.advice {
+            self.line(section, "advice", "", sentence)?;
         }
         Ok(())
     }
@@ -97,8 +116,29 @@ impl<W: Write> Lines<W> {
             self.line(section, "cohen_kappa", &g.key, &real(g.cohen_kappa))?;
             self.line(section, "kappa_ci95_low", &g.key, &real(g.kappa_ci95.map(|ci| ci[0])))?;
             self.line(section, "kappa_ci95_high", &g.key, &real(g.kappa_ci95.map(|ci| ci[1])))?;
+            let preferred = g.kappa_interval.as_ref().map(|i| i.ci95);
+            self.line(section, "kappa_preferred_ci95_low", &g.key, &real(preferred.map(|ci| ci[0])))?;
+            self.line(section, "kappa_preferred_ci95_high", &g.key, &real(preferred.map(|ci| ci[1])))?;
+            self.line(
+                section,
+                "plain_interval_under_covers",
+                &g.key,
+                if g.plain_interval_under_covers { "1" } else { "0" },
+            )?;
         }
         Ok(())
+    }
+}
+
+/// The method's name as in the JSON report.
+pub fn method_name(m: IntervalMethod) -> &'static str {
+    match m {
+        IntervalMethod::FleissCohenEveritt => "fleiss_cohen_everitt",
+        IntervalMethod::FisherZ => "fisher_z",
+        IntervalMethod::Gwet => "gwet",
+        IntervalMethod::Wilson => "wilson",
+        IntervalMethod::BootstrapPercentile => "bootstrap_percentile",
+        IntervalMethod::NoDisagreementBound => "no_disagreement_bound",
     }
 }
 
@@ -113,13 +153,22 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.pair("decision", &report.decision)?;
     out.real("decision", "krippendorff_alpha", report.krippendorff_alpha)?;
     out.real("decision", "fleiss_kappa", report.fleiss_kappa)?;
+    out.full("decision", "krippendorff_alpha", report.krippendorff_alpha_interval.as_ref())?;
+    out.full("decision", "fleiss_kappa", report.fleiss_kappa_interval.as_ref())?;
     out.pair("accept_vs_not", &report.accept_vs_not)?;
     out.pair("axis_when_both_accept", &report.axis_when_both_accept)?;
+    out.real("axis_when_both_accept", "krippendorff_alpha", report.axis_krippendorff_alpha)?;
+    out.full("axis_when_both_accept", "krippendorff_alpha", report.axis_krippendorff_alpha_interval.as_ref())?;
     out.count("severity", "n_items", report.severity_n_items)?;
     out.real("severity", "quadratic_weighted_kappa", report.severity_weighted_kappa)?;
+    out.full("severity", "quadratic_weighted_kappa", report.severity_weighted_kappa_interval.as_ref())?;
+    out.real("severity", "krippendorff_alpha_ordinal", report.severity_krippendorff_alpha)?;
+    out.full("severity", "krippendorff_alpha_ordinal", report.severity_krippendorff_alpha_interval.as_ref())?;
     out.count("span", "n_items", report.span.n_items)?;
     out.real("span", "exact_match_rate", report.span.exact_match_rate)?;
     out.real("span", "mean_token_f1", report.span.mean_token_f1)?;
+    out.full("span", "exact_match_rate", report.span.exact_match_interval.as_ref())?;
+    out.full("span", "mean_token_f1", report.span.mean_token_f1_interval.as_ref())?;
     for (section, e) in
         [("calibrated_claim_edits", &report.calibrated_claim_edits), ("raised_claim_edits", &report.raised_claim_edits)]
     {

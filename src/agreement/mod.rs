@@ -11,8 +11,10 @@
 //! [`labels_report`] serves any long-format table (`item,annotator,label`), so the same
 //! statistics apply to data from elsewhere. The numbers come from [`stats`].
 
+pub mod coverage;
 mod events;
 pub mod export;
+pub mod plan;
 mod read;
 pub mod stats;
 
@@ -25,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::input::InputProblem;
 use crate::project::Project;
 use crate::settings::SuggestionMode;
-use stats::{KappaStats, MultiRaterStats};
+use stats::{Interval, KappaStats, MultiRaterStats};
 
 /// Defaults for the bootstrap interval.
 pub const BOOTSTRAP_REPS: u32 = 1000;
@@ -45,7 +47,65 @@ pub struct PairReport {
     pub confusion: Vec<Vec<u64>>,
     /// Why a statistic is missing, in words.
     pub notes: Vec<String>,
+    /// The interval to read for Cohen's kappa ([`stats::kappa_preferred_interval`]: Fisher's z
+    /// on the Fleiss-Cohen-Everitt SE), which covers where `kappa_ci95` does not.
+    pub kappa_interval: Option<Interval>,
+    /// Sentences to read beside the figures: where the plain interval is known to under-cover,
+    /// and (two categories) where skewed prevalence holds kappa down (Byrt, Bishop and Carlin
+    /// 1993), pointing to AC1 and PABAK.
+    pub advice: Vec<String>,
 }
+
+/// Below these, the plain kappa +- 1.96 SE interval covered under 93% in the coverage table
+/// (docs/agreement-intervals.md); the sentence says so and names the interval to read.
+pub fn plain_interval_under_covers(n: u64, kappa: f64, prevalence_index: Option<f64>) -> bool {
+    n < 100 || (kappa >= 0.75 && n < 500) || prevalence_index.is_some_and(|p| p.abs() >= 0.6 && n < 500)
+}
+
+/// The sentences of [`PairReport::advice`] for one table.
+pub fn advice(k: &KappaStats, preferred: Option<&Interval>) -> Vec<String> {
+    let mut out = Vec::new();
+    let f = |x: f64| format!("{x:.2}");
+    if let (Some(kappa), Some(pref)) = (k.cohen_kappa, preferred) {
+        if plain_interval_under_covers(k.n_items, kappa, k.prevalence_index) {
+            out.push(format!(
+                "with {} rows and kappa {}, kappa ± 1.96 SE covers less often than 95% in the coverage simulation; read the interval {} to {} ({}) instead; the AC1, alpha and weighted-kappa intervals under-cover here too (docs/agreement-intervals.md)",
+                k.n_items,
+                f(kappa),
+                f(pref.ci95[0]),
+                f(pref.ci95[1]),
+                match pref.method {
+                    stats::IntervalMethod::NoDisagreementBound => "no disagreement: the bound on the disagreement rate",
+                    _ => "made on Fisher's z scale",
+                }
+            ));
+        }
+    }
+    if let (Some(pi), Some(bi), Some(po)) = (k.prevalence_index, k.bias_index, k.percent_agreement) {
+        if pi.abs() >= PREVALENCE_SKEWED {
+            out.push(format!(
+                "prevalence index {}: one label fills most of the agreeing rows, so chance agreement is high and kappa ({}) is held down although the annotators agree on {:.0}% of rows; read Gwet's AC1 ({}) and PABAK ({}) beside it",
+                f(pi),
+                k.cohen_kappa.map_or("undefined".into(), f),
+                po * 100.0,
+                k.gwet_ac1.map_or("undefined".into(), f),
+                k.pabak.map_or("undefined".into(), f),
+            ));
+        }
+        if bi.abs() >= BIAS_MARKED {
+            out.push(format!(
+                "bias index {}: the two annotators use the first label at different rates, which pushes kappa up; look at how each one labels",
+                f(bi)
+            ));
+        }
+    }
+    out
+}
+
+/// |prevalence index| from which the report says kappa is held down by prevalence.
+pub const PREVALENCE_SKEWED: f64 = 0.5;
+/// |bias index| from which the report mentions the annotators' different rates.
+pub const BIAS_MARKED: f64 = 0.1;
 
 fn pair_report(pairs: &[(u32, u32)], labels: &[String], bootstrap: Option<(u32, u64)>) -> PairReport {
     let table = stats::table(pairs, labels.len());
@@ -65,7 +125,9 @@ fn pair_report(pairs: &[(u32, u32)], labels: &[String], bootstrap: Option<(u32, 
         }
     }
     let bootstrap_ci95 = bootstrap.and_then(|(reps, seed)| stats::bootstrap_kappa_ci(pairs, labels.len(), reps, seed));
-    PairReport { kappa, bootstrap_ci95, labels: labels.to_vec(), confusion: table, notes }
+    let kappa_interval = stats::kappa_preferred_interval(&kappa);
+    let advice = advice(&kappa, kappa_interval.as_ref());
+    PairReport { kappa, bootstrap_ci95, labels: labels.to_vec(), confusion: table, notes, kappa_interval, advice }
 }
 
 /// Agreement over a long-format label table.
@@ -79,6 +141,9 @@ pub struct LabelsReport {
     pub pair: PairReport,
     pub krippendorff_alpha: Option<f64>,
     pub fleiss_kappa: Option<f64>,
+    /// Gwet's variance, t interval (as irrCAC).
+    pub krippendorff_alpha_interval: Option<Interval>,
+    pub fleiss_kappa_interval: Option<Interval>,
     /// Every pair of annotators, when there are more than two.
     pub pairs: Vec<NamedPair>,
 }
@@ -207,6 +272,8 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
         pair: pair_report(&[], &labels, None),
         krippendorff_alpha: multi.krippendorff_alpha,
         fleiss_kappa: multi.fleiss_kappa,
+        krippendorff_alpha_interval: multi.krippendorff_alpha_interval.clone(),
+        fleiss_kappa_interval: multi.fleiss_kappa_interval.clone(),
         pairs: Vec::new(),
     };
     match annotators.len() {
@@ -222,6 +289,7 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
             report.pair.notes =
                 vec!["more than two annotators: Cohen's kappa is given per pair (see pairs), Fleiss' kappa and Krippendorff's alpha over everyone".into()];
             report.pair.kappa.gwet_ac1 = multi.gwet_ac1;
+            report.pair.kappa.gwet_ac1_interval = multi.gwet_ac1_interval.clone();
             report.pair.kappa.n_items = multi.n_items;
             for i in 0..annotators.len() {
                 for j in i + 1..annotators.len() {
@@ -439,6 +507,11 @@ pub struct SpanAgreement {
     pub n_items: u64,
     pub exact_match_rate: Option<f64>,
     pub mean_token_f1: Option<f64>,
+    /// Wilson interval of the exact-match rate.
+    pub exact_match_interval: Option<Interval>,
+    /// Seeded percentile bootstrap over rows (no formula for a mean of bounded, lumpy values
+    /// that covers near 1); `null` when the report is made without a bootstrap.
+    pub mean_token_f1_interval: Option<Interval>,
 }
 
 /// Whether the two annotators kept the suggested claim or changed it.
@@ -461,6 +534,10 @@ pub struct Breakdown {
     pub cohen_kappa: Option<f64>,
     /// kappa +- 1.96 large-sample SE, clipped to [-1, 1] (as the overall `kappa_ci95`).
     pub kappa_ci95: Option<[f64; 2]>,
+    /// The interval to read (as the overall `kappa_interval`).
+    pub kappa_interval: Option<Interval>,
+    /// Set when kappa +- 1.96 SE under-covers at this group's n and kappa (read `kappa_interval`).
+    pub plain_interval_under_covers: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -472,12 +549,24 @@ pub struct ProjectAgreement {
     pub decision: PairReport,
     pub krippendorff_alpha: Option<f64>,
     pub fleiss_kappa: Option<f64>,
+    /// Gwet's variance, t interval (as irrCAC), for the two above.
+    pub krippendorff_alpha_interval: Option<Interval>,
+    pub fleiss_kappa_interval: Option<Interval>,
     /// Accept vs not accept (reject or needs discussion).
     pub accept_vs_not: PairReport,
     /// Primary axis, on rows both annotators accepted.
     pub axis_when_both_accept: PairReport,
+    /// Krippendorff's alpha (nominal) of the primary axis, on rows both accepted, with Gwet's
+    /// variance.
+    pub axis_krippendorff_alpha: Option<f64>,
+    pub axis_krippendorff_alpha_interval: Option<Interval>,
     /// Severity with quadratic weights, on rows both annotators accepted.
     pub severity_weighted_kappa: Option<f64>,
+    /// Fleiss-Cohen-Everitt SE of the weighted kappa, normal interval.
+    pub severity_weighted_kappa_interval: Option<Interval>,
+    /// Krippendorff's alpha with his ordinal metric, on the same rows, with Gwet's variance.
+    pub severity_krippendorff_alpha: Option<f64>,
+    pub severity_krippendorff_alpha_interval: Option<Interval>,
     #[ts(type = "number")]
     pub severity_n_items: u64,
     pub span: SpanAgreement,
@@ -497,6 +586,9 @@ pub struct ProjectAgreement {
     /// Each annotator against the final labels (empty when no row is adjudicated, and in a
     /// report read from a CSV).
     pub by_annotator: Vec<AnnotatorQuality>,
+    /// How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
+    /// kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+    pub plan: Vec<plan::PlanRow>,
 }
 
 /// One annotator against the adjudicated labels.
@@ -586,12 +678,16 @@ fn breakdown(rows: &[DoubleAnnotated], groups: Vec<String>, key: impl Fn(&Double
         .zip(tables)
         .filter_map(|(key, table)| {
             let k = stats::kappa_from_table(&table);
-            (k.n_items > 0).then_some(Breakdown {
+            (k.n_items > 0).then(|| Breakdown {
                 key,
                 n_items: k.n_items,
                 percent_agreement: k.percent_agreement,
                 cohen_kappa: k.cohen_kappa,
                 kappa_ci95: k.kappa_ci95,
+                kappa_interval: stats::kappa_preferred_interval(&k),
+                plain_interval_under_covers: k
+                    .cohen_kappa
+                    .is_some_and(|kappa| plain_interval_under_covers(k.n_items, kappa, k.prevalence_index)),
             })
         })
         .collect();
@@ -615,6 +711,7 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let labels = names_of(Decision::ALL, Decision::as_str);
     let pairs: Vec<(u32, u32)> = rows.iter().map(|r| (r.decision[0] as u32, r.decision[1] as u32)).collect();
     let decision = pair_report(&pairs, &labels, bootstrap);
+    let plan = plan::panel(&decision);
 
     // Everyone at once: items x annotators.
     let units: Vec<[u32; 2]> = pairs.iter().map(|&(a, b)| [a, b]).collect();
@@ -638,8 +735,18 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let axes = names_of(Axis::ALL, Axis::as_str);
     let axis_when_both_accept = pair_report(&axis_pairs, &axes, None);
     let severity_weighted_kappa = stats::quadratic_weighted_kappa(&stats::table(&sev_pairs, 3));
+    let severity_weighted_kappa_interval =
+        stats::weighted_kappa_interval(&stats::table(&sev_pairs, 3), &stats::quadratic_weights(3)).map(|(_, i)| i);
+    let axis_units: Vec<[u32; 2]> = axis_pairs.iter().map(|&(a, b)| [a, b]).collect();
+    let axis_alpha =
+        stats::gwet_family(&stats::patterns(&axis_units, axes.len()), &stats::identity_weights(axes.len()))
+            .krippendorff_alpha;
+    let sev_units: Vec<[u32; 2]> = sev_pairs.iter().map(|&(a, b)| [a, b]).collect();
+    let severity_alpha = stats::krippendorff_ordinal(&sev_units, 3);
 
     let (mut n_spans, mut exact, mut f1_sum) = (0u64, 0u64, 0.0f64);
+    // Token F1 of each row whose spans differ (rows with equal spans score 1).
+    let mut differing: Vec<f64> = Vec::new();
     for r in rows {
         match &r.span {
             SpanPair::Missing => continue,
@@ -647,7 +754,11 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
                 exact += 1;
                 f1_sum += 1.0;
             }
-            SpanPair::Differ(a, b) => f1_sum += stats::token_f1(a, b),
+            SpanPair::Differ(a, b) => {
+                let f = stats::token_f1(a, b);
+                f1_sum += f;
+                differing.push(f);
+            }
         }
         n_spans += 1;
     }
@@ -655,6 +766,12 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         n_items: n_spans,
         exact_match_rate: (n_spans > 0).then(|| exact as f64 / n_spans as f64),
         mean_token_f1: (n_spans > 0).then(|| f1_sum / n_spans as f64),
+        exact_match_interval: stats::wilson(exact as f64, n_spans as f64).map(|ci95| Interval {
+            se: Some((exact as f64 / n_spans as f64 * (1.0 - exact as f64 / n_spans as f64) / n_spans as f64).sqrt()),
+            ci95,
+            method: stats::IntervalMethod::Wilson,
+        }),
+        mean_token_f1_interval: bootstrap.and_then(|(reps, seed)| span_f1_bootstrap(exact, &differing, reps, seed)),
     };
     let edits = |which: usize| {
         let mut e = ClaimEdits { both_kept: 0, one_changed: 0, both_changed: 0 };
@@ -688,9 +805,16 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         decision,
         krippendorff_alpha: multi.krippendorff_alpha,
         fleiss_kappa: multi.fleiss_kappa,
+        krippendorff_alpha_interval: multi.krippendorff_alpha_interval,
+        fleiss_kappa_interval: multi.fleiss_kappa_interval,
         accept_vs_not,
         axis_when_both_accept,
+        axis_krippendorff_alpha: axis_alpha.as_ref().map(|a| a.0),
+        axis_krippendorff_alpha_interval: axis_alpha.map(|a| a.1),
         severity_weighted_kappa,
+        severity_weighted_kappa_interval,
+        severity_krippendorff_alpha: severity_alpha.as_ref().map(|a| a.0),
+        severity_krippendorff_alpha_interval: severity_alpha.map(|a| a.1),
         severity_n_items: sev_pairs.len() as u64,
         span,
         calibrated_claim_edits: edits(0),
@@ -702,7 +826,50 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         by_guideline_version: breakdown(rows, data.versions.clone(), |r| r.version as usize),
         by_week: breakdown(rows, data.weeks.clone(), |r| r.week as usize),
         by_annotator: Vec::new(),
+        plan,
     }
+}
+
+/// Percentile bootstrap of the mean token F1 over rows: `same` rows score 1, the others their
+/// own F1. Each replicate draws n rows with replacement; only the draws that land on a differing
+/// row need a value, so the draws in between are skipped with geometric gaps (exactly the same
+/// distribution as drawing every row, at the cost of the differing rows only: at a million rows
+/// most spans agree and this is what keeps the view quick).
+#[doc(hidden)]
+pub fn span_f1_interval_for_tests(same: u64, differing: &[f64], reps: u32, seed: u64) -> Option<Interval> {
+    span_f1_bootstrap(same, differing, reps, seed)
+}
+
+fn span_f1_bootstrap(same: u64, differing: &[f64], reps: u32, seed: u64) -> Option<Interval> {
+    let n = same as usize + differing.len();
+    let d = differing.len();
+    if n == 0 || reps == 0 {
+        return None;
+    }
+    let mut rng = crate::sample::SplitMix64::new(seed);
+    let mut uniform = move || (rng.below(1 << 53) as f64 + 0.5) / (1u64 << 53) as f64;
+    let p = d as f64 / n as f64;
+    let mut means = Vec::with_capacity(reps as usize);
+    for _ in 0..reps {
+        let (mut sum, mut hits, mut at) = (0.0, 0usize, 0usize);
+        if d > 0 {
+            loop {
+                // Draws until the next one on a differing row: geometric with success p.
+                let gap = if p >= 1.0 { 0 } else { (uniform().ln() / (1.0 - p).ln()).floor() as usize };
+                at = at.saturating_add(gap);
+                if at >= n {
+                    break;
+                }
+                sum += differing[((uniform() * d as f64) as usize).min(d - 1)];
+                hits += 1;
+                at += 1;
+            }
+        }
+        means.push((sum + (n - hits) as f64) / n as f64);
+    }
+    means.sort_by(f64::total_cmp);
+    let at = |q: f64| means[((means.len() - 1) as f64 * q).round() as usize];
+    Some(Interval { se: None, ci95: [at(0.025), at(0.975)], method: stats::IntervalMethod::BootstrapPercentile })
 }
 
 /// A confusion matrix of the project report, for opening the rows behind a cell.

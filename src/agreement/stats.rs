@@ -28,6 +28,16 @@ pub struct KappaStats {
     /// Prevalence- and bias-adjusted kappa: (q * p_o - 1) / (q - 1), q the number of categories.
     pub pabak: Option<f64>,
     pub gwet_ac1: Option<f64>,
+    /// Gwet's AC1 with Gwet's variance (t interval), as irrCAC gives it.
+    pub gwet_ac1_interval: Option<Interval>,
+    /// PABAK's Wilson interval (see [`pabak_interval`]).
+    pub pabak_interval: Option<Interval>,
+    /// Two categories only: (a - d) / n, the first category's excess on the agreeing diagonal
+    /// (Byrt, Bishop and Carlin 1993). Far from 0, chance agreement is high and kappa is held down.
+    pub prevalence_index: Option<f64>,
+    /// Two categories only: (b - c) / n, how differently often the two raters use the first
+    /// category. Far from 0, kappa is pushed up.
+    pub bias_index: Option<f64>,
 }
 
 /// Z for a two-sided 95% normal interval.
@@ -45,9 +55,21 @@ pub fn kappa_from_table(table: &[Vec<u64>]) -> KappaStats {
         kappa_ci95: None,
         pabak: None,
         gwet_ac1: None,
+        gwet_ac1_interval: None,
+        pabak_interval: None,
+        prevalence_index: None,
+        bias_index: None,
     };
     if n == 0 || q == 0 {
         return out;
+    }
+    out.pabak_interval = pabak_interval(table);
+    if let Some((pi, bi)) = prevalence_and_bias(table) {
+        out.prevalence_index = Some(pi);
+        out.bias_index = Some(bi);
+    }
+    if q >= 2 {
+        out.gwet_ac1_interval = gwet_family(&table_patterns(table), &identity_weights(q)).gwet_ac.map(|(_, i)| i);
     }
     let nf = n as f64;
     let p: Vec<Vec<f64>> = table.iter().map(|row| row.iter().map(|&x| x as f64 / nf).collect()).collect();
@@ -138,7 +160,9 @@ pub fn bootstrap_kappa_ci(pairs: &[(u32, u32)], q: usize, reps: u32, seed: u64) 
             let (a, b) = pairs[rng.below(n) as usize];
             t[a as usize][b as usize] += 1;
         }
-        if let Some(k) = kappa_from_table(&t).cohen_kappa {
+        // Kappa alone (the same arithmetic as kappa_from_table, without the companions).
+        let p: Vec<Vec<f64>> = t.iter().map(|r| r.iter().map(|&x| x as f64 / n as f64).collect()).collect();
+        if let Some((k, _)) = kappa_and_n_var(&p) {
             kappas.push(k);
         }
     }
@@ -161,6 +185,10 @@ pub struct MultiRaterStats {
     pub krippendorff_alpha: Option<f64>,
     pub fleiss_kappa: Option<f64>,
     pub gwet_ac1: Option<f64>,
+    /// Gwet's variance for each (t interval), as irrCAC gives it.
+    pub krippendorff_alpha_interval: Option<Interval>,
+    pub fleiss_kappa_interval: Option<Interval>,
+    pub gwet_ac1_interval: Option<Interval>,
 }
 
 /// `units[i]` holds item i's ratings as category indices below `q`.
@@ -172,10 +200,17 @@ pub fn multi_rater<U: AsRef<[u32]>>(units: &[U], q: usize) -> MultiRaterStats {
         krippendorff_alpha: None,
         fleiss_kappa: None,
         gwet_ac1: None,
+        krippendorff_alpha_interval: None,
+        fleiss_kappa_interval: None,
+        gwet_ac1_interval: None,
     };
     if pairable.is_empty() || q == 0 {
         return out;
     }
+    let family = gwet_family(&patterns(units, q), &identity_weights(q));
+    out.krippendorff_alpha_interval = family.krippendorff_alpha.map(|(_, i)| i);
+    out.fleiss_kappa_interval = family.fleiss_kappa.map(|(_, i)| i);
+    out.gwet_ac1_interval = family.gwet_ac.map(|(_, i)| i);
     // Krippendorff: coincidences within units, each unit weighted 1 / (m_u - 1).
     let mut counts = vec![0u64; q];
     let mut o_diag = 0.0; // total coincidences of equal values
@@ -272,4 +307,513 @@ pub fn token_f1(a: &str, b: &str) -> f64 {
     let precision = common as f64 / ta.len() as f64;
     let recall = common as f64 / tb.len() as f64;
     2.0 * precision * recall / (precision + recall)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Intervals on every coefficient (issue 32). Which method serves which coefficient, and why, is
+// in docs/agreement-intervals.md.
+// ---------------------------------------------------------------------------------------------
+
+/// How an interval was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalMethod {
+    /// Estimate +- z * SE with the large-sample SE of Fleiss, Cohen and Everitt (1969); for
+    /// weighted kappa their weighted form.
+    FleissCohenEveritt,
+    /// The Fleiss-Cohen-Everitt SE carried to Fisher's z scale (atanh), a t(n - 1) interval made
+    /// there and mapped back: asymmetric, never past 1, and it covers where the plain one does
+    /// not (small n, kappa near 1; see docs/agreement-intervals.md).
+    FisherZ,
+    /// Estimate +- t(n - 1) * SE with Gwet's linearised variance (Gwet 2014, as in irrCAC).
+    Gwet,
+    /// The Wilson score interval of the observed agreement, mapped through the coefficient's
+    /// linear formula (PABAK, exact-match rate).
+    Wilson,
+    /// Seeded percentile bootstrap over rows.
+    BootstrapPercentile,
+    /// No disagreement at all (kappa = 1): the one-sided 97.5% Clopper-Pearson bound on the
+    /// disagreement rate, 1 - 0.025^(1/n), carried to kappa with chance agreement held, up to 1.
+    NoDisagreementBound,
+}
+
+/// A 95% interval, its standard error when it has one, and how it was made.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Interval {
+    pub se: Option<f64>,
+    pub ci95: [f64; 2],
+    pub method: IntervalMethod,
+}
+
+fn clip(lo: f64, hi: f64) -> [f64; 2] {
+    [lo.max(-1.0), hi.min(1.0)]
+}
+
+/// ln Gamma (Lanczos, g = 7, nine terms), for the t quantile.
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + 7.5;
+    for (i, c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The regularised incomplete beta function I_x(a, b) (continued fraction, modified Lentz).
+fn incomplete_beta(x: f64, a: f64, b: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let front = (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
+    if x > (a + 1.0) / (a + b + 2.0) {
+        return 1.0 - incomplete_beta(1.0 - x, b, a);
+    }
+    let tiny = 1e-300;
+    let (mut c, mut d) = (1.0, 1.0 - (a + b) * x / (a + 1.0));
+    if d.abs() < tiny {
+        d = tiny;
+    }
+    d = 1.0 / d;
+    let mut h = d;
+    for m in 1..500 {
+        let m = m as f64;
+        for num in [
+            m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0)),
+        ] {
+            d = 1.0 + num * d;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = 1.0 + num / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            h *= d * c;
+        }
+        if (d * c - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    front * h / a
+}
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (the normal one past 1e7).
+pub fn t_quantile_975(df: f64) -> f64 {
+    if df.is_nan() || df < 1.0 {
+        return f64::NAN;
+    }
+    if df > 1e7 {
+        return Z95;
+    }
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<u64, f64>> = Default::default();
+    }
+    if let Some(t) = CACHE.with(|c| c.borrow().get(&df.to_bits()).copied()) {
+        return t;
+    }
+    // Upper tail: P(T > t) = I_{df / (df + t^2)}(df / 2, 1 / 2) / 2; bisect it to 0.025.
+    let tail = |t: f64| 0.5 * incomplete_beta(df / (df + t * t), df / 2.0, 0.5);
+    let (mut lo, mut hi) = (Z95, 13.0);
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if tail(mid) > 0.025 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    CACHE.with(|c| c.borrow_mut().insert(df.to_bits(), t));
+    t
+}
+
+/// The Fleiss-Cohen-Everitt interval of Cohen's kappa on Fisher's z scale: atanh(kappa) +-
+/// t(n - 1) * SE / (1 - kappa^2), mapped back with tanh (t rather than z: at n = 30 the z one
+/// still under-covered near kappa 0.9). `None` at |kappa| = 1 (no scale to move on).
+pub fn fisher_z_interval(kappa: f64, se: f64, n: u64) -> Option<Interval> {
+    if kappa.abs() >= 1.0 - 1e-12 || n < 2 {
+        return None;
+    }
+    let z = kappa.atanh();
+    let h = t_quantile_975(n as f64 - 1.0) * se / (1.0 - kappa * kappa);
+    Some(Interval { se: Some(se), ci95: [(z - h).tanh(), (z + h).tanh()], method: IntervalMethod::FisherZ })
+}
+
+/// The interval the report prefers for Cohen's kappa: [`fisher_z_interval`] on the
+/// Fleiss-Cohen-Everitt SE, or, when the raters never disagree (kappa = 1, SE 0), the
+/// [`IntervalMethod::NoDisagreementBound`]. The coverage table in docs/agreement-intervals.md
+/// is the reason: the plain interval under-covers at small n and high kappa, this one does not.
+pub fn kappa_preferred_interval(k: &KappaStats) -> Option<Interval> {
+    let (kappa, se, pe) = (k.cohen_kappa?, k.kappa_se?, k.chance_agreement?);
+    if kappa >= 1.0 - 1e-12 {
+        let bound = 1.0 - 0.025f64.powf(1.0 / k.n_items as f64);
+        return Some(Interval {
+            se: Some(se),
+            ci95: [(1.0 - bound / (1.0 - pe)).max(-1.0), 1.0],
+            method: IntervalMethod::NoDisagreementBound,
+        });
+    }
+    fisher_z_interval(kappa, se, k.n_items)
+}
+
+/// Cohen's kappa and n times its Fleiss-Cohen-Everitt variance from a table of proportions
+/// (rows: rater A). `None` when chance agreement is 1. The plan uses it on a population table.
+pub fn kappa_and_n_var(p: &[Vec<f64>]) -> Option<(f64, f64)> {
+    let q = p.len();
+    let rows: Vec<f64> = p.iter().map(|r| r.iter().sum()).collect();
+    let cols: Vec<f64> = (0..q).map(|j| p.iter().map(|r| r[j]).sum()).collect();
+    let po: f64 = (0..q).map(|i| p[i][i]).sum();
+    let pe: f64 = (0..q).map(|i| rows[i] * cols[i]).sum();
+    if (1.0 - pe).abs() < 1e-12 {
+        return None;
+    }
+    let k = (po - pe) / (1.0 - pe);
+    let a: f64 = (0..q).map(|i| p[i][i] * (1.0 - (rows[i] + cols[i]) * (1.0 - k)).powi(2)).sum();
+    let mut b = 0.0;
+    for i in 0..q {
+        for j in 0..q {
+            if i != j {
+                b += p[i][j] * (cols[i] + rows[j]).powi(2);
+            }
+        }
+    }
+    b *= (1.0 - k).powi(2);
+    let c = (k - pe * (1.0 - k)).powi(2);
+    Some((k, ((a + b - c) / (1.0 - pe).powi(2)).max(0.0)))
+}
+
+/// Quadratic agreement weights 1 - ((i - j) / (q - 1))^2.
+pub fn quadratic_weights(q: usize) -> Vec<Vec<f64>> {
+    (0..q).map(|i| (0..q).map(|j| 1.0 - ((i as f64 - j as f64) / (q.max(2) as f64 - 1.0)).powi(2)).collect()).collect()
+}
+
+/// Weighted kappa with agreement weights `w` and the large-sample SE of Fleiss, Cohen and
+/// Everitt (1969) (the form in the SAS manual and statsmodels), with its normal 95% interval.
+pub fn weighted_kappa_interval(table: &[Vec<u64>], w: &[Vec<f64>]) -> Option<(f64, Interval)> {
+    let q = table.len();
+    let n: u64 = table.iter().flatten().sum();
+    if n == 0 || q < 2 {
+        return None;
+    }
+    let nf = n as f64;
+    let p: Vec<Vec<f64>> = table.iter().map(|r| r.iter().map(|&x| x as f64 / nf).collect()).collect();
+    let rows: Vec<f64> = p.iter().map(|r| r.iter().sum()).collect();
+    let cols: Vec<f64> = (0..q).map(|j| p.iter().map(|r| r[j]).sum()).collect();
+    let (mut po, mut pe) = (0.0, 0.0);
+    for i in 0..q {
+        for j in 0..q {
+            po += w[i][j] * p[i][j];
+            pe += w[i][j] * rows[i] * cols[j];
+        }
+    }
+    if (1.0 - pe).abs() < 1e-12 {
+        return None;
+    }
+    let k = (po - pe) / (1.0 - pe);
+    // w_row[i] = sum_j cols[j] w[i][j]; w_col[j] = sum_i rows[i] w[i][j].
+    let w_row: Vec<f64> = (0..q).map(|i| (0..q).map(|j| cols[j] * w[i][j]).sum()).collect();
+    let w_col: Vec<f64> = (0..q).map(|j| (0..q).map(|i| rows[i] * w[i][j]).sum()).collect();
+    let mut a = 0.0;
+    for i in 0..q {
+        for j in 0..q {
+            a += p[i][j] * (w[i][j] - (w_col[j] + w_row[i]) * (1.0 - k)).powi(2);
+        }
+    }
+    let var = ((a - (k - pe * (1.0 - k)).powi(2)) / ((1.0 - pe).powi(2) * nf)).max(0.0);
+    let se = var.sqrt();
+    Some((
+        k,
+        Interval { se: Some(se), ci95: clip(k - Z95 * se, k + Z95 * se), method: IntervalMethod::FleissCohenEveritt },
+    ))
+}
+
+/// Gwet's AC1/AC2, Fleiss' kappa and Krippendorff's alpha, each with Gwet's linearised
+/// variance (Gwet 2014, chapters 2-5; the formulas of irrCAC `CAC.gwet`, `fleiss` and
+/// `krippendorff`, with no finite-population correction).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GwetFamily {
+    pub gwet_ac: Option<(f64, Interval)>,
+    pub fleiss_kappa: Option<(f64, Interval)>,
+    pub krippendorff_alpha: Option<(f64, Interval)>,
+}
+
+fn gwet_interval(value: f64, var: f64, n: f64) -> Interval {
+    let se = var.max(0.0).sqrt();
+    let t = t_quantile_975(n - 1.0);
+    Interval { se: Some(se), ci95: clip(value - t * se, value + t * se), method: IntervalMethod::Gwet }
+}
+
+/// `units`: distinct rating patterns (counts per category, summing to the unit's number of
+/// ratings) with how many units share each; `w`: agreement weights (identity for nominal).
+/// Units with no rating are ignored.
+pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
+    let q = w.len();
+    let mut out = GwetFamily::default();
+    let units: Vec<(Vec<f64>, f64, f64)> = units
+        .iter()
+        .filter(|(c, m)| *m > 0 && c.iter().any(|&x| x > 0))
+        .map(|(c, m)| (c.iter().map(|&x| x as f64).collect::<Vec<f64>>(), c.iter().sum::<u32>() as f64, *m as f64))
+        .collect();
+    if q == 0 || units.is_empty() {
+        return out;
+    }
+    // sum_k c_k (sum_l w_kl c_l - 1) per unit.
+    let sum_q = |c: &[f64]| -> f64 { (0..q).map(|k| c[k] * ((0..q).map(|l| w[k][l] * c[l]).sum::<f64>() - 1.0)).sum() };
+    let n: f64 = units.iter().map(|u| u.2).sum();
+    let n2: f64 = units.iter().filter(|u| u.1 >= 2.0).map(|u| u.2).sum();
+    if n2 > 0.0 && n >= 2.0 {
+        let pa: f64 =
+            units.iter().filter(|u| u.1 >= 2.0).map(|(c, r, m)| m * sum_q(c) / (r * (r - 1.0))).sum::<f64>() / n2;
+        let mut pi = vec![0.0; q];
+        for (c, r, m) in &units {
+            for k in 0..q {
+                pi[k] += m * c[k] / r / n;
+            }
+        }
+        let pa_i = |c: &[f64], r: f64| if r >= 2.0 { sum_q(c) / (r * (r - 1.0)) } else { 0.0 };
+        let variance = |value: f64, pe: f64, pe_i: &dyn Fn(&[f64], f64) -> f64| -> f64 {
+            let mut s = 0.0;
+            for (c, r, m) in &units {
+                let pe_r2 = if *r >= 2.0 { pe } else { 0.0 };
+                let k_i = (n / n2) * (pa_i(c, *r) - pe_r2) / (1.0 - pe);
+                let x = k_i - 2.0 * (1.0 - value) * (pe_i(c, *r) - pe) / (1.0 - pe);
+                s += m * (x - value).powi(2);
+            }
+            s / (n * (n - 1.0))
+        };
+        if q >= 2 {
+            let wsum: f64 = w.iter().flatten().sum();
+            let scale = wsum / (q as f64 * (q as f64 - 1.0));
+            let pe = scale * pi.iter().map(|p| p * (1.0 - p)).sum::<f64>();
+            if (1.0 - pe).abs() > 1e-12 {
+                let ac = (pa - pe) / (1.0 - pe);
+                let pe_i = |c: &[f64], r: f64| scale * (0..q).map(|k| c[k] * (1.0 - pi[k])).sum::<f64>() / r;
+                out.gwet_ac = Some((ac, gwet_interval(ac, variance(ac, pe, &pe_i), n)));
+            }
+        }
+        let mut pe = 0.0;
+        for k in 0..q {
+            for l in 0..q {
+                pe += w[k][l] * pi[k] * pi[l];
+            }
+        }
+        if (1.0 - pe).abs() > 1e-12 {
+            let fk = (pa - pe) / (1.0 - pe);
+            let piw: Vec<f64> =
+                (0..q).map(|k| (0..q).map(|l| (w[k][l] + w[l][k]) * pi[l]).sum::<f64>() / 2.0).collect();
+            let pe_i = |c: &[f64], r: f64| (0..q).map(|k| c[k] * piw[k]).sum::<f64>() / r;
+            out.fleiss_kappa = Some((fk, gwet_interval(fk, variance(fk, pe, &pe_i), n)));
+        }
+    }
+    // Krippendorff's alpha over units with two ratings or more.
+    let pairable: Vec<&(Vec<f64>, f64, f64)> = units.iter().filter(|u| u.1 >= 2.0).collect();
+    let n: f64 = pairable.iter().map(|u| u.2).sum();
+    if n >= 2.0 {
+        let total: f64 = pairable.iter().map(|u| u.1 * u.2).sum();
+        let rbar = total / n;
+        let eps = 1.0 / total;
+        let paprime: f64 = pairable.iter().map(|(c, r, m)| m * sum_q(c) / (rbar * (r - 1.0))).sum::<f64>() / n;
+        let pa = (1.0 - eps) * paprime + eps;
+        let mut pi = vec![0.0; q];
+        for (c, _, m) in &pairable {
+            for k in 0..q {
+                pi[k] += m * c[k] / rbar / n;
+            }
+        }
+        let mut pe = 0.0;
+        for k in 0..q {
+            for l in 0..q {
+                pe += w[k][l] * pi[k] * pi[l];
+            }
+        }
+        if (1.0 - pe).abs() > 1e-12 {
+            let alpha = (pa - pe) / (1.0 - pe);
+            let alpha_prime = (paprime - pe) / (1.0 - pe);
+            let piw: Vec<f64> =
+                (0..q).map(|k| (0..q).map(|l| (w[k][l] + w[l][k]) * pi[l]).sum::<f64>() / 2.0).collect();
+            let mut s = 0.0;
+            for (c, r, m) in &pairable {
+                let pa_i = sum_q(c) / (rbar * (r - 1.0)) - pa * (r - rbar) / rbar;
+                let k_i = (pa_i - pe) / (1.0 - pe);
+                let pe_i = (0..q).map(|k| c[k] * piw[k]).sum::<f64>() / rbar - pe * (r - rbar) / rbar;
+                let x = k_i - 2.0 * (1.0 - alpha_prime) * (pe_i - pe) / (1.0 - pe);
+                s += m * (x - alpha_prime).powi(2);
+            }
+            let var = s / (n * (n - 1.0));
+            out.krippendorff_alpha = Some((alpha, gwet_interval(alpha, var, n)));
+        }
+    }
+    out
+}
+
+/// Rating patterns of `units` (category indices below `q`) with their multiplicities, the form
+/// [`gwet_family`] reads (identical patterns counted once, so a million rows cost little).
+pub fn patterns<U: AsRef<[u32]>>(units: &[U], q: usize) -> Vec<(Vec<u32>, u64)> {
+    let mut seen: std::collections::HashMap<Vec<u32>, u64> = std::collections::HashMap::new();
+    let mut c = vec![0u32; q];
+    for u in units {
+        c.fill(0);
+        for &v in u.as_ref() {
+            c[v as usize] += 1;
+        }
+        // Allocate only for a pattern not seen yet (a handful in a million rows).
+        match seen.get_mut(c.as_slice()) {
+            Some(m) => *m += 1,
+            None => {
+                seen.insert(c.clone(), 1);
+            }
+        }
+    }
+    let mut out: Vec<(Vec<u32>, u64)> = seen.into_iter().collect();
+    out.sort();
+    out
+}
+
+/// The patterns of a two-rater confusion table (each cell is a unit rated `i` and `j`).
+pub fn table_patterns(table: &[Vec<u64>]) -> Vec<(Vec<u32>, u64)> {
+    let q = table.len();
+    let mut out = Vec::new();
+    for (i, row) in table.iter().enumerate() {
+        for (j, &m) in row.iter().enumerate() {
+            if m > 0 {
+                let mut c = vec![0u32; q];
+                c[i] += 1;
+                c[j] += 1;
+                out.push((c, m));
+            }
+        }
+    }
+    out
+}
+
+/// Krippendorff's ordinal metric as agreement weights, from the pairable values' category
+/// counts `n_c` (Krippendorff 2011: delta^2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2), scaled
+/// to 1 - delta^2 / max delta^2. Alpha is unchanged by the scale; the weights depend on the data,
+/// and the SE treats them as fixed.
+pub fn ordinal_weights(counts: &[f64]) -> Vec<Vec<f64>> {
+    let q = counts.len();
+    let mut d = vec![vec![0.0; q]; q];
+    for c in 0..q {
+        for k in 0..q {
+            let (a, b) = (c.min(k), c.max(k));
+            let s: f64 = counts[a..=b].iter().sum();
+            d[c][k] = (s - (counts[c] + counts[k]) / 2.0).powi(2);
+        }
+    }
+    let max = d.iter().flatten().cloned().fold(0.0, f64::max);
+    if max <= 0.0 {
+        return (0..q).map(|i| (0..q).map(|j| f64::from(u8::from(i == j))).collect()).collect();
+    }
+    d.iter().map(|r| r.iter().map(|x| 1.0 - x / max).collect()).collect()
+}
+
+/// Identity weights (nominal data).
+pub fn identity_weights(q: usize) -> Vec<Vec<f64>> {
+    (0..q).map(|i| (0..q).map(|j| f64::from(u8::from(i == j))).collect()).collect()
+}
+
+/// Krippendorff's ordinal alpha (with Gwet's SE) for units of category indices.
+pub fn krippendorff_ordinal<U: AsRef<[u32]>>(units: &[U], q: usize) -> Option<(f64, Interval)> {
+    let pats = patterns(units, q);
+    let mut counts = vec![0.0; q];
+    for (c, m) in pats.iter().filter(|(c, _)| c.iter().sum::<u32>() >= 2) {
+        for k in 0..q {
+            counts[k] += c[k] as f64 * *m as f64;
+        }
+    }
+    gwet_family(&pats, &ordinal_weights(&counts)).krippendorff_alpha
+}
+
+/// The Wilson 95% interval of `agree` of `n`.
+pub fn wilson(agree: f64, n: f64) -> Option<[f64; 2]> {
+    if n <= 0.0 {
+        return None;
+    }
+    let p = agree / n;
+    let z = Z95;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    Some([(centre - half).max(0.0), (centre + half).min(1.0)])
+}
+
+/// PABAK's interval: the Wilson interval of the observed agreement p_o mapped through
+/// (q p_o - 1) / (q - 1); its SE is q / (q - 1) * sqrt(p_o (1 - p_o) / n).
+pub fn pabak_interval(table: &[Vec<u64>]) -> Option<Interval> {
+    let q = table.len();
+    let n: u64 = table.iter().flatten().sum();
+    if q < 2 || n == 0 {
+        return None;
+    }
+    let agree: u64 = (0..q).map(|i| table[i][i]).sum();
+    let [lo, hi] = wilson(agree as f64, n as f64)?;
+    let qf = q as f64;
+    let map = |x: f64| (qf * x - 1.0) / (qf - 1.0);
+    let po = agree as f64 / n as f64;
+    Some(Interval {
+        se: Some(qf / (qf - 1.0) * (po * (1.0 - po) / n as f64).sqrt()),
+        ci95: [map(lo), map(hi)],
+        method: IntervalMethod::Wilson,
+    })
+}
+
+/// Seeded percentile bootstrap over `n` rows: each replicate draws `n` rows with replacement,
+/// passes their multiplicities to `stat`, and keeps the defined values. `None` when fewer than
+/// half are defined.
+pub fn bootstrap_ci(n: usize, reps: u32, seed: u64, mut stat: impl FnMut(&[u32]) -> Option<f64>) -> Option<Interval> {
+    if n == 0 || reps == 0 {
+        return None;
+    }
+    let mut rng = crate::sample::SplitMix64::new(seed);
+    let mut mult = vec![0u32; n];
+    let mut values = Vec::with_capacity(reps as usize);
+    for _ in 0..reps {
+        mult.fill(0);
+        for _ in 0..n {
+            mult[rng.below(n as u64) as usize] += 1;
+        }
+        if let Some(v) = stat(&mult) {
+            values.push(v);
+        }
+    }
+    if values.len() * 2 < reps as usize {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |p: f64| values[((values.len() - 1) as f64 * p).round() as usize];
+    Some(Interval { se: None, ci95: [at(0.025), at(0.975)], method: IntervalMethod::BootstrapPercentile })
+}
+
+/// The kappa paradox indices of a 2x2 table (Byrt, Bishop and Carlin 1993): prevalence index
+/// (a - d) / n and bias index (b - c) / n, with a = both first category, d = both second,
+/// b = A first and B second, c the reverse.
+pub fn prevalence_and_bias(table: &[Vec<u64>]) -> Option<(f64, f64)> {
+    if table.len() != 2 {
+        return None;
+    }
+    let n: u64 = table.iter().flatten().sum();
+    if n == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    Some(((table[0][0] as f64 - table[1][1] as f64) / nf, (table[0][1] as f64 - table[1][0] as f64) / nf))
 }

@@ -431,6 +431,36 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
         report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
     assert_eq!(sources, 10);
     assert!(rows.keys().any(|k| k.0 == "by_suggested_axis"));
+    // Issue 32: every interval as `_se`, `_ci95_low`, `_ci95_high`, `_method` lines, equal to
+    // the report's, and the paradox indices.
+    let s = |v: Option<f64>| v.map_or(String::new(), |x| x.to_string());
+    let ends =
+        |i: &Option<agreement::stats::Interval>| (s(i.as_ref().map(|i| i.ci95[0])), s(i.as_ref().map(|i| i.ci95[1])));
+    for (section, statistic, interval) in [
+        ("decision", "kappa_preferred", &report.decision.kappa_interval),
+        ("decision", "gwet_ac1", &report.decision.kappa.gwet_ac1_interval),
+        ("decision", "pabak", &report.decision.kappa.pabak_interval),
+        ("decision", "krippendorff_alpha", &report.krippendorff_alpha_interval),
+        ("decision", "fleiss_kappa", &report.fleiss_kappa_interval),
+        ("axis_when_both_accept", "krippendorff_alpha", &report.axis_krippendorff_alpha_interval),
+        ("severity", "quadratic_weighted_kappa", &report.severity_weighted_kappa_interval),
+        ("severity", "krippendorff_alpha_ordinal", &report.severity_krippendorff_alpha_interval),
+        ("span", "exact_match_rate", &report.span.exact_match_interval),
+        ("span", "mean_token_f1", &report.span.mean_token_f1_interval),
+    ] {
+        assert!(interval.is_some(), "{section}/{statistic}: defined on these ten rows");
+        let (lo, hi) = ends(interval);
+        assert_eq!(get(section, &format!("{statistic}_ci95_low"), ""), lo, "{section}/{statistic}");
+        assert_eq!(get(section, &format!("{statistic}_ci95_high"), ""), hi, "{section}/{statistic}");
+    }
+    assert_eq!(get("decision", "krippendorff_alpha_method", ""), "gwet");
+    assert_eq!(get("decision", "kappa_preferred_method", ""), "fisher_z");
+    assert_eq!(get("span", "mean_token_f1_method", ""), "bootstrap_percentile");
+    assert_eq!(get("accept_vs_not", "prevalence_index", ""), s(report.accept_vs_not.kappa.prevalence_index));
+    assert_eq!(get("decision", "prevalence_index", ""), "", "three labels: no prevalence index");
+    // Ten rows: the report says the plain interval under-covers, in the CSV too.
+    assert!(get("decision", "advice", "").contains("covers less often than 95%"), "{text}");
+    assert_eq!(get("by_pair", "plain_interval_under_covers", "ana + ben"), "1");
     // Nothing is undefined here, so there is no note and no empty kappa.
     assert!(!rows.keys().any(|k| k.1 == "note"), "{text}");
     assert!(!text.contains("NaN"));

@@ -2,6 +2,7 @@
 
 mod adjudicate;
 mod agreement;
+mod agreement_intervals;
 mod annotate;
 mod assign;
 mod bindings;

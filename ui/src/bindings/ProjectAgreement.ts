@@ -2,10 +2,16 @@
 import type { AnnotatorQuality } from "./AnnotatorQuality";
 import type { Breakdown } from "./Breakdown";
 import type { ClaimEdits } from "./ClaimEdits";
+import type { Interval } from "./Interval";
 import type { PairReport } from "./PairReport";
+import type { PlanRow } from "./PlanRow";
 import type { SpanAgreement } from "./SpanAgreement";
 
 export type ProjectAgreement = { krippendorff_alpha: number | null, fleiss_kappa: number | null, 
+/**
+ * Gwet's variance, t interval (as irrCAC), for the two above.
+ */
+krippendorff_alpha_interval: Interval | null, fleiss_kappa_interval: Interval | null, 
 /**
  * Accept vs not accept (reject or needs discussion).
  */
@@ -15,9 +21,22 @@ accept_vs_not: PairReport,
  */
 axis_when_both_accept: PairReport, 
 /**
+ * Krippendorff's alpha (nominal) of the primary axis, on rows both accepted, with Gwet's
+ * variance.
+ */
+axis_krippendorff_alpha: number | null, axis_krippendorff_alpha_interval: Interval | null, 
+/**
  * Severity with quadratic weights, on rows both annotators accepted.
  */
-severity_weighted_kappa: number | null, severity_n_items: number, span: SpanAgreement, calibrated_claim_edits: ClaimEdits, raised_claim_edits: ClaimEdits, by_source: Array<Breakdown>, by_suggested_axis: Array<Breakdown>, by_pair: Array<Breakdown>, 
+severity_weighted_kappa: number | null, 
+/**
+ * Fleiss-Cohen-Everitt SE of the weighted kappa, normal interval.
+ */
+severity_weighted_kappa_interval: Interval | null, 
+/**
+ * Krippendorff's alpha with his ordinal metric, on the same rows, with Gwet's variance.
+ */
+severity_krippendorff_alpha: number | null, severity_krippendorff_alpha_interval: Interval | null, severity_n_items: number, span: SpanAgreement, calibrated_claim_edits: ClaimEdits, raised_claim_edits: ClaimEdits, by_source: Array<Breakdown>, by_suggested_axis: Array<Breakdown>, by_pair: Array<Breakdown>, 
 /**
  * Decision agreement per suggestion mode the two annotations were made in (`prefilled`,
  * `beside`, `hidden`, or `mixed` when the two annotators worked in different modes).
@@ -36,7 +55,12 @@ by_week: Array<Breakdown>,
  * Each annotator against the final labels (empty when no row is adjudicated, and in a
  * report read from a CSV).
  */
-by_annotator: Array<AnnotatorQuality>, bootstrap_ci95: [number, number] | null, 
+by_annotator: Array<AnnotatorQuality>, 
+/**
+ * How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
+ * kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+ */
+plan: Array<PlanRow>, bootstrap_ci95: [number, number] | null, 
 /**
  * Category names, in the order of the confusion matrix's rows and columns.
  */
@@ -48,7 +72,18 @@ confusion: Array<Array<number>>,
 /**
  * Why a statistic is missing, in words.
  */
-notes: Array<string>, n_items: number, percent_agreement: number | null, chance_agreement: number | null, cohen_kappa: number | null, 
+notes: Array<string>, 
+/**
+ * The interval to read for Cohen's kappa ([`stats::kappa_preferred_interval`]: Fisher's z
+ * on the Fleiss-Cohen-Everitt SE), which covers where `kappa_ci95` does not.
+ */
+kappa_interval: Interval | null, 
+/**
+ * Sentences to read beside the figures: where the plain interval is known to under-cover,
+ * and (two categories) where skewed prevalence holds kappa down (Byrt, Bishop and Carlin
+ * 1993), pointing to AC1 and PABAK.
+ */
+advice: Array<string>, n_items: number, percent_agreement: number | null, chance_agreement: number | null, cohen_kappa: number | null, 
 /**
  * Large-sample standard error (Fleiss, Cohen and Everitt 1969).
  */
@@ -60,4 +95,22 @@ kappa_ci95: [number, number] | null,
 /**
  * Prevalence- and bias-adjusted kappa: (q * p_o - 1) / (q - 1), q the number of categories.
  */
-pabak: number | null, gwet_ac1: number | null, };
+pabak: number | null, gwet_ac1: number | null, 
+/**
+ * Gwet's AC1 with Gwet's variance (t interval), as irrCAC gives it.
+ */
+gwet_ac1_interval: Interval | null, 
+/**
+ * PABAK's Wilson interval (see [`pabak_interval`]).
+ */
+pabak_interval: Interval | null, 
+/**
+ * Two categories only: (a - d) / n, the first category's excess on the agreeing diagonal
+ * (Byrt, Bishop and Carlin 1993). Far from 0, chance agreement is high and kappa is held down.
+ */
+prevalence_index: number | null, 
+/**
+ * Two categories only: (b - c) / n, how differently often the two raters use the first
+ * category. Far from 0, kappa is pushed up.
+ */
+bias_index: number | null, };

@@ -138,3 +138,22 @@ export function prevalenceNote(r: {
   const tail = others.length ? `; ${others.join(" and ")} ${others.length > 1 ? "are" : "is"} less affected by this` : "";
   return `Most rows share one decision, so chance agreement is high (${pct(pe)}) and κ reads lower than the ${pct(po)} raw agreement${tail}.`;
 }
+
+/** An interval of the report (issue 32) as "0.70–0.86"; an em dash when there is none. */
+export function ci(i: { ci95: [number, number] } | null | undefined): string {
+  return i ? interval(i.ci95) : DASH;
+}
+
+const METHOD_WORDS: Record<string, string> = {
+  fleiss_cohen_everitt: "± 1.96 large-sample SE (Fleiss, Cohen and Everitt 1969)",
+  fisher_z: "made on Fisher's z scale from the large-sample SE, with t(n − 1)",
+  gwet: "Gwet's variance, t(n − 1) interval",
+  wilson: "Wilson score interval of the observed agreement",
+  bootstrap_percentile: "seeded percentile bootstrap over rows",
+  no_disagreement_bound: "no disagreement: the 97.5% bound on the disagreement rate",
+};
+
+/** How an interval was made, in words (for a tooltip). */
+export function methodWords(i: { method: string } | null | undefined): string {
+  return i ? (METHOD_WORDS[i.method] ?? i.method) : "";
+}

@@ -73,6 +73,9 @@ pub enum Command {
     },
     /// Inter-annotator agreement on pre-adjudication labels (or on any item,annotator,label CSV)
     Agreement {
+        /// `plan`: how many double-annotated rows a kappa interval needs (issue 32)
+        #[command(subcommand)]
+        action: Option<AgreementAction>,
         /// Compute from a long-format CSV with columns item,annotator,label instead of the project
         #[arg(long, value_name = "FILE")]
         from_csv: Option<PathBuf>,
@@ -360,7 +363,11 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
             Ok(())
         }
-        Command::Agreement { from_csv, bootstrap, seed, json } => {
+        Command::Agreement {
+            action: Some(AgreementAction::Plan { kappa, half_width, categories, prevalence, json }),
+            ..
+        } => run_plan(cli.project.as_deref(), kappa, half_width, categories, &prevalence, json),
+        Command::Agreement { action: None, from_csv, bootstrap, seed, json } => {
             let boot = (bootstrap > 0).then_some((bootstrap, seed));
             match from_csv {
                 Some(file) => {
@@ -374,15 +381,20 @@ pub fn run(cli: Cli) -> Result<()> {
                         r.pair.kappa.n_items
                     );
                     print_pair(&r.pair);
-                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
-                    println!("fleiss kappa        {}", num(r.fleiss_kappa));
+                    println!(
+                        "krippendorff alpha  {} {}",
+                        num(r.krippendorff_alpha),
+                        ci_opt(&r.krippendorff_alpha_interval)
+                    );
+                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
                     for p in &r.pairs {
                         println!(
-                            "  {} + {}: n {}, kappa {}",
+                            "  {} + {}: n {}, kappa {} {}",
                             p.annotator_a,
                             p.annotator_b,
                             p.report.kappa.n_items,
-                            num(p.report.kappa.cohen_kappa)
+                            num(p.report.kappa.cohen_kappa),
+                            ci_opt(&p.report.kappa_interval)
                         );
                     }
                 }
@@ -397,22 +409,50 @@ pub fn run(cli: Cli) -> Result<()> {
                         r.decision.kappa.n_items
                     );
                     print_pair(&r.decision);
-                    println!("accept vs not       kappa {}", num(r.accept_vs_not.kappa.cohen_kappa));
-                    println!("krippendorff alpha  {}", num(r.krippendorff_alpha));
+                    let a = &r.accept_vs_not;
                     println!(
-                        "axis (both accept)  kappa {} on {} rows",
+                        "accept vs not       kappa {} {}  AC1 {} {}  PABAK {} {}",
+                        num(a.kappa.cohen_kappa),
+                        ci_opt(&a.kappa_interval),
+                        num(a.kappa.gwet_ac1),
+                        ci_opt(&a.kappa.gwet_ac1_interval),
+                        num(a.kappa.pabak),
+                        ci_opt(&a.kappa.pabak_interval)
+                    );
+                    if let (Some(pi), Some(bi)) = (a.kappa.prevalence_index, a.kappa.bias_index) {
+                        println!("                    prevalence index {pi:.3}   bias index {bi:.3}");
+                    }
+                    for sentence in &a.advice {
+                        println!("read: {sentence}");
+                    }
+                    println!(
+                        "krippendorff alpha  {} {}",
+                        num(r.krippendorff_alpha),
+                        ci_opt(&r.krippendorff_alpha_interval)
+                    );
+                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
+                    println!(
+                        "axis (both accept)  kappa {} {}  alpha {} {} on {} rows",
                         num(r.axis_when_both_accept.kappa.cohen_kappa),
+                        ci_opt(&r.axis_when_both_accept.kappa_interval),
+                        num(r.axis_krippendorff_alpha),
+                        ci_opt(&r.axis_krippendorff_alpha_interval),
                         r.axis_when_both_accept.kappa.n_items
                     );
                     println!(
-                        "severity            quadratic weighted kappa {} on {} rows",
+                        "severity            quadratic weighted kappa {} {}  ordinal alpha {} {} on {} rows",
                         num(r.severity_weighted_kappa),
+                        ci_opt(&r.severity_weighted_kappa_interval),
+                        num(r.severity_krippendorff_alpha),
+                        ci_opt(&r.severity_krippendorff_alpha_interval),
                         r.severity_n_items
                     );
                     println!(
-                        "span                exact {} token F1 {} on {} rows",
+                        "span                exact {} {} token F1 {} {} on {} rows",
                         num(r.span.exact_match_rate),
+                        ci_opt(&r.span.exact_match_interval),
                         num(r.span.mean_token_f1),
+                        ci_opt(&r.span.mean_token_f1_interval),
                         r.span.n_items
                     );
                     for (title, rows) in [
@@ -426,11 +466,13 @@ pub fn run(cli: Cli) -> Result<()> {
                         println!("{title}");
                         for b in rows.iter() {
                             println!(
-                                "  {:<24} n {:>5}  agreement {}  kappa {}",
+                                "  {:<24} n {:>5}  agreement {}  kappa {} {}{}",
                                 b.key,
                                 b.n_items,
                                 num(b.percent_agreement),
-                                num(b.cohen_kappa)
+                                num(b.cohen_kappa),
+                                ci_opt(&b.kappa_interval),
+                                if b.plain_interval_under_covers { " (small n: read this interval)" } else { "" }
                             );
                         }
                     }
@@ -548,6 +590,88 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
+/// `forcebench agreement plan` (issue 32).
+#[derive(Debug, Subcommand)]
+pub(crate) enum AgreementAction {
+    /// How many double-annotated rows give a 95% kappa interval of half-width W at an expected
+    /// kappa K (and, with --project, how many more the project's current interval needs)
+    Plan {
+        /// The kappa you expect
+        #[arg(long)]
+        kappa: f64,
+        /// The half-width the 95% interval should have (0.1: kappa +- 0.1)
+        #[arg(long)]
+        half_width: f64,
+        /// Number of label categories (2: accept vs not; 3: the three decisions)
+        #[arg(long, default_value_t = 2)]
+        categories: usize,
+        /// Expected share of each category, the first being accept (one value: the rest split
+        /// evenly; none: equal shares)
+        #[arg(long, num_args = 1..)]
+        prevalence: Vec<f64>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn run_plan(
+    project: Option<&Path>,
+    kappa: f64,
+    half_width: f64,
+    categories: usize,
+    prevalence: &[f64],
+    json: bool,
+) -> Result<()> {
+    use forcebench::agreement::{plan, project_report};
+    let p = plan::plan(kappa, half_width, categories, prevalence)?;
+    // A project only when named: planning happens before there is one.
+    let progress = match project {
+        Some(path) => {
+            let r = project_report(&Project::open(path)?, None)?;
+            let reading = if categories == 2 { &r.accept_vs_not } else { &r.decision };
+            Some(plan::progress(reading, half_width))
+        }
+        None => None,
+    };
+    if json {
+        return print_json(&serde_json::json!({ "plan": p, "project": progress }));
+    }
+    let shares: Vec<String> = p.marginals.iter().map(|m| format!("{m:.2}")).collect();
+    println!(
+        "{} double-annotated rows give a 95% interval of kappa +- {} at kappa {} ({} categories, shares {})",
+        p.rows,
+        p.half_width,
+        p.kappa,
+        p.marginals.len(),
+        shares.join(", ")
+    );
+    println!(
+        "(large-sample variance of kappa, Fleiss, Cohen and Everitt 1969, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
+        p.rows_formula,
+        p.simulated_share_reaching * 100.0,
+        p.rows
+    );
+    if let Some(g) = progress {
+        let reading = if categories == 2 { "accept vs not" } else { "decision" };
+        match (g.kappa, g.half_width_now, g.more_rows) {
+            (Some(k), Some(h), Some(more)) => println!(
+                "this project ({reading}): {} rows, kappa {k:.3} +- {h:.3} now; {more} more rows to reach +- {half_width}",
+                g.rows
+            ),
+            _ => println!("this project ({reading}): {} rows, no kappa interval yet", g.rows),
+        }
+    }
+    Ok(())
+}
+
+fn ci(i: &forcebench::agreement::stats::Interval) -> String {
+    format!("[{:.3}, {:.3}]", i.ci95[0], i.ci95[1])
+}
+
+fn ci_opt(i: &Option<forcebench::agreement::stats::Interval>) -> String {
+    i.as_ref().map_or(String::new(), ci)
+}
+
 fn num(v: Option<f64>) -> String {
     v.map_or("undefined".into(), |x| format!("{x:.3}"))
 }
@@ -561,10 +685,25 @@ fn print_pair(p: &forcebench::agreement::PairReport) {
     if let Some([lo, hi]) = p.bootstrap_ci95 {
         println!("  95% bootstrap CI    {lo:.3} to {hi:.3}");
     }
+    if let Some(i) = &p.kappa_interval {
+        println!("  95% CI to read      {} ({})", ci(i), forcebench::agreement::export::method_name(i.method));
+    }
     println!("percent agreement   {}   chance {}", num(k.percent_agreement), num(k.chance_agreement));
-    println!("PABAK {}   Gwet AC1 {}", num(k.pabak), num(k.gwet_ac1));
+    println!(
+        "PABAK {} {}   Gwet AC1 {} {}",
+        num(k.pabak),
+        ci_opt(&k.pabak_interval),
+        num(k.gwet_ac1),
+        ci_opt(&k.gwet_ac1_interval)
+    );
+    if let (Some(pi), Some(bi)) = (k.prevalence_index, k.bias_index) {
+        println!("prevalence index {pi:.3}   bias index {bi:.3}");
+    }
     for note in &p.notes {
         println!("note: {note}");
+    }
+    for sentence in &p.advice {
+        println!("read: {sentence}");
     }
     println!("confusion (rows: A, columns: B; {})", p.labels.join(", "));
     for row in &p.confusion {
