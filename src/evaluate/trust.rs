@@ -71,7 +71,7 @@ pub struct OrderReport {
 
 /// How often a proportion's event happened, with its 95% Wilson interval.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Proportion {
+pub struct AxisShare {
     #[ts(type = "number")]
     pub hits: u64,
     #[ts(type = "number")]
@@ -80,18 +80,18 @@ pub struct Proportion {
     pub ci95: Option<[f64; 2]>,
 }
 
-impl Proportion {
+impl AxisShare {
     /// `hits` of `n`, with the Wilson score interval (z = 1.96).
-    pub fn of(hits: u64, n: u64) -> Proportion {
+    pub fn of(hits: u64, n: u64) -> AxisShare {
         if n == 0 {
-            return Proportion { hits, n, rate: None, ci95: None };
+            return AxisShare { hits, n, rate: None, ci95: None };
         }
         let (k, n_f, z) = (hits as f64, n as f64, 1.959_963_984_540_054);
         let p = k / n_f;
         let denom = 1.0 + z * z / n_f;
         let centre = (p + z * z / (2.0 * n_f)) / denom;
         let half = z * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
-        Proportion { hits, n, rate: Some(p), ci95: Some([(centre - half).max(0.0), (centre + half).min(1.0)]) }
+        AxisShare { hits, n, rate: Some(p), ci95: Some([(centre - half).max(0.0), (centre + half).min(1.0)]) }
     }
 }
 
@@ -99,9 +99,9 @@ impl Proportion {
 /// force gap.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct AxisMatch {
-    pub overall: Proportion,
+    pub overall: AxisShare,
     /// By the pair's adjudicated axis.
-    pub per_axis: BTreeMap<String, Proportion>,
+    pub per_axis: BTreeMap<String, AxisShare>,
     /// Gap answers that named no axis (left out of the rates).
     #[ts(type = "number")]
     pub no_axis_named: u64,
@@ -284,8 +284,8 @@ fn axis_match(project: &Project, run: i64, map: &str, pairs: &[super::Pair]) -> 
     }
     let (hits, n) = counts.values().fold((0, 0), |(h, n), c| (h + c.0, n + c.1));
     Ok(Some(AxisMatch {
-        overall: Proportion::of(hits, n),
-        per_axis: counts.into_iter().map(|(k, (h, n))| (k, Proportion::of(h, n))).collect(),
+        overall: AxisShare::of(hits, n),
+        per_axis: counts.into_iter().map(|(k, (h, n))| (k, AxisShare::of(h, n))).collect(),
         no_axis_named: no_axis,
     }))
 }

@@ -480,6 +480,7 @@ test("the trust panel shows the judge's MVR and FS, kappa per axis with its inte
       claims: 40, left_out: 2, overall: kappa(40, 0.512, [0.301, 0.723]),
       per_axis: { relation: kappa(12, 0.6, [0.25, 0.95]), numeric: kappa(8, -0.1, [-0.6, 0.4]) },
     },
+    axis_match: { overall: { hits: 15, n: 20, rate: 0.75, ci95: [0.531, 0.888] }, per_axis: {}, no_axis_named: 1 },
     swapped_evidence: { pairs: 20, safe_own: 0.9, safe_swapped: 0.3, support_drop: 0.6, still_supported: 0.25 },
     order: { pairs: 20, position_bias: 0.15, picks_calibrated: 0.7 },
   };
@@ -494,6 +495,7 @@ test("the trust panel shows the judge's MVR and FS, kappa per axis with its inte
   const rows = await page.$$eval('[data-testid="trust-axes"] tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
   assert.deepEqual(rows, ["Relation 12 0.600 0.250–0.950", "Modality 0 — ", "Scope 0 — ", "Temporal 0 — ", "Numeric 8 -0.100 -0.600–0.400"].map((r) => r.trim()));
   assert.match(await text(page, "run-trust"), /Evidence swap: support drop 0\.600; 25% still supported Order: position bias 15%; calibrated claim picked 70%/);
+  assert.equal(await text(page, "trust-axis-match"), "Primary axis named on the gaps it found: the adjudicated axis 15 of 20 times (75%) 0.531–0.888; 1 named none");
   assert.equal(await page.$('[data-testid="run-trust-error"]'), null);
   await mkdir(shotsDir, { recursive: true });
   await (await page.$('[data-testid="judge-run"]')).screenshot({ path: join(shotsDir, "evaluate-trust.png") });
