@@ -332,8 +332,7 @@ fn the_agreement_report_and_the_rows_behind_a_cell_answer() {
     let dir = tempfile::tempdir().unwrap();
     let (project, ids) = agreement_project(dir.path());
     let expected =
-        serde_json::to_value(agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap())
-            .unwrap();
+        common::as_parsed(&agreement::project_report(&project, Some((BOOTSTRAP_REPS, BOOTSTRAP_SEED))).unwrap());
     let (_app, window) = app(Ok(project));
 
     let report = invoke(&window, "agreement_report", json!({})).unwrap();
@@ -377,7 +376,7 @@ fn the_agreement_report_is_exported_as_csv_or_json() {
             .unwrap();
     assert_eq!(written, json_path.display().to_string());
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
-    assert_eq!(saved, serde_json::to_value(&report).unwrap());
+    assert_eq!(saved, common::as_parsed(&report));
 
     let err = invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "xlsx" }))
         .unwrap_err();

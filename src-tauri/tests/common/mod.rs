@@ -26,6 +26,14 @@ pub fn app(project: Result<Project, forcebench::ErrorPayload>) -> (App<Mock>, We
 
 /// Sends one command with its arguments through IPC as the window does, so the window's
 /// permissions apply; the command's answer, or the error it answered with.
+/// `v` as a reader of its JSON text gets it back: what `invoke` and a file read return. (serde_json
+/// parses a float's text to the nearest value only with its `float_roundtrip` feature; without it
+/// the last bit can differ from the value serialised, so a report is compared as parsed.)
+#[allow(dead_code)] // only some test files compare whole reports
+pub fn as_parsed(v: &impl serde::Serialize) -> Value {
+    serde_json::from_str(&serde_json::to_string(v).unwrap()).unwrap()
+}
+
 pub fn invoke(window: &WebviewWindow<Mock>, cmd: &str, args: Value) -> Result<Value, Value> {
     let request = InvokeRequest {
         cmd: cmd.into(),
