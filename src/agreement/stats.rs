@@ -90,21 +90,9 @@ pub fn kappa_from_table(table: &[Vec<u64>]) -> KappaStats {
     if (1.0 - pe).abs() < 1e-12 {
         return out; // every rating in one category: kappa is undefined
     }
-    let k = (po - pe) / (1.0 - pe);
+    let Some((k, n_var)) = kappa_and_n_var(&p) else { return out };
     out.cohen_kappa = Some(k);
-    let a: f64 = (0..q).map(|i| p[i][i] * (1.0 - (rows[i] + cols[i]) * (1.0 - k)).powi(2)).sum();
-    let mut b = 0.0;
-    for i in 0..q {
-        for j in 0..q {
-            if i != j {
-                b += p[i][j] * (cols[i] + rows[j]).powi(2);
-            }
-        }
-    }
-    b *= (1.0 - k).powi(2);
-    let c = (k - pe * (1.0 - k)).powi(2);
-    let var = (a + b - c) / (nf * (1.0 - pe).powi(2));
-    let se = var.max(0.0).sqrt();
+    let se = (n_var / nf).sqrt();
     out.kappa_se = Some(se);
     out.kappa_ci95 = Some([(k - Z95 * se).max(-1.0), (k + Z95 * se).min(1.0)]);
     out

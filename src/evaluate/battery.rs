@@ -371,14 +371,13 @@ impl BatteryReport {
 
     /// The files of the report folder and their contents.
     pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
-        let json = |v: &dyn erased::Json| v.to_json();
         let plotted = self.plotted();
         Ok(vec![
-            ("report.json".into(), json(self)?),
+            ("report.json".into(), pretty(self)?),
             ("table2.csv".into(), Self::table_csv(&self.table2()).into_bytes()),
-            ("table2.json".into(), json(&self.table2())?),
+            ("table2.json".into(), pretty(&self.table2())?),
             ("table3.csv".into(), Self::table_csv(&self.table3()).into_bytes()),
-            ("table3.json".into(), json(&self.table3())?),
+            ("table3.json".into(), pretty(&self.table3())?),
             ("figure2_mvr_fs.svg".into(), super::plots::scatter_svg(&plotted).into_bytes()),
             ("figure3_grid.csv".into(), self.grid_csv().into_bytes()),
             ("figure3_grid.svg".into(), self.grid_svg().into_bytes()),
@@ -408,16 +407,9 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-mod erased {
-    /// Pretty JSON of anything serialisable, behind one object-safe call.
-    pub trait Json {
-        fn to_json(&self) -> crate::error::Result<Vec<u8>>;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn to_json(&self) -> crate::error::Result<Vec<u8>> {
-            let mut v = serde_json::to_vec_pretty(self).map_err(|e| crate::error::Error::Internal(e.to_string()))?;
-            v.push(b'\n');
-            Ok(v)
-        }
-    }
+/// Pretty JSON with a final newline.
+fn pretty<T: Serialize>(v: &T) -> Result<Vec<u8>> {
+    let mut out = serde_json::to_vec_pretty(v).map_err(|e| Error::Internal(e.to_string()))?;
+    out.push(b'\n');
+    Ok(out)
 }
