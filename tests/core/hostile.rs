@@ -15,6 +15,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod late;
+
 /// A project with a locked split (rows r0000..r0010; ana and ben annotators, eve adjudicator),
 /// built once and copied for each test.
 fn template() -> &'static Path {

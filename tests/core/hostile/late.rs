@@ -1,0 +1,90 @@
+//! The last of issue 29's holes, each through the real `forcebench` command: ids and names given
+//! on the command line are looked up in the form they are stored (NFC), damage found after
+//! opening is named as damage, a packet that cannot be written whole leaves nothing behind, and
+//! every error carries its code.
+
+use super::*;
+
+/// `café` and `José` as import and the roster store them (NFC), and as a keyboard or a file
+/// name may hand them over (NFD: `e` and U+0301 COMBINING ACUTE ACCENT).
+const CAFE_NFD: &str = "cafe\u{301}";
+const JOSE_NFD: &str = "Jose\u{301}";
+
+/// A case whose project holds one row `café` (imported composed), assigned to `José` (added
+/// composed) and `ben`.
+fn nfc_case() -> Case {
+    let c = Case::new();
+    let first =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/candidates-nfc-nfd.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+    assert!(first.contains("\"caf\u{e9}\""), "the corpus's first line holds the composed id");
+    std::fs::write(c.path("one.jsonl"), first + "\n").unwrap();
+    std::fs::remove_file(c.project()).unwrap();
+    for args in [
+        vec!["init"],
+        vec!["import", "one.jsonl"],
+        vec!["annotators", "add", "Jos\u{e9}"],
+        vec!["annotators", "add", "ben"],
+        vec!["assign"],
+    ] {
+        let (code, out, err) = c.run(&args);
+        assert_eq!(code, 0, "{args:?}: {out} {err}");
+    }
+    c
+}
+
+#[test]
+fn an_id_and_a_name_typed_decomposed_find_the_stored_row_and_person() {
+    // Before: `annotate set cafe\u{301} ... --annotator Jose\u{301}` said "no candidate with id
+    // `café`" (the NFD text, which prints alike), and with the id composed "`José` is not
+    // assigned to row `café`"; `annotate history` printed nothing.
+    let c = nfc_case();
+    let (code, _, err) = c.run(&["annotate", "set", CAFE_NFD, "notes", "seen", "--annotator", JOSE_NFD]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, err) = c.run(&["annotate", "show", "caf\u{e9}", "--annotator", "Jos\u{e9}", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let shown: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((shown["candidate_id"].as_str(), shown["notes"].as_str()), (Some("caf\u{e9}"), Some("seen")));
+    let (code, out, err) = c.run(&["annotate", "history", CAFE_NFD, "--annotator", JOSE_NFD]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.lines().any(|l| l.contains(" notes ") && l.contains("-> \"seen\"")), "{out}");
+    for args in [
+        vec!["candidates", "show", CAFE_NFD],
+        vec!["annotate", "show", CAFE_NFD, "--annotator", JOSE_NFD],
+        vec!["annotate", "next", "--annotator", JOSE_NFD, "--after", CAFE_NFD],
+        vec!["annotate", "undo", CAFE_NFD, "--annotator", JOSE_NFD],
+    ] {
+        let (code, _, err) = c.run(&args);
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    }
+}
+
+#[test]
+fn an_id_or_name_with_a_space_like_character_is_refused_as_import_refuses_it() {
+    // Before: "no candidate with id `x 1`" (the NO-BREAK SPACE printed as a plain space), and a
+    // name with U+3000 was "not assigned" to the row.
+    let c = nfc_case();
+    let space = "a space that looks like a plain space (only U+0020 may appear)";
+    c.refused_code(
+        &["annotate", "set", "x\u{a0}1", "notes", "seen", "--annotator", "ben"],
+        "invalid_argument",
+        &format!("id `x\\u{{00A0}}1` contains U+00A0 NO-BREAK SPACE, {space}"),
+        &[],
+    );
+    c.refused_code(
+        &["candidates", "show", "x\u{2800}1"],
+        "invalid_argument",
+        &format!("id `x\\u{{2800}}1` contains U+2800 BRAILLE PATTERN BLANK, {space}"),
+        &[],
+    );
+    c.refused_code(
+        &["annotate", "set", "caf\u{e9}", "notes", "seen", "--annotator", "be\u{3000}n"],
+        "invalid_argument",
+        &format!("name `be\\u{{3000}}n` contains U+3000 IDEOGRAPHIC SPACE, {space}"),
+        &[],
+    );
+}
