@@ -2,7 +2,7 @@
 //! it) and a message for people that names the file, line, row and field involved.
 
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
 use crate::problem::{ImportConflict, InputProblem};
@@ -298,6 +298,46 @@ impl Error {
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
+    }
+
+    /// This error as it reads for the project file at `path` (issue 29): damage SQLite reports in
+    /// it ("database disk image is malformed", "file is not a database"), whether at opening or in
+    /// any later statement, becomes [`Error::Damaged`], which names the file, says it is damaged and
+    /// points at the copies beside it that are the way back. Any other error is returned as it is.
+    ///
+    /// Applied where a project's path is known: [`crate::Project::open`], the command line's
+    /// `main` (for the project its command opened) and the app's calls on its open project.
+    pub fn in_project(self, path: &Path) -> Error {
+        use rusqlite::ffi::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        let sqlite = match &self {
+            Error::Sqlite(s) | Error::Migration(rusqlite_migration::Error::RusqliteError { err: s, .. }) => s,
+            _ => return self,
+        };
+        if !matches!(sqlite.sqlite_error_code(), Some(DatabaseCorrupt | NotADatabase)) {
+            return self;
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let mut copies: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|f| f.starts_with(&format!("{name}.")) && f.ends_with(".bak"))
+            .collect();
+        copies.sort();
+        let way_back = if copies.is_empty() {
+            "Restore it from your own backup".to_string()
+        } else {
+            format!(
+                "The copies kept beside it before upgrades ({}) are the way back: copy the latest over it, or \
+                 restore it from your own backup",
+                copies.join(", ")
+            )
+        };
+        Error::Damaged(format!(
+            "{} is damaged (SQLite: {sqlite}); ForceBench cannot read it, and changed nothing. {way_back}",
+            path.display()
+        ))
     }
 
     pub fn payload(&self) -> ErrorPayload {

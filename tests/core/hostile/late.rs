@@ -88,3 +88,36 @@ fn an_id_or_name_with_a_space_like_character_is_refused_as_import_refuses_it() {
         &[],
     );
 }
+
+/// Overwrites the first page of `table`'s b-tree (its root) with bytes no page holds, so opening
+/// the project (which reads the schema and the `project` row, never that table) succeeds and the
+/// first statement that reads the table finds the damage.
+fn damage_table(c: &Case, table: &str) {
+    let (page_size, root): (i64, i64) = {
+        let conn = rusqlite::Connection::open(c.project()).unwrap();
+        let page_size = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let root = conn.query_row("SELECT rootpage FROM sqlite_master WHERE name = ?1", [table], |r| r.get(0)).unwrap();
+        (page_size, root)
+    };
+    assert!(!c.path("p.forcebench-wal").exists(), "everything is in the main file");
+    let mut bytes = std::fs::read(c.project()).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    bytes[at..at + page_size as usize].fill(0xEE);
+    std::fs::write(c.project(), bytes).unwrap();
+}
+
+#[test]
+fn damage_found_after_opening_is_named_as_damage_with_the_way_back() {
+    // Before: opening succeeded, and the first statement reading the damaged table failed with
+    // "database error: database disk image is malformed": no file named, no advice, code
+    // `database` instead of opening's `damaged_project`.
+    let c = Case::new();
+    damage_table(&c, "candidates");
+    std::fs::write(c.path("p.forcebench.schema9.bak"), b"a copy").unwrap();
+    let damaged = "p.forcebench is damaged (SQLite: database disk image is malformed); ForceBench cannot read it, and \
+                   changed nothing. The copies kept beside it before upgrades (p.forcebench.schema9.bak) are the way \
+                   back: copy the latest over it, or restore it from your own backup";
+    c.refused_code(&["status"], "damaged_project", damaged, &[]);
+    c.refused_code(&["candidates", "list"], "damaged_project", damaged, &[]);
+    c.refused_code(&["annotate", "set", "r0000", "notes", "x", "--annotator", "ana"], "damaged_project", damaged, &[]);
+}
