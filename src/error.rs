@@ -39,6 +39,11 @@ pub enum Error {
     #[error("{}", io_words(.path, .source))]
     Io { path: PathBuf, source: std::io::Error },
 
+    /// A file a step could not write, after which the step undid what it had done (`undone`
+    /// says what): a packet that could not be written whole on a full disk.
+    #[error("{}; {undone}", io_words(.path, .source))]
+    IoUndone { path: PathBuf, source: std::io::Error, undone: String },
+
     #[error("{}", format_problems(.file, .problems))]
     InvalidInput { file: String, problems: Vec<InputProblem> },
 
@@ -248,7 +253,7 @@ impl Error {
             Error::AlreadyExists { .. } => "already_exists",
             Error::OutputExists { .. } => "output_exists",
             Error::OutputIsProject { .. } => "output_is_project",
-            Error::Io { .. } => "io",
+            Error::Io { .. } | Error::IoUndone { .. } => "io",
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnreadableInput { .. } => "invalid_input",
             Error::ImportConflict { .. } => "import_conflict",
@@ -380,6 +385,7 @@ fn io_words(path: &std::path::Path, e: &std::io::Error) -> String {
         IsADirectory => format!("{p} is a folder, not a file"),
         NotADirectory => format!("{p}: a part of this path is a file, not a folder"),
         StorageFull => format!("{p}: the disk is full"),
+        FileTooLarge => format!("{p}: the file would be larger than this process may write (its file size limit)"),
         ReadOnlyFilesystem => format!("{p}: the disk is read-only"),
         _ => format!("{p}: {e}"),
     }

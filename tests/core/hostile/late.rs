@@ -121,3 +121,82 @@ fn damage_found_after_opening_is_named_as_damage_with_the_way_back() {
     c.refused_code(&["candidates", "list"], "damaged_project", damaged, &[]);
     c.refused_code(&["annotate", "set", "r0000", "notes", "x", "--annotator", "ana"], "damaged_project", damaged, &[]);
 }
+
+/// Runs `forcebench --project p.forcebench ARGS` in the case folder through `sh` with SIGXFSZ
+/// ignored and a file size limit of `blocks` 512-byte blocks (dash's unit): the ignored signal
+/// stays ignored across `exec`, so a write past the limit fails with EFBIG, as a full disk fails
+/// a write, instead of killing the process.
+fn run_with_file_limit(c: &Case, blocks: u64, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" --project p.forcebench \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_forcebench"))
+        .args(args)
+        .current_dir(c.dir.path())
+        .env_remove("FORCEBENCH_PROJECT")
+        .env("FORCEBENCH_ERROR_CODE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn packets_issue_stopped_by_a_real_write_failure_leaves_no_packet_and_records_none() {
+    // Before: the refusal named the temporary file (`out/.eve-….packet.json.<random>.
+    // forcebench-tmp.json: File too large (os error 27)`), a name nobody chose or could find, and
+    // did not say that nothing was issued. (The earlier test of this case made the failure with a
+    // trigger; here the operating system refuses the write.)
+    let c = Case::new();
+    std::fs::remove_file(c.project()).unwrap();
+    for args in [vec!["init"], vec!["sample", "load"]]
+        .into_iter()
+        .chain(["ana", "ben", "chidi", "dee", "eve"].map(|n| vec!["annotators", "add", n]))
+        .chain([vec!["assign"]])
+    {
+        let (code, out, err) = c.run(&args);
+        assert_eq!(code, 0, "{args:?}: {out} {err}");
+    }
+    // The packets' sizes, in the order they are written, from an issue on a copy.
+    let sizes: Vec<(String, u64)> = {
+        let copy = Case::of(&c.project());
+        let (code, out, err) = copy.run(&["packets", "issue", "--out", "out", "--json"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let issued: serde_json::Value = serde_json::from_str(&out).unwrap();
+        issued
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let file = copy.path(p["file"].as_str().unwrap());
+                (p["annotator"].as_str().unwrap().to_string(), std::fs::metadata(file).unwrap().len())
+            })
+            .collect()
+    };
+    // A limit every packet before eve's fits under, and eve's does not.
+    let last = sizes.len() - 1;
+    let before = sizes[..last].iter().map(|(_, s)| *s).max().unwrap();
+    let blocks = before.div_ceil(512);
+    assert!(
+        sizes[last].0 == "eve" && sizes[last].1 > blocks * 512,
+        "{sizes:?}: the limit must fall before eve's packet"
+    );
+    std::fs::create_dir(c.path("out")).unwrap();
+    let project = c.project_sha256();
+    let (code, out, err) = run_with_file_limit(&c, blocks, &["packets", "issue", "--out", "out"]);
+    let (head, tail) = ("error [io]: out/eve-", ".packet.json: the file would be larger than this process may write (its file \
+                         size limit); no packet was issued: any packet file written before it was removed, and the project \
+                         records none\n");
+    let id = err.strip_prefix(head).and_then(|e| e.strip_suffix(tail));
+    assert!(
+        (code, out.as_str()) == (1, "")
+            && id.is_some_and(|id| id.len() == 8 && id.bytes().all(|b| b.is_ascii_hexdigit())),
+        "exit {code}, stdout {out:?}, stderr {err:?}"
+    );
+    let left: Vec<_> = std::fs::read_dir(c.path("out")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "packet files left behind: {left:?}");
+    assert_eq!(c.project_sha256(), project, "the project records nothing");
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    let packets: i64 = conn.query_row("SELECT count(*) FROM packets", [], |r| r.get(0)).unwrap();
+    assert_eq!(packets, 0);
+}
