@@ -203,12 +203,10 @@ pub fn main() -> ExitCode {
                 Some(project) => e.in_project(&project),
                 None => e,
             };
-            // With FORCEBENCH_ERROR_CODE=1 a script also reads the error's stable code (issue 29).
-            if std::env::var_os("FORCEBENCH_ERROR_CODE").is_some_and(|v| v == "1") {
-                eprintln!("error [{}]: {e}", e.code());
-            } else {
-                eprintln!("error: {e}");
-            }
+            // Every error carries its stable code (docs/cli.md#error-codes), so a script branches
+            // on it without matching words (issue 29). FORCEBENCH_ERROR_CODE=1, which once turned
+            // the code on, is still accepted and changes nothing.
+            eprintln!("error [{}]: {e}", e.code());
             ExitCode::FAILURE
         }
     }
