@@ -474,6 +474,8 @@ fn write(
 
 /// Adjudicates one row (or reopens it): durable when this returns.
 pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolution) -> Result<RowView> {
+    let id: &str = &crate::input::id_key(id)?;
+    let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     let tx = project.conn_mut().transaction()?;
     let (who, _) = adjudicator_id(&tx, adjudicator)?;
     let pair = pair_in(&tx, id)?;
@@ -499,6 +501,7 @@ pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolut
 /// Confirms, in bulk, every full agreement not yet adjudicated (the annotators' shared label
 /// becomes final; logged as bulk-confirmed, checklist unanswered). Returns how many.
 pub fn confirm_agreements(project: &mut Project, adjudicator: &str) -> Result<u64> {
+    let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     project.bulk(|project| confirm_agreements_in(project, adjudicator))
 }
 
@@ -636,6 +639,7 @@ pub struct RowView {
 pub const QUICK_SECONDS: f64 = 2.0;
 
 pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView> {
+    let id: &str = &crate::input::id_key(id)?;
     let conn = project.conn();
     let pair = pair_in(conn, id)?;
     let adjudication = load_in(conn, id)?;
@@ -714,6 +718,7 @@ pub struct AdjudicationImportReport {
 /// the annotation field names plus `rationale` and `checklist`. Keys left out keep the earlier
 /// final value, or the value both annotators gave. All or nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Result<AdjudicationImportReport> {
+    let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     let (file, objects, mut problems) = crate::import::jsonl_objects(path)?;
     let problem = |line: u64, field: Option<&str>, message: String| InputProblem {
         file: file.clone(),

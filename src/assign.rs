@@ -158,6 +158,7 @@ fn assign_in(project: &mut Project, seed: u64) -> Result<AssignReport> {
 
 /// The two annotators of a row, slot 1 then slot 2, if assigned.
 pub fn annotators_of(project: &Project, candidate_id: &str) -> Result<Option<(String, String)>> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
     Ok(project
         .conn()
         .query_row(
@@ -185,6 +186,8 @@ pub fn reassign(
     if reason.trim().is_empty() {
         return Err(Error::ReasonRequired("a reassignment needs a reason".into()));
     }
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let decided_by: &str = &crate::input::name_key(decided_by)?;
     let from = roster::require(project, from)?;
     let to = roster::require(project, to)?;
     let tx = project.conn_mut().transaction()?;

@@ -452,6 +452,7 @@ pub fn page(project: &Project, query: &CandidateQuery) -> Result<CandidatePage> 
 
 /// One candidate in full; `Error::CandidateNotFound` if the id is unknown.
 pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
+    let id: &str = &crate::input::id_key(id)?;
     let sql = format!(
         "SELECT {CANDIDATE_COLUMNS}, c.content_sha256, c.seq, i.file_name, i.imported_at
          FROM candidates c

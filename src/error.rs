@@ -2,7 +2,7 @@
 //! it) and a message for people that names the file, line, row and field involved.
 
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
 use crate::problem::{ImportConflict, InputProblem};
@@ -38,6 +38,11 @@ pub enum Error {
 
     #[error("{}", io_words(.path, .source))]
     Io { path: PathBuf, source: std::io::Error },
+
+    /// A file a step could not write, after which the step undid what it had done (`undone`
+    /// says what): a packet that could not be written whole on a full disk.
+    #[error("{}; {undone}", io_words(.path, .source))]
+    IoUndone { path: PathBuf, source: std::io::Error, undone: String },
 
     #[error("{}", format_problems(.file, .problems))]
     InvalidInput { file: String, problems: Vec<InputProblem> },
@@ -248,7 +253,7 @@ impl Error {
             Error::AlreadyExists { .. } => "already_exists",
             Error::OutputExists { .. } => "output_exists",
             Error::OutputIsProject { .. } => "output_is_project",
-            Error::Io { .. } => "io",
+            Error::Io { .. } | Error::IoUndone { .. } => "io",
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnreadableInput { .. } => "invalid_input",
             Error::ImportConflict { .. } => "import_conflict",
@@ -300,6 +305,46 @@ impl Error {
         Error::Io { path: path.into(), source }
     }
 
+    /// This error as it reads for the project file at `path` (issue 29): damage SQLite reports in
+    /// it ("database disk image is malformed", "file is not a database"), whether at opening or in
+    /// any later statement, becomes [`Error::Damaged`], which names the file, says it is damaged and
+    /// points at the copies beside it that are the way back. Any other error is returned as it is.
+    ///
+    /// Applied where a project's path is known: [`crate::Project::open`], the command line's
+    /// `main` (for the project its command opened) and the app's calls on its open project.
+    pub fn in_project(self, path: &Path) -> Error {
+        use rusqlite::ffi::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        let sqlite = match &self {
+            Error::Sqlite(s) | Error::Migration(rusqlite_migration::Error::RusqliteError { err: s, .. }) => s,
+            _ => return self,
+        };
+        if !matches!(sqlite.sqlite_error_code(), Some(DatabaseCorrupt | NotADatabase)) {
+            return self;
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let mut copies: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|f| f.starts_with(&format!("{name}.")) && f.ends_with(".bak"))
+            .collect();
+        copies.sort();
+        let way_back = if copies.is_empty() {
+            "Restore it from your own backup".to_string()
+        } else {
+            format!(
+                "The copies kept beside it before upgrades ({}) are the way back: copy the latest over it, or \
+                 restore it from your own backup",
+                copies.join(", ")
+            )
+        };
+        Error::Damaged(format!(
+            "{} is damaged (SQLite: {sqlite}); ForceBench cannot read it, and changed nothing. {way_back}",
+            path.display()
+        ))
+    }
+
     pub fn payload(&self) -> ErrorPayload {
         ErrorPayload { code: self.code().to_string(), message: self.to_string() }
     }
@@ -340,6 +385,7 @@ fn io_words(path: &std::path::Path, e: &std::io::Error) -> String {
         IsADirectory => format!("{p} is a folder, not a file"),
         NotADirectory => format!("{p}: a part of this path is a file, not a folder"),
         StorageFull => format!("{p}: the disk is full"),
+        FileTooLarge => format!("{p}: the file would be larger than this process may write (its file size limit)"),
         ReadOnlyFilesystem => format!("{p}: the disk is read-only"),
         _ => format!("{p}: {e}"),
     }

@@ -211,6 +211,7 @@ struct Adjudicated {
 
 /// The feedback of the annotator `name` on every adjudicated row they annotated.
 pub fn for_annotator(project: &Project, name: &str) -> Result<Feedback> {
+    let name: &str = &crate::input::name_key(name)?;
     let who = crate::roster::require(project, name)?;
     let conn = project.conn();
     // Each adjudicated row with this annotator's finished annotation as stored (the fold of its

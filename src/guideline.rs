@@ -146,6 +146,7 @@ pub fn list(project: &Project) -> Result<Vec<VersionSummary>> {
 /// an annotator's workspace (whose version comes from its packet), for a label already used, and
 /// for text identical to the version in force.
 pub fn publish(project: &mut Project, file: &Path, label: &str, note: Option<&str>, by: &str) -> Result<Version> {
+    let by: &str = &crate::input::name_key(by)?;
     if crate::settings::place(project.conn())? != crate::settings::Place::Lead {
         return Err(Error::LeadOnly(
             "this is an annotator's workspace: its guideline comes from its packet; the lead publishes versions in the project"

@@ -15,7 +15,8 @@
 //!   not a string of digits ([`parse_object`], [`field_text`]);
 //! - identifiers people read (row ids, group and source ids, names) may not hold control,
 //!   invisible or direction-changing characters, nor spaces other than the plain one
-//!   ([`check_identifier`]), and are read in Unicode normalisation form C ([`nfc`]).
+//!   ([`check_identifier`]), and are read in Unicode normalisation form C ([`nfc`]); an id or
+//!   name given to a command is looked up the same way ([`id_key`], [`name_key`]).
 //!
 //! A new reader calls [`read_text`] (or [`jsonl_objects`] for JSON lines) and reports its own
 //! problems as [`InputProblem`]s.
@@ -506,6 +507,28 @@ const SPACE_LIKE: &str = "a space that looks like a plain space (only U+0020 may
 /// compared composed. Every reader of ids and names calls it before [`check_identifier`].
 pub fn nfc(value: &str) -> String {
     icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value).into_owned()
+}
+
+/// A row id as it arrives from outside a file (a command-line argument, the app, an `annotate
+/// session` line), in the form ids are stored: NFC, so `cafe\u{301}` finds the row imported as
+/// `café`; an id holding a character no imported id can hold (a control, invisible or space-like
+/// one: `x<NBSP>1`) is refused with the words import uses (issue 29). Every core function that
+/// looks a row up by an id it was given calls it first.
+pub fn id_key(value: &str) -> Result<std::borrow::Cow<'_, str>> {
+    key("id", value)
+}
+
+/// A person's name as it arrives from outside a file, as [`id_key`] does for ids: trimmed (as
+/// the roster stores names), NFC, and refused with the roster's words if it holds a character no
+/// name on the roster can hold.
+pub fn name_key(value: &str) -> Result<std::borrow::Cow<'_, str>> {
+    key("name", value.trim())
+}
+
+fn key<'a>(what: &str, value: &'a str) -> Result<std::borrow::Cow<'a, str>> {
+    let value = icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value);
+    check_identifier(what, &value).map_err(Error::InvalidArgument)?;
+    Ok(value)
 }
 
 /// `value` with every forbidden character written as `\u{XXXX}`, so a message shows it.

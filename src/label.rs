@@ -227,6 +227,7 @@ pub(crate) fn load_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Ad
 
 /// The current final label of a row, if adjudicated.
 pub fn get(project: &Project, id: &str) -> Result<Option<Adjudication>> {
+    let id: &str = &crate::input::id_key(id)?;
     load_in(project.conn(), id)
 }
 

@@ -61,6 +61,7 @@ pub fn audit_rows(project: &Project) -> Result<Vec<AuditRow>> {
 }
 
 pub fn get(project: &Project, id: &str) -> Result<Option<Mark>> {
+    let id: &str = &crate::input::id_key(id)?;
     Ok(project
         .conn()
         .prepare_cached("SELECT candidate_id, reason, marked_by, at FROM locality_marks WHERE candidate_id = ?1")?
@@ -81,6 +82,8 @@ pub fn list(project: &Project) -> Result<Vec<Mark>> {
 
 /// Marks an accepted row nonlocal. The reason is required.
 pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<Mark> {
+    let id: &str = &crate::input::id_key(id)?;
+    let by: &str = &crate::input::name_key(by)?;
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(Error::ReasonRequired(format!(
@@ -113,6 +116,7 @@ pub fn mark(project: &mut Project, id: &str, reason: &str, by: &str) -> Result<M
 
 /// Takes a nonlocal mark back (a mistaken mark); refused once a locked split holds the row.
 pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
+    let id: &str = &crate::input::id_key(id)?;
     let tx = project.conn_mut().transaction()?;
     let Some(mark) = tx
         .query_row(

@@ -147,7 +147,11 @@ pub fn write_through(path: &Path, force: bool, fill: impl FnOnce(&Path) -> Resul
     let tmp = temp_sibling(path, &format!("forcebench-tmp{ext}"));
     if let Err(e) = fill(&tmp) {
         let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+        // Said of the file asked for: the temporary name is nothing a person chose or will find.
+        return Err(match e {
+            Error::Io { path: failed, source } if failed == tmp => Error::io(path, source),
+            other => other,
+        });
     }
     let synced = std::fs::File::open(&tmp).and_then(|f| f.sync_all());
     let placed = synced.and_then(|()| if force { std::fs::rename(&tmp, path) } else { rename_no_replace(&tmp, path) });

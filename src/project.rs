@@ -39,42 +39,6 @@ pub struct Project {
     info: ProjectInfo,
 }
 
-/// A failure to open `path` that SQLite calls damage ("database disk image is malformed", "file is
-/// not a database"), said as such (issue 29): which file, that it is damaged, and the copies
-/// beside it that are the way back. Any other error is returned as it is.
-fn damaged(path: &Path, e: Error) -> Error {
-    use rusqlite::ffi::ErrorCode::{DatabaseCorrupt, NotADatabase};
-    let sqlite = match &e {
-        Error::Sqlite(s) | Error::Migration(rusqlite_migration::Error::RusqliteError { err: s, .. }) => s,
-        _ => return e,
-    };
-    if !matches!(sqlite.sqlite_error_code(), Some(DatabaseCorrupt | NotADatabase)) {
-        return e;
-    }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut copies: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|f| f.starts_with(&format!("{name}.")) && f.ends_with(".bak"))
-        .collect();
-    copies.sort();
-    let way_back = if copies.is_empty() {
-        "Restore it from your own backup".to_string()
-    } else {
-        format!(
-            "The copies kept beside it before upgrades ({}) are the way back: copy the latest over it, or restore \
-             it from your own backup",
-            copies.join(", ")
-        )
-    };
-    Error::Damaged(format!(
-        "{} is damaged (SQLite: {sqlite}); ForceBench cannot read it, and changed nothing. {way_back}",
-        path.display()
-    ))
-}
-
 /// The current time as stored in the database: RFC 3339, UTC, millisecond precision.
 pub fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -105,7 +69,7 @@ impl Project {
             info.upgraded = upgraded;
             Ok(Project { conn, info })
         })();
-        opened.map_err(|e| damaged(path, e))
+        opened.map_err(|e| e.in_project(path))
     }
 
     /// Opens the project at `path`, creating it (named after the file) if it does not exist yet.

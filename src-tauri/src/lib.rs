@@ -52,7 +52,8 @@ impl Studio {
     /// Runs `f` on the open project; core errors (and the opening error) become payloads.
     pub fn with<T>(&self, f: impl FnOnce(&Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
         match &*self.lock() {
-            Ok(project) => f(project).map_err(|e| e.payload()),
+            // Damage SQLite finds after opening is named as damage of this file (issue 29).
+            Ok(project) => f(project).map_err(|e| e.in_project(Path::new(&project.info().path)).payload()),
             Err(opening) => Err(opening.clone()),
         }
     }
@@ -72,7 +73,10 @@ impl Studio {
         let mut project = self.lock();
         self.changes.fetch_add(1, Ordering::SeqCst);
         match &mut *project {
-            Ok(project) => Ok(f(project)),
+            Ok(project) => {
+                let path = PathBuf::from(&project.info().path);
+                Ok(f(project).map_err(|e| e.in_project(&path)))
+            }
             Err(opening) => Err(opening.clone()),
         }
     }

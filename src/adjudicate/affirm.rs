@@ -67,6 +67,7 @@ fn check_names() -> Vec<String> {
 /// What [`confirm_and_affirm`] would do, without writing anything (the app's confirm dialog
 /// shows these counts).
 pub fn affirm_preview(project: &Project, adjudicator: &str) -> Result<AffirmReport> {
+    let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     let (_, name) = adjudicator_id(project.conn(), adjudicator)?;
     let (open, earlier) = affirm_targets(project)?;
     let frozen = crate::rowstate::Frozen::load(project.conn())?;
@@ -90,6 +91,7 @@ pub fn affirm_preview(project: &Project, adjudicator: &str) -> Result<AffirmRepo
 /// these rows as affirmed in bulk, by this adjudicator. Rejects are confirmed, not affirmed
 /// (the checks are about a force gap).
 pub fn confirm_and_affirm(project: &mut Project, adjudicator: &str) -> Result<AffirmReport> {
+    let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     project.bulk(|project| confirm_and_affirm_in(project, adjudicator))
 }
 

@@ -25,6 +25,7 @@ pub struct AnnotationImportReport {
 /// suggestion; `null` clears. Every row must end up finished (valid for its decision). All or
 /// nothing.
 pub fn import_jsonl(project: &mut Project, path: &Path, annotator: &str) -> Result<AnnotationImportReport> {
+    let annotator: &str = &crate::input::name_key(annotator)?;
     project.bulk(|project| import_jsonl_in(project, path, annotator))
 }
 

@@ -341,6 +341,8 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
 /// Confirms all the suggested fields shown on a row (the annotate view's `y`), durably. The
 /// fields confirmed are the `suggested` of the annotation before; the result lists none.
 pub fn confirm(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
@@ -357,6 +359,8 @@ pub fn set_field(
     field: Field,
     value: Option<&str>,
 ) -> Result<Annotation> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
@@ -368,6 +372,8 @@ pub fn set_field(
 /// Reverts the annotator's latest change on this row that is not yet undone, as a new event.
 /// Returns the annotation after the undo (unchanged when there is nothing to undo).
 pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
@@ -408,6 +414,8 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
 /// `seconds_spent` stays as locked), and the call succeeds so that the view's timer can keep
 /// reporting without an error each time the annotator leaves such a row.
 pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seconds: f64) -> Result<()> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     if !(0.0..=86_400.0).contains(&seconds) {
         return Err(Error::InvalidArgument(format!("time spent {seconds} s is out of range")));
     }
@@ -430,6 +438,8 @@ pub fn add_time(project: &mut Project, candidate_id: &str, annotator: &str, seco
 
 /// The annotator's current annotation of a row (the suggestions if they have not started).
 pub fn get(project: &Project, candidate_id: &str, annotator: &str) -> Result<Annotation> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotator_id = assigned_annotator(project.conn(), candidate_id, annotator)?;
@@ -454,6 +464,8 @@ pub struct AnnotationEvent {
 
 /// Every change one annotator made to one row, oldest first.
 pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result<Vec<AnnotationEvent>> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let who = roster::require(project, annotator)?;
     let mut stmt = project.conn().prepare(
         "SELECT id, candidate_id, field, old_value, new_value, at, origin, undoes FROM annotation_events

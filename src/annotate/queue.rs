@@ -75,6 +75,8 @@ pub fn queue_page(project: &Project, query: &QueueQuery) -> Result<QueuePage> {
 /// start (and to `after` itself last); from the start of the queue when `after` is `None` or not
 /// in it. `None` when every row is finished.
 pub fn next_open(project: &Project, annotator: &str, after: Option<&str>) -> Result<Option<QueueRow>> {
+    let after = after.map(crate::input::id_key).transpose()?;
+    let after = after.as_deref();
     let conn = project.conn();
     with_order(project, annotator, |order| {
         let n = order.len();
@@ -201,6 +203,7 @@ const ORDERS_KEPT: usize = 4;
 /// Runs `f` on the annotator's order, built if the assignments changed since it was last built
 /// and brought up to date with the events written since it was last used.
 fn with_order<T>(project: &Project, annotator: &str, f: impl FnOnce(&Order) -> T) -> Result<T> {
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let conn = project.conn();
     // By name alone: `roster::require` also counts the person's assignments, a scan of every
     // assignment (tens of milliseconds at 1M rows) on every row view.

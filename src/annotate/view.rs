@@ -25,6 +25,7 @@ pub struct QueueRow {
 
 /// The annotator's rows in their own seeded shuffle (independent of provenance and import order).
 pub fn queue(project: &Project, annotator: &str) -> Result<Vec<QueueRow>> {
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let who = roster::require(project, annotator)?;
     let mut rows: Vec<(String, Option<String>, bool, bool)> = {
         let mut stmt = project.conn().prepare(
@@ -103,6 +104,8 @@ pub struct AnnotateRow {
 
 /// The annotate view's data for one row of one annotator's queue.
 pub fn row_view(project: &Project, candidate_id: &str, annotator: &str) -> Result<AnnotateRow> {
+    let candidate_id: &str = &crate::input::id_key(candidate_id)?;
+    let annotator: &str = &crate::input::name_key(annotator)?;
     let c = candidate::find_in(project.conn(), candidate_id)?
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let annotation = get(project, candidate_id, annotator)?;

@@ -120,7 +120,18 @@ fn issue_into(
         };
         let text = packet.to_json();
         let file = dir.join(format!("{}-{}.packet.json", safe_name(&person.name), &packet.packet_id[..8]));
-        crate::output::write_file(&file, text.as_bytes(), true)?;
+        // A packet that cannot be written whole (a full disk, a file size limit) issues none: the
+        // files written before it are removed by `issue`, and the transaction is not committed.
+        crate::output::write_file(&file, text.as_bytes(), true).map_err(|e| match e {
+            Error::Io { path, source } => Error::IoUndone {
+                path,
+                source,
+                undone: "no packet was issued: any packet file written before it was removed, and the project \
+                         records none"
+                    .into(),
+            },
+            other => other,
+        })?;
         written.push(file.clone());
         tx.execute(
             "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

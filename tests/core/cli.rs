@@ -297,7 +297,7 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
         vec!["sample", "generate", "--rows", "3", "--out", existing.to_str().unwrap()],
     ] {
         run(&args).assert().failure().stderr(format!(
-            "error: {} already exists; nothing was written (choose another name, or add --force to replace it)\n",
+            "error [output_exists]: {} already exists; nothing was written (choose another name, or add --force to replace it)\n",
             existing.display()
         ));
         assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n", "{args:?}");
@@ -312,7 +312,7 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
             vec!["sample", "generate", "--rows", "3", "--force", "--out", target.to_str().unwrap()],
         ] {
             run(&args).assert().failure().stderr(format!(
-                "error: {} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)\n",
+                "error [output_is_project]: {} is a ForceBench project; nothing was written (an output never replaces a project, even with --force)\n",
                 target.display()
             ));
         }
@@ -326,7 +326,7 @@ fn out_replaces_a_file_only_with_force_and_never_a_project() {
         .assert()
         .failure()
         .stderr(format!(
-            "error: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
+            "error [bad_output_path]: {} is not a regular file (a device or a pipe); name a file to write (nothing was written)\n",
             fifo.display()
         ));
     // The judge's templates: all checked before any is written.

@@ -15,6 +15,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod late;
+
 /// A project with a locked split (rows r0000..r0010; ana and ben annotators, eve adjudicator),
 /// built once and copied for each test.
 fn template() -> &'static Path {
@@ -80,7 +82,8 @@ impl Case {
         self.run_with(args, false)
     }
 
-    /// [`Case::run`], with `FORCEBENCH_ERROR_CODE=1` when `codes` (errors then carry their code).
+    /// [`Case::run`], with `FORCEBENCH_ERROR_CODE=1` when `codes` (errors carry their code either
+    /// way; the variable is kept working, harmlessly, for scripts that set it).
     fn run_with(&self, args: &[&str], codes: bool) -> (i32, String, String) {
         let mut all = vec!["--project", "p.forcebench"];
         all.extend_from_slice(args);
@@ -125,21 +128,21 @@ impl Case {
         (status.code().unwrap_or(-1), out, err)
     }
 
-    /// Runs a command that must be refused: exit 1, nothing on stdout, exactly `stderr` (without
-    /// the `error: ` prefix and final newline), and the project file unchanged.
-    fn refused(&self, args: &[&str], stderr: &str) {
+    /// Runs a command that must be refused: exit 1, nothing on stdout, exactly
+    /// `error [CODE]: STDERR` on stderr, and the project file unchanged.
+    fn refused(&self, args: &[&str], code: &str, stderr: &str) {
         let before = self.project_sha256();
-        let (code, out, err) = self.run(args);
-        assert_eq!(err, format!("error: {stderr}\n"), "stderr of `forcebench {}`", args.join(" "));
-        assert_eq!((code, out.as_str()), (1, ""), "`forcebench {}` must fail with nothing on stdout", args.join(" "));
+        let (status, out, err) = self.run(args);
+        assert_eq!(err, format!("error [{code}]: {stderr}\n"), "stderr of `forcebench {}`", args.join(" "));
+        assert_eq!((status, out.as_str()), (1, ""), "`forcebench {}` must fail with nothing on stdout", args.join(" "));
         assert_eq!(self.project_sha256(), before, "`forcebench {}` changed the project file", args.join(" "));
     }
 }
 
 impl Case {
-    /// [`Case::refused`], also asserting the error's code: stderr is exactly
-    /// `error [CODE]: STDERR`, and the project file and every file in the case folder named in
-    /// `untouched` are as they were (or still absent).
+    /// [`Case::refused`], run with `FORCEBENCH_ERROR_CODE=1` (which still changes nothing), and
+    /// also asserting that every file in the case folder named in `untouched` is as it was (or
+    /// still absent).
     fn refused_code(&self, args: &[&str], code: &str, stderr: &str, untouched: &[&str]) {
         let before = self.project_sha256();
         let others: Vec<Option<Vec<u8>>> = untouched.iter().map(|f| std::fs::read(self.path(f)).ok()).collect();
@@ -173,7 +176,11 @@ fn a_utf16_candidate_file_is_named_as_utf16_in_one_line() {
     // Before: one "unknown column ` g r o u p _ i d `"-style line per column.
     let c = Case::new();
     let f = c.corpus("candidates-utf16le-bom.csv");
-    c.refused(&["import", f], "candidates-utf16le-bom.csv is UTF-16; save it as UTF-8 and import again");
+    c.refused(
+        &["import", f],
+        "invalid_input",
+        "candidates-utf16le-bom.csv is UTF-16; save it as UTF-8 and import again",
+    );
 }
 
 #[test]
@@ -181,7 +188,7 @@ fn a_utf16_file_without_a_byte_order_mark_is_still_recognised() {
     // Before: the NUL-interleaved header was read as unknown columns.
     let c = Case::new();
     let f = c.corpus("candidates-utf16be.csv");
-    c.refused(&["import", f], "candidates-utf16be.csv is UTF-16; save it as UTF-8 and import again");
+    c.refused(&["import", f], "invalid_input", "candidates-utf16be.csv is UTF-16; save it as UTF-8 and import again");
 }
 
 #[test]
@@ -189,7 +196,7 @@ fn a_utf32_jsonl_file_is_named_as_utf32() {
     // Before: "invalid UTF-8" or "not valid JSON" on the line.
     let c = Case::new();
     let f = c.corpus("candidates-utf32le.jsonl");
-    c.refused(&["import", f], "candidates-utf32le.jsonl is UTF-32; save it as UTF-8 and import again");
+    c.refused(&["import", f], "invalid_input", "candidates-utf32le.jsonl is UTF-32; save it as UTF-8 and import again");
 }
 
 #[test]
@@ -197,7 +204,7 @@ fn a_latin1_file_is_one_problem_naming_line_and_byte_without_a_false_missing_fie
     // Before: the byte problem plus "required field is missing or empty" for the same field.
     let c = Case::new();
     let f = c.corpus("candidates-latin1.csv");
-    c.refused(&["import", f], &problems(f, &[&format!(":2: byte 44 of this line {NOT_UTF8}")]));
+    c.refused(&["import", f], "invalid_input", &problems(f, &[&format!(":2: byte 44 of this line {NOT_UTF8}")]));
 }
 
 #[test]
@@ -205,7 +212,11 @@ fn a_file_with_nul_bytes_is_not_taken_for_text() {
     // Before: the NUL was stored inside the context.
     let c = Case::new();
     let f = c.corpus("candidates-nul.csv");
-    c.refused(&["import", f], &problems(f, &[":2: byte 36 of this line is a NUL byte; this is not a text file"]));
+    c.refused(
+        &["import", f],
+        "invalid_input",
+        &problems(f, &[":2: byte 36 of this line is a NUL byte; this is not a text file"]),
+    );
 }
 
 #[test]
@@ -213,7 +224,11 @@ fn a_utf16_agreement_table_is_named_as_utf16() {
     // Before: "the header must name the columns item, annotator and label".
     let c = Case::new();
     let f = c.corpus("labels-utf16.csv");
-    c.refused(&["agreement", "--from-csv", f], "labels-utf16.csv is UTF-16; save it as UTF-8 and import again");
+    c.refused(
+        &["agreement", "--from-csv", f],
+        "invalid_input",
+        "labels-utf16.csv is UTF-16; save it as UTF-8 and import again",
+    );
 }
 
 // ---- Strict JSON ----
@@ -225,6 +240,7 @@ fn a_repeated_key_in_a_candidate_line_is_refused() {
     let f = c.corpus("candidates-duplicate-key.jsonl");
     c.refused(
         &["import", f],
+        "invalid_input",
         &problems(f, &[":1: field `severity`: this key appears twice in one object; give each key once"]),
     );
 }
@@ -236,6 +252,7 @@ fn a_severity_written_as_a_string_is_refused_in_candidates() {
     let f = c.corpus("candidates-severity-string.jsonl");
     c.refused(
         &["import", f],
+        "invalid_input",
         &problems(
             f,
             &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"],
@@ -250,6 +267,7 @@ fn a_severity_written_as_a_string_is_refused_in_annotations() {
     let f = c.corpus("annotations-severity-string.jsonl");
     c.refused(
         &["annotate", "import", f, "--annotator", "ana"],
+        "invalid_input",
         &problems(
             f,
             &[":1: field `severity`: expected a number, found the string \"2\"; write numbers without quotes"],
@@ -263,7 +281,7 @@ fn a_span_offset_written_as_a_string_is_refused() {
     let c = Case::new();
     let f = c.corpus("annotations-span-offset-string.jsonl");
     c.refused(
-        &["annotate", "import", f, "--annotator", "ana"],
+        &["annotate", "import", f, "--annotator", "ana"], "invalid_input",
         &problems(f, &[":1: field `evidence_span`: the span's `start`: expected a number, found the string \"40\"; write numbers without quotes"]),
     );
 }
@@ -275,6 +293,7 @@ fn a_repeated_key_in_an_annotation_line_is_refused() {
     let f = c.corpus("annotations-duplicate-key.jsonl");
     c.refused(
         &["annotate", "import", f, "--annotator", "ana"],
+        "invalid_input",
         &problems(f, &[":1: field `decision`: this key appears twice in one object; give each key once"]),
     );
 }
@@ -286,6 +305,7 @@ fn a_number_for_a_text_field_is_refused_in_annotations() {
     let f = c.corpus("annotations-notes-number.jsonl");
     c.refused(
         &["annotate", "import", f, "--annotator", "ana"],
+        "invalid_input",
         &problems(f, &[":1: field `notes`: expected a string, found a number"]),
     );
 }
@@ -297,6 +317,7 @@ fn a_severity_written_as_a_string_is_refused_in_adjudications() {
     let f = c.corpus("adjudications-severity-string.jsonl");
     c.refused(
         &["adjudicate", "import", f, "--adjudicator", "eve"],
+        "invalid_input",
         &problems(
             f,
             &[":1: field `severity`: expected a number, found the string \"3\"; write numbers without quotes"],
@@ -311,6 +332,7 @@ fn a_repeated_key_in_an_adjudication_line_is_refused() {
     let f = c.corpus("adjudications-duplicate-key.jsonl");
     c.refused(
         &["adjudicate", "import", f, "--adjudicator", "eve"],
+        "invalid_input",
         &problems(f, &[":1: field `rationale`: this key appears twice in one object; give each key once"]),
     );
 }
@@ -322,6 +344,7 @@ fn a_score_written_as_a_string_is_refused() {
     let f = c.corpus("scores-score-string.jsonl");
     c.refused(
         &["evaluate", "--scores", f, "--name", "judge"],
+        "invalid_input",
         &problems(f, &[":1: field `score`: expected a number, found the string \"0.9\"; write numbers without quotes"]),
     );
 }
@@ -334,6 +357,7 @@ fn a_repeated_label_in_a_label_map_is_refused() {
     let map = c.corpus("labelmap-duplicate.json");
     c.refused(
         &["evaluate", "--scores", scores, "--name", "judge", "--map", map],
+        "invalid_input",
         &problems(map, &[": label `yes` appears twice; give each label once"]),
     );
 }
@@ -346,7 +370,7 @@ fn a_candidate_id_with_a_right_to_left_override_is_refused_and_shown_escaped() {
     let c = Case::new();
     let f = c.corpus("candidates-id-rlo.csv");
     c.refused(
-        &["import", f],
+        &["import", f], "invalid_input",
         &problems(f, &[
             ":3: field `id`: id `ab\\u{202E}c` contains U+202E RIGHT-TO-LEFT OVERRIDE, an invisible or direction-changing character",
             ":3: field `source_id`: source_id `src-ab\\u{202E}c` contains U+202E RIGHT-TO-LEFT OVERRIDE, an invisible or direction-changing character",
@@ -360,7 +384,7 @@ fn a_group_id_with_a_zero_width_space_is_refused() {
     let c = Case::new();
     let f = c.corpus("candidates-group-zwsp.jsonl");
     c.refused(
-        &["import", f],
+        &["import", f], "invalid_input",
         &problems(f, &[":1: field `group_id`: group_id `g\\u{200B}new` contains U+200B ZERO WIDTH SPACE, an invisible or direction-changing character"]),
     );
 }
@@ -371,7 +395,7 @@ fn an_annotation_id_with_a_right_to_left_override_is_named_as_such() {
     let c = Case::new();
     let f = c.corpus("annotations-id-rlo.jsonl");
     c.refused(
-        &["annotate", "import", f, "--annotator", "ana"],
+        &["annotate", "import", f, "--annotator", "ana"], "invalid_input",
         &problems(f, &[":1: field `id`: id `r00\\u{202E}00` contains U+202E RIGHT-TO-LEFT OVERRIDE, an invisible or direction-changing character"]),
     );
 }
@@ -382,6 +406,7 @@ fn a_roster_name_with_a_zero_width_space_is_refused() {
     let c = Case::new();
     c.refused(
         &["annotators", "add", "ana\u{200B}"],
+        "invalid_argument",
         "name `ana\\u{200B}` contains U+200B ZERO WIDTH SPACE, an invisible or direction-changing character",
     );
 }
@@ -393,6 +418,7 @@ fn an_evaluator_name_with_a_control_character_is_refused() {
     let f = c.corpus("scores-score-string.jsonl");
     c.refused(
         &["evaluate", "--scores", f, "--name", "judge\u{7}"],
+        "invalid_argument",
         "evaluator name `judge\\u{0007}` contains U+0007, a control character",
     );
 }
@@ -403,7 +429,7 @@ fn an_agreement_annotator_wrapped_in_isolates_is_refused() {
     let c = Case::new();
     let f = c.corpus("labels-annotator-bidi.csv");
     c.refused(
-        &["agreement", "--from-csv", f],
+        &["agreement", "--from-csv", f], "invalid_input",
         &problems(f, &[":3: field `annotator`: annotator `\\u{2066}A\\u{2069}` contains U+2066 LEFT-TO-RIGHT ISOLATE, an invisible or direction-changing character"]),
     );
 }
@@ -417,6 +443,7 @@ fn an_empty_scores_file_stores_no_evaluator() {
     let f = c.corpus("scores-empty.jsonl");
     c.refused(
         &["evaluate", "--scores", f, "--name", "judge"],
+        "invalid_input",
         "scores-empty.jsonl has no output lines; an evaluator needs at least one, so nothing was stored",
     );
 }
@@ -428,6 +455,7 @@ fn an_empty_judge_response_file_stores_no_evaluator() {
     let f = c.corpus("judge-empty.jsonl");
     c.refused(
         &["judge", "import", f, "--name", "judge"],
+        "invalid_input",
         "judge-empty.jsonl has no response lines; an evaluator needs at least one, so nothing was stored",
     );
 }
@@ -439,6 +467,7 @@ fn an_unknown_agreement_column_is_named_with_the_known_ones() {
     let f = c.corpus("labels-unknown-column.csv");
     c.refused(
         &["agreement", "--from-csv", f],
+        "invalid_input",
         &problems(f, &[":1: field `labeller`: unknown column; the columns are item, annotator and label"]),
     );
 }
@@ -454,10 +483,12 @@ fn a_fifo_is_refused_at_once_instead_of_hanging_import() {
     assert!(made.success());
     c.refused(
         &["import", "pipe.csv"],
+        "invalid_input",
         "pipe.csv is a named pipe (FIFO), not a regular file; ForceBench reads input only from regular files",
     );
     c.refused(
         &["annotate", "import", "pipe.csv", "--annotator", "ana"],
+        "invalid_input",
         "pipe.csv is a named pipe (FIFO), not a regular file; ForceBench reads input only from regular files",
     );
 }
@@ -468,6 +499,7 @@ fn dev_zero_is_refused_instead_of_read_until_memory_runs_out() {
     let c = Case::new();
     c.refused(
         &["evaluate", "--scores", "/dev/zero", "--name", "z"],
+        "invalid_input",
         "/dev/zero is a character device, not a regular file; ForceBench reads input only from regular files",
     );
 }
@@ -479,6 +511,7 @@ fn a_directory_is_refused_as_not_a_regular_file() {
     std::fs::create_dir(c.dir.path().join("folder.jsonl")).unwrap();
     c.refused(
         &["judge", "import", "folder.jsonl", "--name", "j"],
+        "invalid_input",
         "folder.jsonl is a directory, not a regular file; ForceBench reads input only from regular files",
     );
 }
@@ -491,6 +524,7 @@ fn a_file_over_256_mib_is_refused_before_it_is_read() {
     big.set_len(257 * 1024 * 1024).unwrap();
     c.refused(
         &["import", "big.csv"],
+        "invalid_input",
         "big.csv is 257.0 MiB, more than 256.0 MiB (the limit for one input file); split it into smaller files",
     );
 }
@@ -503,6 +537,7 @@ fn a_line_over_1_mib_is_refused_with_its_number() {
     std::fs::write(c.dir.path().join("long.jsonl"), format!("{{\"id\":\"r0001\"}}\n{long}")).unwrap();
     c.refused(
         &["annotate", "import", "long.jsonl", "--annotator", "ana"],
+        "invalid_input",
         &problems("long.jsonl", &[":2: this line is 1.0 MiB, more than 1.0 MiB (the limit for one line)"]),
     );
 }
@@ -516,6 +551,7 @@ fn a_csv_field_over_1_mib_is_refused_even_when_each_of_its_lines_is_shorter() {
     std::fs::write(c.dir.path().join("wide.csv"), format!("{}\n{row}\n", crate::common::HEADER)).unwrap();
     c.refused(
         &["import", "wide.csv"],
+        "invalid_input",
         &problems(
             "wide.csv",
             &[":2: field `passage`: this field is 1.5 MiB, more than 1.0 MiB (the limit for one field)"],
@@ -529,7 +565,11 @@ fn a_csv_field_over_1_mib_is_refused_even_when_each_of_its_lines_is_shorter() {
 fn a_missing_required_column_is_named() {
     let c = Case::new();
     let f = c.corpus("candidates-missing-column.csv");
-    c.refused(&["import", f], &problems(f, &[":1: field `raised_claim`: required column is missing from the header"]));
+    c.refused(
+        &["import", f],
+        "invalid_input",
+        &problems(f, &[":1: field `raised_claim`: required column is missing from the header"]),
+    );
 }
 
 #[test]
@@ -538,6 +578,7 @@ fn an_unknown_candidate_column_is_named_with_the_known_ones() {
     let f = c.corpus("candidates-unknown-column.csv");
     c.refused(
         &["import", f],
+        "invalid_input",
         &problems(
             f,
             &[
@@ -554,6 +595,7 @@ fn an_unknown_axis_is_named_with_the_five_axes() {
     let f = c.corpus("candidates-bad-axis.csv");
     c.refused(
         &["import", f],
+        "invalid_input",
         &problems(
             f,
             &[":2: field `axis`: unknown axis `vibes`; expected relation, modality, scope, temporal or numeric"],
@@ -565,28 +607,32 @@ fn an_unknown_axis_is_named_with_the_five_axes() {
 fn a_duplicate_id_within_a_file_names_both_lines() {
     let c = Case::new();
     let f = c.corpus("candidates-duplicate-id.csv");
-    c.refused(&["import", f], &problems(f, &[":4: field `id`: duplicate id `new-1` (first used on line 2)"]));
+    c.refused(
+        &["import", f],
+        "invalid_input",
+        &problems(f, &[":4: field `id`: duplicate id `new-1` (first used on line 2)"]),
+    );
 }
 
 #[test]
 fn a_ragged_row_is_named() {
     let c = Case::new();
     let f = c.corpus("candidates-ragged.csv");
-    c.refused(&["import", f], &problems(f, &[":3: this row has 3 fields but the header has 13"]));
+    c.refused(&["import", f], "invalid_input", &problems(f, &[":3: this row has 3 fields but the header has 13"]));
 }
 
 #[test]
 fn a_line_that_is_not_an_object_is_named() {
     let c = Case::new();
     let f = c.corpus("candidates-not-object.jsonl");
-    c.refused(&["import", f], &problems(f, &[":2: each line must be one JSON object"]));
+    c.refused(&["import", f], "invalid_input", &problems(f, &[":2: each line must be one JSON object"]));
 }
 
 #[test]
 fn an_empty_candidate_file_is_refused() {
     let c = Case::new();
     let f = c.corpus("candidates-empty.csv");
-    c.refused(&["import", f], &problems(f, &[": the file is empty"]));
+    c.refused(&["import", f], "invalid_input", &problems(f, &[": the file is empty"]));
 }
 
 #[test]
@@ -594,7 +640,7 @@ fn a_changed_row_on_reimport_is_refused_and_the_stored_row_kept() {
     let c = Case::new();
     let f = c.corpus("candidates-changed-row.csv");
     c.refused(
-        &["import", f],
+        &["import", f], "import_conflict",
         "candidates-changed-row.csv: 1 row already in the project with different content; nothing was imported \
          (existing rows are never overwritten; give changed rows new ids)\n  candidates-changed-row.csv:2: id `r0000` differs in raised_claim",
     );

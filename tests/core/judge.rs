@@ -439,7 +439,7 @@ fn the_api_key_is_sent_as_a_bearer_token_and_appears_nowhere_else() {
     let missing = cli(&path).args(&args).output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&missing.stderr).trim(),
-        "error: the environment variable FORCEBENCH_TEST_KEY (named by --api-key-env) is not set; export the API key in it"
+        "error [invalid_argument]: the environment variable FORCEBENCH_TEST_KEY (named by --api-key-env) is not set; export the API key in it"
     );
     let out = cli(&path).args(&args).env("FORCEBENCH_TEST_KEY", KEY).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -27,9 +27,9 @@ fn the_cli_prints_and_sets_the_suggestion_mode_and_refuses_an_unknown_one() {
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v, serde_json::json!({"suggestions": "beside"}));
     run(&["settings", "suggestions"]).success().stdout("suggestions  beside\n");
-    run(&["settings", "suggestions", "sideways"])
-        .failure()
-        .stderr("error: `sideways` is not a suggestion mode; expected prefilled, beside or hidden\n");
+    run(&["settings", "suggestions", "sideways"]).failure().stderr(
+        "error [invalid_argument]: `sideways` is not a suggestion mode; expected prefilled, beside or hidden\n",
+    );
     assert_eq!(settings::suggestion_mode(Project::open(&path).unwrap().conn()).unwrap(), SuggestionMode::Beside);
 }
 
