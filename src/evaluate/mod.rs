@@ -386,20 +386,21 @@ pub fn import_and_score(
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
     let outputs = read_outputs(path, map, &ids)?;
-    store(project, name, &map.name, &outputs)?;
-    Ok(report(name, &map.name, version, &pairs, &outputs, bootstrap))
+    store(project, &name, &map.name, &outputs)?;
+    Ok(report(&name, &map.name, version, &pairs, &outputs, bootstrap))
 }
 
-/// An evaluator's name, trimmed; refused when empty or holding an invisible character (before
-/// any file is read).
-fn evaluator_name(name: &str) -> Result<&str> {
-    match name.trim() {
-        "" => Err(Error::InvalidArgument("an evaluator needs a name".into())),
-        name => {
-            crate::input::check_identifier("evaluator name", name).map_err(Error::InvalidArgument)?;
-            Ok(name)
-        }
+/// An evaluator's name as it arrives from outside (an import, a run, a lookup): trimmed and in
+/// NFC, as ids and annotator names are, so a name typed in decomposed form finds the one stored;
+/// refused when empty or holding an invisible character (before any file is read).
+pub(crate) fn evaluator_name(name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::InvalidArgument("an evaluator needs a name".into()));
     }
+    let name = icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(name);
+    crate::input::check_identifier("evaluator name", &name).map_err(Error::InvalidArgument)?;
+    Ok(name.into_owned())
 }
 
 fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Result<()> {
@@ -523,6 +524,6 @@ pub fn judge_import(
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
     let (outputs, stats) = judge::read_responses(path, map, &ids)?;
-    store(project, name, &map.name, &outputs)?;
-    Ok((report(name, &map.name, version, &pairs, &outputs, bootstrap), stats))
+    store(project, &name, &map.name, &outputs)?;
+    Ok((report(&name, &map.name, version, &pairs, &outputs, bootstrap), stats))
 }

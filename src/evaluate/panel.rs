@@ -81,17 +81,17 @@ pub fn outcomes(project: &Project, names: &[String]) -> Result<(i64, Vec<Pair>, 
     let conn = project.conn();
     let mut all = Vec::with_capacity(names.len());
     for name in names {
+        let name = super::evaluator_name(name)?;
         let id: Option<i64> = conn
             .query_row(
                 "SELECT e.id FROM evaluators e JOIN splits s ON s.id = e.split_id WHERE s.version = ?1 AND e.name = ?2",
-                rusqlite::params![version, name.trim()],
+                rusqlite::params![version, name],
                 |r| r.get(0),
             )
             .optional()?;
         let Some(id) = id else {
             return Err(Error::NoEvaluator(format!(
-                "no evaluator named `{}` is scored on locked split v{version}; `forcebench evaluate --json` lists them",
-                name.trim()
+                "no evaluator named `{name}` is scored on locked split v{version}; `forcebench evaluate --json` lists them"
             )));
         };
         let mut stmt =
@@ -357,7 +357,7 @@ pub const DEFAULT_BOOTSTRAP: (u32, u64) = (BOOTSTRAP_REPS, BOOTSTRAP_SEED);
 /// its name on that split, every control). Returns how many judge runs went with it.
 pub fn remove(project: &mut Project, name: &str) -> Result<u64> {
     let (version, _) = eval_pairs(project)?;
-    let name = name.trim();
+    let name = super::evaluator_name(name)?;
     let tx = project.conn_mut().transaction()?;
     let split_id: i64 = tx.query_row("SELECT id FROM splits WHERE version = ?1", [version], |r| r.get(0))?;
     let evaluator: Option<i64> = tx

@@ -169,12 +169,13 @@ pub struct RequestRecord {
 
 /// Every request of the named run on the latest locked split, in the order sent.
 pub fn requests(project: &Project, name: &str, control: Control) -> Result<Vec<RequestRecord>> {
+    let name = super::evaluator_name(name)?;
     let run_id: i64 = project
         .conn()
         .query_row(
             "SELECT r.id FROM judge_runs r JOIN splits s ON s.id = r.split_id
              WHERE r.name = ?1 AND r.control = ?2 ORDER BY s.version DESC LIMIT 1",
-            params![name.trim(), control.as_str()],
+            params![name, control.as_str()],
             |r| r.get(0),
         )
         .optional()?

@@ -150,7 +150,8 @@ fn kappa(cells: &[(bool, bool)]) -> KappaStats {
 
 /// The trust report of the judge `name` on the locked split.
 pub fn trust(project: &Project, name: &str) -> Result<TrustReport> {
-    let name = name.trim();
+    let name = super::evaluator_name(name)?;
+    let name = name.as_str();
     let (version, pairs) = eval_pairs(project)?;
     let ids: BTreeSet<String> = pairs.iter().map(|p| p.id.clone()).collect();
     let own = run_of(project, name, Control::None, version)?;

@@ -362,3 +362,39 @@ fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_promp
          C: It helps {{passage}}.\nX: {It helps {{passage}}.}"
     );
 }
+
+#[test]
+fn an_evaluator_named_in_decomposed_form_is_the_one_stored_composed() {
+    // Issue 29: `José` imported with its accent composed (NFC) and typed decomposed (NFD: `e` and
+    // U+0301) on a later command were two evaluators, and `evaluate remove` of the one typed
+    // found nothing. Names are now stored and looked up in NFC, as ids and annotator names are.
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = crate::split::project_from(dir.path(), "e.forcebench", &[("scope", 6), ("numeric", 4)], 1, 1);
+    forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(3), Some(1)))
+        .unwrap();
+    forcebench::split::lock(&mut p).unwrap();
+    let eval = forcebench::split::show(&p).unwrap().unwrap().eval_ids;
+    let path = dir.path().join("e.forcebench");
+    let run = |args: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").arg("--project").arg(&path).args(args);
+        cmd
+    };
+    let lines = format!(
+        "{{\"id\":\"{0}\",\"claim\":\"safe\",\"score\":1}}\n{{\"id\":\"{0}\",\"claim\":\"raised\",\"score\":0}}\n",
+        eval[0]
+    );
+    let scores = write(dir.path(), "s.jsonl", lines);
+    let scores = scores.to_str().unwrap();
+    run(&["evaluate", "--scores", scores, "--name", "Jos\u{e9}"]).assert().success();
+    run(&["evaluate", "--scores", scores, "--name", "Jose\u{301}"]).assert().success();
+    let out = run(&["evaluate", "--json"]).assert().success().get_output().stdout.clone();
+    let all: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let names: Vec<&str> = all.as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
+    assert_eq!(names, ["Jos\u{e9}"], "the second import replaced the first, under the composed name");
+    run(&["evaluate", "paired", "Jose\u{301}", "Jos\u{e9}"]).assert().success();
+    run(&["evaluate", "remove", "Jose\u{301}"]).assert().success();
+    let out = run(&["evaluate", "--json"]).assert().success().get_output().stdout.clone();
+    let all: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 0, "removed by its decomposed spelling: {all}");
+}
