@@ -106,7 +106,9 @@ export function installCore(answers = {}) {
     },
   };
   const invoke = async (cmd, args = {}) => {
-    calls.push({ cmd, args: structuredClone(args) });
+    // As Tauri sends them: serialized (a $state proxy arrives as its plain value).
+    args = JSON.parse(JSON.stringify(args));
+    calls.push({ cmd, args });
     const answer = answers[cmd] ?? base[cmd];
     if (!answer) throw { code: "unknown_command", message: `no fake for ${cmd}` };
     return answer(args);
