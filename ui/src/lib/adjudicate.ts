@@ -4,15 +4,19 @@
 // final decision needs and which sources need a rationale (`RowView.rules`), the checklist's
 // questions, and where a final value comes from (`FieldRow.sources`, in the core's order). The
 // core checks every resolution again.
+import type { AffirmReport } from "../bindings/AffirmReport";
+import type { Category } from "../bindings/Category";
 import type { Checklist } from "../bindings/Checklist";
 import type { Choice } from "../bindings/Choice";
 import type { Decision } from "../bindings/Decision";
 import type { Field } from "../bindings/Field";
 import type { FieldRow } from "../bindings/FieldRow";
 import type { Rules } from "../bindings/Rules";
+import type { RowView } from "../bindings/RowView";
 import type { Source } from "../bindings/Source";
 import { AXES, BOUNDARY_TYPES, severityLabel } from "./vocab";
-import { locate, type ByteSpan } from "./text";
+import { locate, spanOf, type ByteSpan } from "./text";
+import type { KeyPress, KeyTarget } from "./keys";
 
 export const FIELD_LABELS: Record<string, string> = {
   decision: "Decision",
@@ -139,4 +143,136 @@ export function cutTwo(passage: string, a: ByteSpan | null, b: ByteSpan | null):
     pieces.push({ text: passage.slice(from, to), a: inside(ra, from), b: inside(rb, from) });
   }
   return pieces;
+}
+
+// --- The view's model's pure parts (components/adjudicate.svelte.ts) ---------------------------
+
+export const CATEGORIES: { value: Category; label: string }[] = [
+  { value: "decision_disagreement", label: "Decision disagreements" },
+  { value: "needs_discussion", label: "Needs discussion" },
+  { value: "field_disagreement", label: "Field disagreements" },
+  { value: "full_agreement", label: "Full agreements" },
+];
+export const EDITED_TEXT_FIELDS: Field[] = ["calibrated_claim", "raised_claim", "repair"];
+// The queue comes from the core a page at a time, filtered and counted there: a
+// 1,000,000-row project's whole queue was a million items, read twice on every change.
+export const PAGE = 200;
+
+/** A field's draft final value and where it comes from. */
+export type Draft = { value: string | null; how: "chosen" | "recorded" | "agreed" | "open" };
+export type Filter = { axis: string; source: string; pair: string; open_only: boolean };
+
+/** Every question of the row's checklist unanswered: what a row starts from, and what
+ *  "unchanged" compares with. */
+export const unanswered = (r: RowView | null): Checklist =>
+  Object.fromEntries(checklistQuestions(r?.rules).map((q) => [q.key, null])) as unknown as Checklist;
+
+/** Whether the adjudicator may take A's, B's or the suggestion's value of a field (there is one,
+ *  and "needs discussion" is never a final decision). */
+export function canTake(f: FieldRow, take: "a" | "b" | "suggestion"): boolean {
+  const v = take === "a" ? f.a : take === "b" ? f.b : f.suggestion;
+  if (v === null) return false;
+  return f.field !== "decision" || v !== "needs_discussion";
+}
+
+/** Where a saved row stands, in a few words, for the note shown once the view has moved on. */
+export function savedOutcome(r: RowView): string {
+  if (r.adjudication?.decision !== "accept_force_gap") return "rejected";
+  return r.qc.some((q) => !q.passed && q.severity === "error") ? "held back by QC" : "accepted";
+}
+
+/** What a key does on a row. */
+export type AdjudicateCommand =
+  | { do: "take"; which: "a" | "b" | "suggestion" }
+  | { do: "edit" }
+  | { do: "move"; by: 1 | -1; conflicts: boolean }
+  | { do: "step"; by: 1 | -1 }
+  | { do: "rationale" }
+  | { do: "check"; n: number }
+  | { do: "hide" };
+
+/** The key map of a row (the legend at the bottom of the view says the same). `Enter` edits
+ *  unless it went to a button (which it clicks). */
+export function adjudicateCommand(e: KeyPress, target: KeyTarget = "other"): AdjudicateCommand | null {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  const k = e.key;
+  if (k === "a") return { do: "take", which: "a" };
+  if (k === "b") return { do: "take", which: "b" };
+  if (k === "s") return { do: "take", which: "suggestion" };
+  if (k === "e" || (k === "Enter" && target !== "button")) return { do: "edit" };
+  if (k === "j" || k === "n") return { do: "move", by: 1, conflicts: true };
+  if (k === "k" || k === "p") return { do: "move", by: -1, conflicts: true };
+  if (k === "ArrowDown") return { do: "move", by: 1, conflicts: false };
+  if (k === "ArrowUp") return { do: "move", by: -1, conflicts: false };
+  if (k === "]") return { do: "step", by: 1 };
+  if (k === "[") return { do: "step", by: -1 };
+  if (k === "r") return { do: "rationale" };
+  if (/^[1-9]$/.test(k)) return { do: "check", n: Number(k) };
+  if (k === "h") return { do: "hide" };
+  return null;
+}
+
+/** What the view does after the model took a key: its default is prevented, and the focus may
+ *  go somewhere (out of a field back to the view, to the rationale). */
+export type KeyOutcome = { focus?: "leave-field" | "rationale" };
+
+
+/** What the model needs done in the DOM (all optional: a test has no DOM). */
+export interface AdjudicateHooks {
+  /** A row was shown: its pane scrolls to the top. */
+  rowShown?: () => void;
+  /** The queue settled around the row shown: its entry scrolls into view. */
+  itemSettled?: () => void;
+  /** The "unsaved changes" question is shown: its Stay button takes the focus. */
+  leaveAsked?: () => void;
+  /** The bulk confirmation is asked: its Confirm button takes the focus. */
+  bulkAsked?: () => void;
+  /** A field's editor opened: it takes the focus, the caret at its end. */
+  editOpened?: () => void;
+  /** The focused field moved: its row scrolls into view. */
+  fieldFocused?: () => void;
+  /** The focus goes back to the view (an edit done, "stay"). */
+  focusRoot?: () => void;
+  /** A rationale is missing: its box takes the focus. */
+  focusRationale?: () => void;
+}
+
+/** The field `by` steps from `here` among `only` (any of `all` when empty), wrapping around. */
+export function nextField(all: Field[], here: Field, by: number, only: Field[]): Field {
+  const list = only.length ? only : all;
+  const at = all.indexOf(here);
+  for (let k = 1; k <= all.length; k++) {
+    const f = all[(at + by * k + all.length * k) % all.length];
+    if (list.includes(f)) return f;
+  }
+  return here;
+}
+
+/** What a bulk confirmation says it did. */
+export const confirmedNote = (n: number, who: string) =>
+  `Confirmed ${n} full agreement${n === 1 ? "" : "s"} as ${who} (logged as bulk-confirmed).`;
+
+/** What a bulk confirmation with the promotion checks affirmed says it did. */
+export const affirmedNote = (r: AffirmReport) =>
+  `Confirmed ${r.confirmed} full agreement${r.confirmed === 1 ? "" : "s"} and affirmed the promotion checks of ${r.affirmed} accepted row${r.affirmed === 1 ? "" : "s"} as ${r.adjudicator} (logged as bulk).`;
+
+/** What the field editor opens with: the draft's value (a span as its text). */
+export function editableText(field: Field, draft: string | null): string {
+  if (field === "evidence_span") return parseSpan(draft)?.text ?? "";
+  return draft ?? "";
+}
+
+/** The editor's text in the stored form, or why it cannot be: a span must be a verbatim part of
+ *  the passage (kept as it was when its text did not change), a text field empty is none, and a
+ *  choice must be made. */
+export function editedValue(field: Field, text: string, passage: string, draft: string | null): { value: string | null } | { error: string } {
+  if (field === "evidence_span") {
+    const t = text.trim();
+    const at = passage.indexOf(t);
+    if (!t || at === -1) return { error: "The span must be a verbatim part of the passage." };
+    return { value: parseSpan(draft)?.text === t ? draft : JSON.stringify(spanOf(passage, at, at + t.length)) };
+  }
+  if (EDITED_TEXT_FIELDS.includes(field)) return { value: text.trim() === "" ? null : text.trim() };
+  if (!text) return { error: "Choose a value." };
+  return { value: text };
 }

@@ -3,7 +3,7 @@
 import type { Axis } from "../bindings/Axis";
 import type { SplitParams } from "../bindings/SplitParams";
 import type { StageCounts } from "../bindings/StageCounts";
-import type { DraftParams } from "./splitIpc";
+import type { DraftParams } from "./ipc/split";
 import { AXES } from "./vocab";
 
 /** The form as typed: a cap per axis (blank: no cap), the per-axis target and the seed. */

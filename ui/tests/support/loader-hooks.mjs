@@ -1,7 +1,7 @@
 // Node module hooks that let the window's TypeScript modules run in node without a browser or a
 // bundler: `.ts` is stripped of its types by the TypeScript compiler, and a `.svelte.ts` /
 // `.svelte.js` module (runes: $state, $derived, $effect) is then compiled by Svelte for the
-// client, as Vite does for the app. Imports written the bundler's way (`./ipc` for `./ipc.ts`)
+// client, as Vite does for the app. Imports written the bundler's way (`./ipc/call` for `./ipc/call.ts`)
 // resolve as they do in the build. Registered by `register.mjs`; see tests/unit/.
 import { readFile } from "node:fs/promises";
 import { statSync } from "node:fs";

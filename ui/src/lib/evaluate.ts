@@ -1,26 +1,9 @@
-// The evaluation view's commands (compare, import scores, baselines, plots, export, an LLM
-// judge's requests and responses), typed,
-// failing with the same `IpcError` as every other command in ./ipc; and the small pure helpers
-// the view formats with.
+// The small pure helpers the evaluation view formats with (its commands are in ./ipc/evaluation.ts
+// and ./ipc/judging.ts).
+import type { BatteryReport } from "../bindings/BatteryReport";
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
 import type { Metrics } from "../bindings/Metrics";
-import { Channel } from "@tauri-apps/api/core";
-import type { JudgeCatalog } from "../bindings/shell/JudgeCatalog";
-import type { JudgeImport } from "../bindings/shell/JudgeImport";
-import type { JudgeParams } from "../bindings/shell/JudgeParams";
-import type { PlotsSvg } from "../bindings/shell/PlotsSvg";
-import type { RunProgress } from "../bindings/RunProgress";
-import type { RunSummary } from "../bindings/RunSummary";
-import type { TrustReport } from "../bindings/TrustReport";
-import { IpcError, call } from "./ipc";
-
-export type { JudgeCatalog, JudgeImport, PlotsSvg };
-
-export const evaluationCompare = () => call<EvaluatorReport[]>("evaluation_compare");
-export const importScores = (path: string, name: string, map: string) => call<EvaluatorReport>("import_scores", { path, name, map });
-export const runBaselines = () => call<EvaluatorReport[]>("run_baselines");
-export const evaluationPlotsSvg = () => call<PlotsSvg>("evaluation_plots_svg");
-export const exportPlots = (dir: string) => call<string[]>("export_plots", { dir });
+import type { IpcError } from "./ipc/call";
 
 /**
  * What each shipped template asks, in a line (wording only: the list of templates and the label
@@ -37,33 +20,6 @@ const TEMPLATE_ABOUT: Record<string, string> = {
 /** A line about a template the core lists; a template the UI has no words for says its map. */
 export function templateAbout(t: { name: string; map: string }): string {
   return TEMPLATE_ABOUT[t.name] ?? `Answers read with the ${t.map} label map.`;
-}
-
-/** Writes one request per claim of the locked split to `out`; answers how many. */
-export const judgeExport = (template: string, out: string, seed: number) => call<number>("judge_export", { template, out, seed });
-export const judgeImport = (path: string, name: string, map: string) => call<JudgeImport>("judge_import", { path, name, map });
-
-/** The templates that ship with the core (with the label map each is read with), the label maps
- *  known by name and a run's defaults. */
-export const judgeTemplates = () => call<JudgeCatalog>("judge_templates");
-/** Runs (or resumes) a judge against an endpoint; `onprogress` hears after each answer. */
-export function judgeRun(params: JudgeParams, onprogress: (p: RunProgress) => void): Promise<RunSummary> {
-  const onProgress = new Channel<RunProgress>(onprogress);
-  return call<RunSummary>("judge_run", { params, onProgress });
-}
-/** Asks the running judge to stop; its answers so far are kept and a later run resumes. */
-export const judgeCancel = () => call<boolean>("judge_cancel");
-export const judgeTrust = (name: string) => call<TrustReport>("judge_trust", { name });
-
-/** The judge's trust report, or null when it has no run yet (the core's `no_judge_run`); any
- *  other failure is thrown. */
-export async function judgeTrustIfRun(name: string): Promise<TrustReport | null> {
-  try {
-    return await judgeTrust(name);
-  } catch (e) {
-    if (IpcError.from(e).code === "no_judge_run") return null;
-    throw e;
-  }
 }
 
 /** The label map a template's answers are read with ("generic" for a template file, as the core). */
@@ -114,17 +70,6 @@ export const defaultJudgeRequests = (projectPath: string) => besideProject(proje
 export function needsLockedSplit(error: IpcError): boolean {
   return error.code === "no_locked_split";
 }
-
-import type { BatteryReport } from "../bindings/BatteryReport";
-import type { PairedReport } from "../bindings/PairedReport";
-export type { BatteryReport, PairedReport };
-
-/** The model × prompt grid of the evaluators stored as `<model>@<template>`, pooled per prompt. */
-export const evaluationGrid = () => call<BatteryReport>("evaluation_grid");
-/** Two evaluators (or two panels of as many members) compared unit by unit on the same pairs. */
-export const evaluationPaired = (a: string[], b: string[]) => call<PairedReport>("evaluation_paired", { a, b });
-/** Removes a stored evaluator with the judge runs stored under its name; answers how many runs. */
-export const evaluatorRemove = (name: string) => call<number>("evaluator_remove", { name });
 
 /** One side of a comparison picked in the grid: a cell (one evaluator) or a prompt's column (its
  *  panel, members in the grid's model order). */

@@ -1,18 +1,17 @@
-// The split view's commands (draft, show, lock, export with progress, verify), typed, failing
-// with the same `IpcError` as every other command in ./ipc.
+// The split view's commands (draft, show, lock, export with progress, verify).
 import { Channel } from "@tauri-apps/api/core";
-import type { DraftParams } from "../bindings/shell/DraftParams";
-import type { ExportProgress } from "../bindings/shell/ExportProgress";
-import type { ExportReport } from "../bindings/ExportReport";
-import type { PacketAtLock } from "../bindings/PacketAtLock";
-import type { SplitParams } from "../bindings/SplitParams";
-import type { SplitShow } from "../bindings/SplitShow";
-import type { VerifyReport } from "../bindings/VerifyReport";
-import { call } from "./ipc";
+import type { ExportReport } from "../../bindings/ExportReport";
+import type { PacketAtLock } from "../../bindings/PacketAtLock";
+import type { SplitParams } from "../../bindings/SplitParams";
+import type { SplitShow } from "../../bindings/SplitShow";
+import type { VerifyReport } from "../../bindings/VerifyReport";
+import type { DraftParams } from "../../bindings/shell/DraftParams";
+import type { ExportProgress } from "../../bindings/shell/ExportProgress";
+import { call } from "./call";
 
 // What the window chooses for a draft, and one step of an export: the shell's types, generated.
-export type { DraftParams } from "../bindings/shell/DraftParams";
-export type { ExportProgress } from "../bindings/shell/ExportProgress";
+export type { DraftParams } from "../../bindings/shell/DraftParams";
+export type { ExportProgress } from "../../bindings/shell/ExportProgress";
 
 /** The latest split with the locality filter applied; null before the first draft. */
 export const splitShow = () => call<SplitShow | null>("split_show");

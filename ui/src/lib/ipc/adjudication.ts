@@ -1,0 +1,28 @@
+// The adjudicate view, quality control, the locality audit (the funnel is in projectStatus).
+import type { AdjudicationPage } from "../../bindings/AdjudicationPage";
+import type { AdjudicationQuery } from "../../bindings/AdjudicationQuery";
+import type { AffirmReport } from "../../bindings/AffirmReport";
+import type { AuditRow } from "../../bindings/AuditRow";
+import type { Mark } from "../../bindings/Mark";
+import type { QcReport } from "../../bindings/QcReport";
+import type { Resolution } from "../../bindings/Resolution";
+import type { RowView } from "../../bindings/RowView";
+import { call } from "./call";
+
+/** One page of the adjudication queue, filtered, counted and ordered by the core. */
+export const adjudicationPage = (query: AdjudicationQuery) => call<AdjudicationPage>("adjudication_page", { query });
+export const adjudicationRow = (id: string, hideNames: boolean) =>
+  call<RowView>("adjudication_row", { id, hide_names: hideNames });
+/** Durable when it answers; the row comes back with its recorded sources, history and QC. */
+export const resolveRow = (id: string, adjudicator: string, resolution: Resolution, hideNames: boolean) =>
+  call<RowView>("resolve_row", { id, adjudicator, resolution, hide_names: hideNames });
+/** Answers how many full agreements were confirmed. */
+export const confirmAgreements = (adjudicator: string) => call<number>("confirm_agreements", { adjudicator });
+/** Issue 28: what confirming and affirming in bulk would do (nothing is written). */
+export const affirmPreview = (adjudicator: string) => call<AffirmReport>("affirm_preview", { adjudicator });
+/** Issue 28: confirms the open full agreements and affirms the accepted rows' promotion checks, in bulk. */
+export const confirmAndAffirm = (adjudicator: string) => call<AffirmReport>("confirm_and_affirm", { adjudicator });
+export const runQc = () => call<QcReport>("run_qc");
+export const localityRows = () => call<AuditRow[]>("locality_rows");
+export const markNonlocal = (id: string, reason: string, by: string) => call<Mark>("mark_nonlocal", { id, reason, by });
+export const unmarkNonlocal = (id: string) => call<Mark>("unmark_nonlocal", { id });
