@@ -192,6 +192,12 @@ test("export writes the typed path in the chosen format and names the file", asy
   await failing.page.waitForSelector('[data-testid="export-error"]');
   assert.equal(await text(failing.page, "export-error"), "io: No file or folder at /nope/report.csv");
   assert.equal(await failing.page.isVisible('[data-testid="export-result"]'), false);
+  // A blank path is sent too, and the shell's refusal shown as it words it.
+  await failing.page.fill('[data-testid="export-path"]', "  ");
+  await failing.page.click('[data-testid="export-json"]');
+  await failing.page.waitForFunction(() => document.querySelector('[data-testid="export-error"]')?.textContent.includes("type the path"));
+  assert.deepEqual((await calls(failing.page, "export_agreement"))[1], { path: "", format: "json" });
+  assert.equal(await text(failing.page, "export-error"), "invalid_argument: type the path of the file to write the report to");
   await failing.page.close();
 });
 

@@ -46,6 +46,15 @@ async function openEvaluate({ stored = reports, error = null, errors = {} } = {}
         const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots", "judge_export", "judge_import"];
         if (!ours.includes(cmd)) return base(cmd, args);
         window.__ipcCalls.push({ cmd, args: structuredClone(args ?? {}) });
+        // Blank paths are refused by the shell (src-tauri/src/evaluation.rs) in its words, before
+        // anything else is tried.
+        const blank = (arg, words) => {
+          if (!String(args?.[arg] ?? "").trim()) throw { code: "invalid_argument", message: words };
+        };
+        if (cmd === "import_scores") blank("path", "type the path of the scores file (JSONL)");
+        if (cmd === "export_plots") blank("dir", "type the folder to write the plots to");
+        if (cmd === "judge_export") blank("out", "type the file to write the judge requests to");
+        if (cmd === "judge_import") blank("path", "type the path of the judge's responses (JSONL)");
         if (errors[cmd]) throw errors[cmd];
         if (error) throw error;
         if (cmd === "evaluation_compare") return structuredClone(current);
@@ -220,10 +229,11 @@ test("the judge: requests written with the chosen template, its answers read bac
   assert.deepEqual(await calls(page, "judge_export"), [{ template: "generic", out: "/data/requests.jsonl", seed: 7 }]);
   assert.match(await text(page, "judge-written"), /^Wrote 66 requests to requests\.jsonl\. Save each answer as a JSONL line of request_id and response/);
 
-  // A template file must be named: nothing is sent without one.
+  // A template file must be named: the command would take a blank one for the generic template,
+  // so the button waits for a file (and says nothing of its own).
   await page.selectOption('[data-testid="judge-template"]', "file");
-  await page.click('[data-testid="judge-write"]');
-  assert.equal(await text(page, "judge-write-error"), "invalid_argument: Type the path of the template file.");
+  assert.equal(await page.isDisabled('[data-testid="judge-write"]'), true);
+  assert.equal(await page.$('[data-testid="judge-write-error"]'), null);
   assert.equal((await calls(page, "judge_export")).length, 1);
   await page.fill('[data-testid="judge-template-file"]', "/data/mine.txt");
   await page.click('[data-testid="judge-write"]');

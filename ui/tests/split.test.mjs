@@ -74,7 +74,12 @@ async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}
           current = { ...current, status: "locked", locked_at: lockedAt };
           return structuredClone(current);
         }
+        // A blank folder is refused by the shell (src-tauri/src/split.rs), in its words.
+        const blank = (what) => {
+          if (!String(args?.dir ?? "").trim()) throw { code: "invalid_argument", message: `type the folder ${what}` };
+        };
         if (cmd === "split_export") {
+          blank("to export the split to");
           if (!String(onProgress?.toJSON?.()).startsWith("__CHANNEL__:")) throw "onProgress is not a channel";
           for (let i = 1; i <= files.length; i++) {
             await new Promise((ok) => setTimeout(ok, 5));
@@ -84,6 +89,7 @@ async function openSplit({ split = draftSplit, drafted = draftSplit, errors = {}
           fail("split_export_after");
           return { ...exported, dir: args.dir };
         }
+        if (cmd === "split_verify") blank("to verify");
         if (cmd === "split_verify") return { ...verified, dir: args.dir };
         throw `command ${cmd} not found`;
       };
@@ -328,13 +334,19 @@ test("a verify failure names the file that does not match", async () => {
   await page.close();
 });
 
-test("an export that fails says why, and an empty folder is refused before anything is sent", async () => {
+test("an export that fails says why, and an empty folder shows the shell's own refusal", async () => {
   const failure = { code: "io", message: "/readonly/split: Permission denied (os error 13)" };
   const { page } = await openSplit({ split: lockedSplit, errors: { split_export_after: failure } });
   await fill(page, "export-dir", "   ");
   await page.click('[data-testid="export"]');
-  assert.equal(await text(page, "export-error"), "invalid_argument: Type the folder to export the split to.");
-  assert.deepEqual(await calls(page, "split_export"), []);
+  await page.waitForSelector('[data-testid="export-error"]');
+  assert.equal(await text(page, "export-error"), "invalid_argument: type the folder to export the split to");
+  assert.deepEqual(await calls(page, "split_export"), [{ dir: "" }], "the window sends it: the rule is the shell's");
+  assert.equal(await page.isVisible('[data-testid="export-progress"]'), false, "nothing started");
+  await page.click('[data-testid="verify"]');
+  await page.waitForSelector('[data-testid="verify-error"]');
+  assert.equal(await text(page, "verify-error"), "Verification failed. type the folder to verify");
+  assert.deepEqual(await calls(page, "split_verify"), [{ dir: "" }]);
   await fill(page, "export-dir", "/readonly/split");
   await page.click('[data-testid="export"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="export-error"]')?.textContent.includes("Permission"));

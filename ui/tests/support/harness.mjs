@@ -166,6 +166,11 @@ export async function openApp(context, url, backend) {
       };
     };
     const answer = (cmd, args) => {
+      // The shell's own refusal of a blank path (src/agreement/export.rs), in its words: before
+      // any failure a test sets, as nothing else is tried on a blank path.
+      if (cmd === "export_agreement" && !String(args?.path ?? "").trim()) {
+        throw { code: "invalid_argument", message: "type the path of the file to write the report to" };
+      }
       if (b.errors?.[cmd]) throw b.errors[cmd];
       if (cmd === "project_status") return b.status;
       if (cmd === "list_candidates") return b.rows;
