@@ -451,6 +451,22 @@ test("o opens the notes; needs discussion asks for a note until one is written",
   await page.close();
 });
 
+// Broke (stale status text): "Severity went back to …" stayed beside the toolbar after the next
+// change, describing an undo the annotator had already moved past.
+test("what the last undo said goes once a new change is made", async () => {
+  const { page, problems } = await openAnnotate();
+  await page.keyboard.press("z");
+  await waitSaved(page);
+  await page.keyboard.press("u");
+  await page.waitForSelector('[data-testid="undone"]');
+  await page.keyboard.press("r");
+  await waitSaved(page);
+  assert.equal(await page.getAttribute('[data-testid="decision-reject_not_force_gap"]', "aria-pressed"), "true");
+  assert.equal(await page.isVisible('[data-testid="undone"]'), false, "the undo note is gone after a new change");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // Broke: nothing in the workspace showed which rows were frozen; a change failed only on saving.
 test("a row a locked split froze says so before anything is typed", async () => {
   const frozen = { ...annotate.rows["fx-zurich"], locked_split: 1 };
