@@ -159,3 +159,8 @@ export const assignRows = (seed: number) => call<AssignReport>("assign_rows", { 
 export const issuePackets = (dir: string, blinding: string) => call<IssuedPacket[]>("issue_packets", { dir, blinding });
 export const suggestionMode = () => call<SuggestionMode>("suggestion_mode");
 export const setSuggestionMode = (mode: SuggestionMode) => call<SuggestionMode>("set_suggestion_mode", { mode });
+
+import type { IssuedFeedback } from "../bindings/IssuedFeedback";
+/** Writes one blinded feedback file per annotator with adjudicated rows into `dir` (the lead's
+ *  `forcebench feedback issue`); an existing file is replaced only with `force`. */
+export const issueFeedback = (dir: string, force: boolean) => call<IssuedFeedback[]>("issue_feedback", { dir, force });
