@@ -48,6 +48,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::guideline::InForce::export_all_to(dir)?;
     crate::guideline::VersionSummary::export_all_to(dir)?;
     crate::feedback::Feedback::export_all_to(dir)?;
+    crate::feedback::IssuedFeedback::export_all_to(dir)?;
     crate::evaluate::runner::RunProgress::export_all_to(dir)?;
     crate::evaluate::runner::RunSummary::export_all_to(dir)?;
     crate::evaluate::runner::RunRecord::export_all_to(dir)?;

@@ -37,6 +37,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0011_judge_fidelity.sql"),
     include_str!("../schema/0012_lock_seal.sql"),
     include_str!("../schema/0013_construction_family.sql"),
+    include_str!("../schema/0014_discussion_needs_a_note.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

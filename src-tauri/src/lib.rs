@@ -17,6 +17,7 @@ pub mod adjudication;
 pub mod bindings;
 pub mod commands;
 pub mod evaluation;
+pub mod feedback;
 pub mod judging;
 pub mod setup;
 pub mod split;
@@ -157,6 +158,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         commands::add_time,
         commands::guideline,
         commands::open_feedback,
+        feedback::issue_feedback,
         commands::merge_packets,
         commands::return_packet,
         commands::open_packet,

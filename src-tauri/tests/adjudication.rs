@@ -30,7 +30,7 @@ fn fixture() -> Fixture {
     let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(5).map(|r| r.id).collect();
     let accept = json!({ "decision": "accept_force_gap" });
     let reject = json!({ "decision": "reject_not_force_gap", "boundary_type": "duplicate" });
-    let discuss = json!({ "decision": "needs_discussion" });
+    let discuss = json!({ "decision": "needs_discussion", "notes": "which reading?" });
     let plan: [(Value, Value); 5] = [
         (
             json!({ "decision": "accept_force_gap", "axis": "modality", "severity": 2 }),

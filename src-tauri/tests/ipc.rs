@@ -145,8 +145,16 @@ fn set_field_and_undo_round_trip_through_ipc() {
     )
     .unwrap();
     assert_eq!(a["decision"], "needs_discussion");
-    assert_eq!(a["finished"], true);
+    assert_eq!(a["finished"], false, "needs discussion waits for a note saying why (issue 31)");
+    assert_eq!(a["problem_fields"], json!(["notes"]));
     assert_eq!(a["can_undo"], true);
+    let a = invoke(
+        &window,
+        "set_field",
+        json!({ "id": id, "annotator": who, "field": "notes", "value": "which reading?" }),
+    )
+    .unwrap();
+    assert_eq!(a["finished"], true);
     // A value different from the current one, so the change is an event (the first row of the
     // queue depends on the project's random id; a no-op set would make the undos below differ).
     let events = a["events"].as_i64().unwrap();
@@ -241,6 +249,8 @@ fn a_packet_opened_in_the_app_is_annotated_returned_and_merged() {
         json!({ "id": id, "annotator": "Ana", "field": "decision", "value": "needs_discussion" }),
     )
     .unwrap();
+    invoke(&window, "set_field", json!({ "id": id, "annotator": "Ana", "field": "notes", "value": "which reading?" }))
+        .unwrap();
     let returned = invoke(&window, "return_packet", json!({ "out": null })).unwrap();
     let path = returned["path"].as_str().unwrap();
     assert_eq!(Some(path), session["workspace"]["return_path"].as_str());
@@ -315,7 +325,8 @@ fn agreement_project(dir: &std::path::Path) -> (Project, Vec<String>) {
     let reject = |id: &str| {
         format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"duplicate\"}}\n")
     };
-    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let discuss =
+        |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\",\"notes\":\"which reading?\"}}\n");
     let ana = [accept(&ids[0]), accept(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
     let ben = [accept(&ids[0]), discuss(&ids[1]), reject(&ids[2]), reject(&ids[3])].concat();
     for (name, lines) in [("ana", ana), ("ben", ben)] {

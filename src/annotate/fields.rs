@@ -169,8 +169,8 @@ pub struct Annotation {
     pub problems: Vec<String>,
     /// For each of `problems`, in order, what it is about, so a view can show it by that field
     /// without reading its words: a field's name (`decision`, `evidence_span`, `calibrated_claim`,
-    /// `raised_claim`, `axis`, `severity`, `boundary_type`, `repair`) or `suggested` (unconfirmed
-    /// suggestions).
+    /// `raised_claim`, `axis`, `severity`, `boundary_type`, `repair`, `notes`) or `suggested`
+    /// (unconfirmed suggestions).
     pub problem_fields: Vec<String>,
     pub seconds_spent: f64,
     /// Number of events behind this annotation.
@@ -287,8 +287,8 @@ impl Annotation {
     }
 
     /// The validation rules: an accept needs span, both claims, axis, severity and repair, none
-    /// of them an unconfirmed suggestion; a reject needs a boundary type; a span must be verbatim
-    /// in the passage.
+    /// of them an unconfirmed suggestion; a reject needs a boundary type; needs discussion needs
+    /// a note (not blank) saying what to discuss; a span must be verbatim in the passage.
     pub fn problems(&self, passage: &str) -> Vec<String> {
         self.placed_problems(passage).into_iter().map(|(_, p)| p).collect()
     }
@@ -336,7 +336,13 @@ impl Annotation {
                     out.push(("boundary_type", "a reject needs a boundary type".into()));
                 }
             }
-            Some(Decision::NeedsDiscussion) => {}
+            // Issue 31: the guideline asks why a row needs discussion; without the reason the
+            // adjudicator has nothing to discuss, so the row is not finished until it is written.
+            Some(Decision::NeedsDiscussion) => {
+                if blank(&self.notes) {
+                    out.push(("notes", "needs discussion needs a note saying what to discuss".into()));
+                }
+            }
         }
         out
     }

@@ -47,7 +47,8 @@ pub(crate) fn fixture() -> Fixture {
     let reject = |id: &str| {
         format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n")
     };
-    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let discuss =
+        |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\",\"notes\":\"which reading?\"}}\n");
     let suggested = |i: usize| rows[i].axis;
     let axis1_b = other_axis(suggested(1), &[]);
     let ana_axis_row3 = other_axis(suggested(3), &[]);
@@ -360,7 +361,7 @@ fn paged_fixture() -> (tempfile::TempDir, Project, Vec<String>) {
             |severity: u8| format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":{severity}}}\n");
         let reject =
             format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}\n");
-        let discuss = format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+        let discuss = format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\",\"notes\":\"which reading?\"}}\n");
         let (la, lb) = match i % 5 {
             0 => (accept(2), reject.clone()),
             1 => (discuss.clone(), discuss),

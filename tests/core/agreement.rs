@@ -333,7 +333,8 @@ fn confusion_cells_open_the_rows_behind_them() {
     let accept = |id: &str, axis: &str| {
         format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"axis\":\"{axis}\",\"severity\":1}}\n")
     };
-    let discuss = |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}\n");
+    let discuss =
+        |id: &str| format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\",\"notes\":\"which reading?\"}}\n");
     let ana = [accept(&ids[0], "scope"), accept(&ids[1], "scope"), accept(&ids[2], "numeric")].concat();
     let ben = [accept(&ids[0], "scope"), discuss(&ids[1]), accept(&ids[2], "temporal")].concat();
     forcebench::annotate::import_jsonl(&mut project, &write(dir.path(), "ana.jsonl", ana), "ana").unwrap();

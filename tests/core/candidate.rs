@@ -31,6 +31,7 @@ fn project() -> (tempfile::TempDir, Project) {
             let who: &[String] = if i % 7 == 0 { &[a, b] } else { &[a] };
             for name in who {
                 annotate::set_field(&mut project, &row.id, name, Field::Decision, Some("needs_discussion")).unwrap();
+                annotate::set_field(&mut project, &row.id, name, Field::Notes, Some("which reading?")).unwrap();
             }
         }
     }

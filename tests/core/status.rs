@@ -209,6 +209,8 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
     );
     forcebench::annotate::import_jsonl(&mut p, &labels, "cy").unwrap();
     check(&p);
+    forcebench::annotate::set_field(&mut p, "z2", "cy", forcebench::annotate::Field::Notes, Some("which reading?"))
+        .unwrap();
     forcebench::annotate::set_field(
         &mut p,
         "z2",

@@ -587,3 +587,25 @@ test("the queue is read a page at a time; ] and [ cross pages; saving finds the 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Issue 31 (stale status text): "Confirmed 2 full agreements as Eve" stayed above the queue after
+// the next row was saved, when the queue it described had moved on.
+test("a bulk note does not outlive the next save", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.click('[data-testid="confirm-bulk"]');
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === "confirm-yes");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-testid="bulk-result"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  await page.keyboard.press("a");
+  for (const key of ["a", "b", "a", "b"]) {
+    await page.keyboard.press("j");
+    await page.keyboard.press(key);
+  }
+  await page.click('[data-testid="check-span_decisive-yes"]');
+  await page.keyboard.press("Control+Enter");
+  await page.waitForSelector('[data-testid="save-advanced"]');
+  assert.equal(await page.isVisible('[data-testid="bulk-result"]'), false, "the bulk note went with the save");
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -43,7 +43,7 @@ async function openEvaluate({ stored = reports, error = null, errors = {} } = {}
       let current = stored;
       const plotsOf = (list) => plots[list.length === all.length ? "all" : list.length === 0 ? "none" : "baselines"];
       window.__TAURI_INTERNALS__.invoke = async (cmd, args) => {
-        const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots", "judge_export", "judge_import"];
+        const ours = ["evaluation_compare", "evaluation_plots_svg", "run_baselines", "import_scores", "export_plots", "judge_export", "judge_import", "evaluator_remove"];
         if (!ours.includes(cmd)) return base(cmd, args);
         window.__ipcCalls.push({ cmd, args: structuredClone(args ?? {}) });
         // Blank paths are refused by the shell (src-tauri/src/evaluation.rs) in its words, before
@@ -67,6 +67,10 @@ async function openEvaluate({ stored = reports, error = null, errors = {} } = {}
           const judge = { ...all.find((r) => r.name === "my-judge"), name: args.name, label_map: args.map };
           current = [...current.filter((r) => r.name !== args.name), judge].sort((a, b) => a.name.localeCompare(b.name));
           return structuredClone(judge);
+        }
+        if (cmd === "evaluator_remove") {
+          current = current.filter((r) => r.name !== args.name);
+          return 1;
         }
         if (cmd === "export_plots") return files.map((f) => `${args.dir}/${f}`);
         // Two requests per pair of the 33; three of the 66 responses carry no verdict.
@@ -608,6 +612,23 @@ test("an evaluator is removed only after a second, explicit click", async () => 
   await page.click('[data-testid="remove-confirm-my-judge"]');
   await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "evaluator_remove"));
   assert.deepEqual(await calls(page, "evaluator_remove"), [{ name: "my-judge" }]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Issue 31 (stale status text): "Scored my-judge on 33 pairs" stayed on screen after my-judge was
+// removed, describing an evaluator the table no longer had.
+test("removing an evaluator takes away the note that said it was scored", async () => {
+  const { page, problems } = await openEvaluate({ stored: baselineReports });
+  await page.fill('[data-testid="import-path"]', "/data/judge.jsonl");
+  await page.fill('[data-testid="import-name"]', "my-judge");
+  await page.click('[data-testid="import-scores"]');
+  await page.waitForSelector('[data-testid="import-done"]');
+  await page.click('[data-testid="comparison-table"] tr[data-evaluator="my-judge"] button.expand');
+  await page.click('[data-testid="remove-my-judge"]');
+  await page.click('[data-testid="remove-confirm-my-judge"]');
+  await page.waitForSelector('tr[data-evaluator="my-judge"]', { state: "detached" });
+  assert.equal(await page.isVisible('[data-testid="import-done"]'), false, "no note about a removed evaluator");
   assert.deepEqual(problems, []);
   await page.close();
 });

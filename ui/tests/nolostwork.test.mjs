@@ -451,6 +451,59 @@ test("o opens the notes; needs discussion asks for a note until one is written",
   await page.close();
 });
 
+// Broke: "Needs discussion" without a note counted as finished (the progress went up, the row
+// was ticked and `N` passed it); only a hint asked why. The core now leaves it unfinished and
+// says so about the notes; the panel shows that at the notes, not at the decision.
+test("needs discussion without a note stays unfinished and says what is missing at the notes", async () => {
+  const { page, problems } = await openAnnotate();
+  const progress = () => page.textContent('[data-testid="progress"]');
+  const start = await progress();
+  await page.keyboard.press("d");
+  await waitSaved(page);
+  await page.waitForSelector('[data-testid="unfinished"]');
+  assert.equal(await progress(), start, "not counted as done");
+  const current = '[data-testid="queue-row"][aria-current="true"]';
+  assert.equal(await page.getAttribute(current, "data-finished"), "false");
+  const atNotes = await page.$eval('[data-testid="notes"]', (t) => t.closest("label").textContent);
+  assert.match(atNotes, /Not finished: needs discussion needs a note saying what to discuss/);
+  assert.match(await page.textContent('[data-testid="problems"]'), /1 thing to settle/);
+  const atDecision = await page.$eval('[data-testid="decision-needs_discussion"]', (b) =>
+    b.closest("fieldset").querySelectorAll('[data-testid="problem"]').length,
+  );
+  assert.equal(atDecision, 0, "said at the notes, not at the decision");
+  // Away and back: the row opens unfinished again.
+  await page.keyboard.press("n");
+  await waitRow(page, "fx-001");
+  await page.keyboard.press("p");
+  await waitRow(page, "fx-zurich");
+  await page.waitForSelector('[data-testid="unfinished"]');
+  await page.keyboard.press("o");
+  await page.keyboard.type("Which population does the trial cover?");
+  await page.keyboard.press("Escape");
+  await waitSaved(page);
+  await page.waitForSelector('[data-testid="finished"]');
+  assert.notEqual(await progress(), start, "counted once the note is there");
+  assert.equal(await page.isVisible('[data-testid="discuss-why"]'), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// Broke (stale status text): "Severity went back to …" stayed beside the toolbar after the next
+// change, describing an undo the annotator had already moved past.
+test("what the last undo said goes once a new change is made", async () => {
+  const { page, problems } = await openAnnotate();
+  await page.keyboard.press("z");
+  await waitSaved(page);
+  await page.keyboard.press("u");
+  await page.waitForSelector('[data-testid="undone"]');
+  await page.keyboard.press("r");
+  await waitSaved(page);
+  assert.equal(await page.getAttribute('[data-testid="decision-reject_not_force_gap"]', "aria-pressed"), "true");
+  assert.equal(await page.isVisible('[data-testid="undone"]'), false, "the undo note is gone after a new change");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // Broke: nothing in the workspace showed which rows were frozen; a change failed only on saving.
 test("a row a locked split froze says so before anything is typed", async () => {
   const frozen = { ...annotate.rows["fx-zurich"], locked_split: 1 };

@@ -157,3 +157,50 @@ test("an annotator opens the feedback the lead sent: their differing fields, the
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// Issue 31: feedback files could be issued only from the command line (`forcebench feedback issue`).
+test("the lead issues feedback files into a picked folder: what was written is listed, and a refusal says why", async () => {
+  const written = [
+    { annotator: "Ana", file: "/home/lee/feedback/Ana.feedback.json", adjudicated_rows: 40, differing_rows: 3 },
+    { annotator: "Ben", file: "/home/lee/feedback/Ben.feedback.json", adjudicated_rows: 38, differing_rows: 5 },
+  ];
+  const { page, problems } = await openPackets({ answers: { "plugin:dialog|open": "/home/lee/feedback", issue_feedback: written } });
+  assert.equal(await page.isDisabled('[data-testid="feedback-issue"]'), true, "nothing to write into yet");
+  await page.click('[data-testid="feedback-dir-choose"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="feedback-dir"]').value === "/home/lee/feedback");
+  const dialog = await page.evaluate(() => window.__ipcCalls.find((c) => c.cmd === "plugin:dialog|open"));
+  assert.equal(dialog.args.options.directory, true, "a folder is picked, not a file");
+  await page.click('[data-testid="feedback-issue"]');
+  await page.waitForSelector('[data-testid="feedback-written"]');
+  assert.deepEqual(await calls(page, "issue_feedback"), [{ dir: "/home/lee/feedback", force: false }]);
+  const lines = await page.$$eval('[data-testid="feedback-written"] li', (li) => li.map((l) => l.textContent.replace(/\s+/g, " ").trim()));
+  assert.deepEqual(lines, [
+    "/home/lee/feedback/Ana.feedback.json: Ana, 3 of 40 adjudicated rows differ",
+    "/home/lee/feedback/Ben.feedback.json: Ben, 5 of 38 adjudicated rows differ",
+  ]);
+  // The list belongs to that folder: another folder typed clears it.
+  await page.fill('[data-testid="feedback-dir"]', "/home/lee/other");
+  await page.waitForSelector('[data-testid="feedback-written"]', { state: "detached" });
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  const message = "/home/lee/feedback/Ana.feedback.json already exists; pass --force to replace it";
+  const refused = await openPackets({ errors: { issue_feedback: { code: "output_exists", message } } });
+  await refused.page.fill('[data-testid="feedback-dir"]', "/home/lee/feedback");
+  await refused.page.check('[data-testid="feedback-force"]');
+  await refused.page.click('[data-testid="feedback-issue"]');
+  await refused.page.waitForSelector('[data-testid="feedback-issue-error"]');
+  assert.equal(
+    await refused.page.textContent('[data-testid="feedback-issue-error"]'),
+    `Nothing was written. output_exists: ${message}`,
+  );
+  assert.deepEqual(await calls(refused.page, "issue_feedback"), [{ dir: "/home/lee/feedback", force: true }]);
+  assert.equal(await refused.page.isVisible('[data-testid="feedback-written"]'), false);
+  await refused.page.close();
+
+  // An annotator's workspace has nothing to issue: the control is not there.
+  const ws = await openPackets({ session: workspace });
+  await ws.page.waitForSelector('[data-testid="return-packet"]');
+  assert.equal(await ws.page.isVisible('[data-testid="issue-feedback"]'), false);
+  await ws.page.close();
+});

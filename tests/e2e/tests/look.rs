@@ -1,9 +1,10 @@
 //! Screenshots of every view of the demonstration project in the real window, at the default
-//! 1280×800 and at the 960×600 minimum, for a person to look at (ignored in the test run:
+//! 1280×800, at 1440×900 and at the 960×600 minimum, for a person to look at (ignored in the test run:
 //! `cargo test -p forcebench-e2e --test look -- --ignored`; the pictures land in
 //! tests/e2e/shots/look-<view>-<size>.png). With `FORCEBENCH_LOOK_DOCS=1` it also writes the
 //! README's pictures of these views into docs/; `FORCEBENCH_LOOK_PROJECT=FILE` looks at a copy of
-//! that project instead of a new demonstration project.
+//! that project instead of a new demonstration project (`scripts/look-project.sh` makes one with
+//! a locked split and evaluators and runs this, which also writes the Split and Evaluate pictures).
 
 use std::time::Duration;
 
@@ -11,9 +12,18 @@ use fantoccini::key::Key;
 use forcebench_e2e::client::{css, js, k, keys, run, session, shot, Res};
 use forcebench_e2e::{find_tools, repo_root, start_for};
 
-/// Writes the window as `docs/<name>` when FORCEBENCH_LOOK_DOCS is set.
+/// Writes the window as `docs/<name>` when FORCEBENCH_LOOK_DOCS is set. The project lives in a
+/// temporary folder here; the README's pictures show a path a person would have instead (the
+/// header's project path is the only text changed).
 async fn doc(c: &fantoccini::Client, name: &str) -> Res {
     if std::env::var_os("FORCEBENCH_LOOK_DOCS").is_some() {
+        js(
+            c,
+            "document.querySelectorAll('.path').forEach((e) => { \
+               if (e.textContent.includes('/tmp')) e.textContent = '/home/lee/ForceBench/Sample project.forcebench'; \
+             }); return true",
+        )
+        .await?;
         std::fs::write(repo_root().join("docs").join(name), c.screenshot().await?)?;
     }
     Ok(())
@@ -40,15 +50,19 @@ async fn look_at_every_view_at_both_sizes() {
     // FORCEBENCH_LOOK_PROJECT=FILE, a copy of that project instead (one with a locked split and
     // evaluators shows the Split and Evaluate views full).
     let path = dir.path().join("Demo project.forcebench");
-    if let Some(source) = std::env::var_os("FORCEBENCH_LOOK_PROJECT") {
-        std::fs::copy(source, &path).expect("copy FORCEBENCH_LOOK_PROJECT");
-    }
+    let locked = match std::env::var_os("FORCEBENCH_LOOK_PROJECT") {
+        Some(source) => {
+            std::fs::copy(source, &path).expect("copy FORCEBENCH_LOOK_PROJECT");
+            true
+        }
+        None => false,
+    };
     let (display, driver) = start_for(&tools, &path, dir.path());
     let client = session(&tools, &driver).await;
     let c = client.clone();
     run(client, async move {
         c.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=nav-candidates]")).await?;
-        for (width, height) in [(1280, 800), (960, 600)] {
+        for (width, height) in [(1280, 800), (1440, 900), (960, 600)] {
             c.set_window_size(width, height).await?;
             tokio::time::sleep(Duration::from_millis(500)).await;
             for (view, key) in VIEWS {
@@ -71,6 +85,21 @@ async fn look_at_every_view_at_both_sizes() {
                         shot(&c, "look-agreement-cell-1280x800.png").await?;
                         doc(&c, "screenshot-agreement.png").await?;
                     }
+                    // Only from a project with a locked split (FORCEBENCH_LOOK_PROJECT): the
+                    // demonstration project has none, and these views would show their empty state.
+                    ("split", 1280) if locked => {
+                        // The export folder defaults to the project's own folder, here a temporary
+                        // one: the picture shows a folder a person would type instead.
+                        js(
+                            &c,
+                            "const i = document.querySelector('[data-testid=export-dir]'); \
+                             if (i) { i.value = '/home/lee/ForceBench/Sample-split-v1'; i.dispatchEvent(new Event('input')); } return true",
+                        )
+                        .await?;
+                        tokio::time::sleep(Duration::from_millis(300)).await;
+                        doc(&c, "screenshot-split.png").await?;
+                    }
+                    ("evaluate", 1280) if locked => doc(&c, "screenshot-evaluate.png").await?,
                     _ => {}
                 }
             }

@@ -21,8 +21,8 @@ problems: Array<string>,
 /**
  * For each of `problems`, in order, what it is about, so a view can show it by that field
  * without reading its words: a field's name (`decision`, `evidence_span`, `calibrated_claim`,
- * `raised_claim`, `axis`, `severity`, `boundary_type`, `repair`) or `suggested` (unconfirmed
- * suggestions).
+ * `raised_claim`, `axis`, `severity`, `boundary_type`, `repair`, `notes`) or `suggested`
+ * (unconfirmed suggestions).
  */
 problem_fields: Array<string>, seconds_spent: number, 
 /**

@@ -180,6 +180,7 @@ export class AdjudicateModel {
   /** The adjudicator chosen in the identity menu (kept for the project). */
   chooseAdjudicator = (name: string): void => {
     this.adjudicator = this.kept.adjudicator = name;
+    this.bulkNote = null;
   };
 
   private activeFilter(): QueueFilter {
@@ -444,6 +445,8 @@ export class AdjudicateModel {
     this.saving = true;
     try {
       const r = await resolveRow(id, adjudicator, resolution, this.hide);
+      // Issue 31: a bulk note or a QC report from before this save no longer describes the queue.
+      [this.bulkNote, this.qcReport] = [null, null];
       if (this.row?.candidate.id === id) this.show(r, true);
       const outcome = savedOutcome(r);
       // On to the next row still open in this queue (after this one, then from the top): the

@@ -366,6 +366,8 @@ export class AnnotateModel {
   /** Queues one durable change; changes are sent one after another, in order. */
   private save(field: Field, value: string | null) {
     if (!this.row || !this.annotator) return;
+    // Issue 31: a new change makes what the last undo or confirmation said out of date.
+    [this.undone, this.confirmedNote] = [null, null];
     const [id, who] = [this.row.id, this.annotator];
     const key = this.mineKey(who, id);
     this.pending += 1;

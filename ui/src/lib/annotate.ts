@@ -51,6 +51,7 @@ export const PROBLEM_PLACE: Record<string, string> = {
   severity: "severity",
   boundary_type: "boundary",
   repair: "repair",
+  notes: "notes",
 };
 
 /** Says what an undo changed: the field and the value it went back to. */

@@ -157,6 +157,9 @@ export class EvaluateViewState {
     try {
       await this.ipc.evaluatorRemove(name);
       [this.removing, this.opened[name]] = [null, false];
+      // Issue 31: a "Scored NAME" note must not outlive the evaluator it describes.
+      if (this.imported?.name === name) this.imported = null;
+      if (this.judgeRead?.report.name === name) this.judgeRead = null;
       await this.refresh();
     } catch (e) {
       this.removeError = IpcError.from(e);

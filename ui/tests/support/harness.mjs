@@ -123,9 +123,13 @@ export async function openApp(context, url, backend) {
       const waiting = a.decision === "accept_force_gap" && (a.suggested ?? []).length > 0;
       const list = (a.suggested ?? []).map((f) => names[f]);
       const joined = list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
-      a.problems = a.decision === null ? ["no decision yet"] : waiting ? [`confirm or change the suggested ${joined}`] : [];
-      a.problem_fields = a.decision === null ? ["decision"] : waiting ? ["suggested"] : [];
-      a.finished = a.decision !== null && !waiting;
+      // As the core (issue 31): needs discussion is finished only with a note that is not blank.
+      const why = a.decision === "needs_discussion" && !(a.notes ?? "").trim();
+      a.problems =
+        a.decision === null ? ["no decision yet"] : waiting ? [`confirm or change the suggested ${joined}`]
+        : why ? ["needs discussion needs a note saying what to discuss"] : [];
+      a.problem_fields = a.decision === null ? ["decision"] : waiting ? ["suggested"] : why ? ["notes"] : [];
+      a.finished = a.decision !== null && !waiting && !why;
     };
     const AXIS_ORDER = ["relation", "modality", "scope", "temporal", "numeric", "none"];
     const pairOf = (i) => [i.annotator_a, i.annotator_b].sort().join("+");

@@ -1,0 +1,34 @@
+//! Feedback to annotators from the lead's window (issue 31: it was `forcebench feedback issue`
+//! alone): one blinded `<annotator>.feedback.json` per annotator with adjudicated rows, written
+//! into a folder the lead picks. The core checks every file before writing any.
+
+use forcebench::feedback::{self, IssuedFeedback};
+use forcebench::ErrorPayload;
+use tauri::State;
+
+use crate::Studio;
+
+/// Writes the feedback files into `dir`; an existing file is replaced only with `force`. Refuses
+/// in a workspace (an annotator has nothing to give feedback on) and with no folder typed.
+#[tauri::command]
+pub async fn issue_feedback(
+    studio: State<'_, Studio>,
+    dir: String,
+    force: bool,
+) -> Result<Vec<IssuedFeedback>, ErrorPayload> {
+    let dir = dir.trim();
+    if dir.is_empty() {
+        return Err(forcebench::Error::InvalidArgument(
+            "choose or type the folder to write the feedback files into".into(),
+        )
+        .payload());
+    }
+    studio.with(|p| {
+        if forcebench::settings::place(p.conn())? != forcebench::settings::Place::Lead {
+            return Err(forcebench::Error::LeadOnly(
+                "this is an annotator's workspace: feedback is issued from the lead's project".into(),
+            ));
+        }
+        feedback::issue(p, std::path::Path::new(dir), force)
+    })
+}
