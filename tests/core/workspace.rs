@@ -89,3 +89,32 @@ fn a_return_goes_beside_its_packet_unless_told_otherwise() {
     let elsewhere = workspace::open_packet(&packet_for(&list, "ben"), &dir.path().join("ben.forcebench")).unwrap();
     assert_eq!(workspace::default_return_path_of(&elsewhere).unwrap(), None, "the caller asks for a path");
 }
+
+#[test]
+fn packets_return_without_out_writes_where_the_app_does_or_asks_for_a_path() {
+    use assert_cmd::Command;
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    drop(workspace::open_or_resume(&packet).unwrap());
+    let beside = workspace::workspace_path_for(&packet);
+    Command::cargo_bin("forcebench")
+        .unwrap()
+        .arg("--project")
+        .arg(&beside)
+        .args(["packets", "return"])
+        .assert()
+        .success();
+    assert!(workspace::default_return_path(&packet).exists(), "written beside the packet");
+
+    let elsewhere = dir.path().join("ben.forcebench");
+    drop(workspace::open_packet(&packet_for(&list, "ben"), &elsewhere).unwrap());
+    Command::cargo_bin("forcebench")
+        .unwrap()
+        .arg("--project")
+        .arg(&elsewhere)
+        .args(["packets", "return"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("pass --out FILE"));
+}
