@@ -349,29 +349,14 @@ fn no_two_core_modules_import_each_other_even_through_others() {
     assert!(circles.is_empty(), "import circles in src/:\n{}", circles.join("\n"));
 }
 
-/// Files still in a circle with other files of their module when this check came in (issue 30):
-/// `evaluate::runner` re-exports `records`' readers and `records` uses `runner`'s `Control` and
-/// `SamplingParams`; `runner` and `records` use `trust::pick`, and `trust` uses `runner`. The
-/// list may only shrink: a file on it that is no longer in a circle fails the test until it is
-/// taken off, and a circle through any other file fails it at once.
-const FILES_STILL_IN_A_CIRCLE: &[&str] = &["evaluate::records", "evaluate::runner", "evaluate::trust"];
-
-// Broke before issue 30: annotate::queue <-> annotate::view, and split::export with
-// split::{datasheet, lines, publish, seal}.
+// Broke before issue 30: annotate::queue <-> annotate::view, split::export with
+// split::{datasheet, lines, publish, seal}, and evaluate::{runner, records, trust}.
 #[test]
 fn no_two_files_of_a_core_module_import_each_other_even_through_others() {
     let graph = core_graphs().files;
     assert!(graph.contains_key("split::verify"), "the walk reads a module's files: {:?}", graph.keys());
-    let circles: Vec<(String, Vec<String>)> =
-        graph.keys().filter_map(|m| circle_through(&graph, m).map(|path| (m.clone(), path))).collect();
-    let new: Vec<String> = circles
-        .iter()
-        .filter(|(m, _)| !FILES_STILL_IN_A_CIRCLE.contains(&m.as_str()))
-        .map(|(_, path)| path.join(" -> "))
-        .collect();
-    assert!(new.is_empty(), "import circles inside modules of src/:\n{}", new.join("\n"));
-    let gone: Vec<&&str> = FILES_STILL_IN_A_CIRCLE.iter().filter(|f| !circles.iter().any(|(m, _)| m == **f)).collect();
-    assert!(gone.is_empty(), "no longer in a circle: take {gone:?} off FILES_STILL_IN_A_CIRCLE");
+    let circles = circles(&graph);
+    assert!(circles.is_empty(), "import circles inside modules of src/:\n{}", circles.join("\n"));
 }
 
 /// The graph reader on a small made-up crate: a planted circle is found at either level.
