@@ -340,7 +340,7 @@ fn adjudicator_id(conn: &rusqlite::Connection, name: &str) -> Result<(i64, Strin
         .optional()?;
     match found {
         None => Err(Error::NotOnRoster(format!("no one named `{}` is on the roster", name.trim()))),
-        Some((id, name, role)) if role == Role::Adjudicator.as_str() || role == Role::Lead.as_str() => Ok((id, name)),
+        Some((id, name, role)) if role.parse::<Role>().is_ok_and(Role::may_adjudicate) => Ok((id, name)),
         Some((_, name, role)) => Err(Error::WrongRole(format!(
             "`{name}` is on the roster as {role}; only an adjudicator or the lead can adjudicate"
         ))),
@@ -628,6 +628,9 @@ pub struct RowView {
     pub adjudication: Option<Adjudication>,
     pub history: Vec<HistoryEvent>,
     pub qc: Vec<QcResult>,
+    /// Whether `qc` holds the row back: an error check failed ([`qc::holds_back`]), so an
+    /// accepted row is not accepted.
+    pub held_back_by_qc: bool,
     /// What the view needs to know to guide a decision (see [`Rules`]).
     pub rules: Rules,
     /// `A`, `B` or both when that annotation was decided in under [`QUICK_SECONDS`] of time
@@ -679,6 +682,9 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         .filter(|(_, x)| x.seconds_spent > 0.0 && x.seconds_spent < QUICK_SECONDS)
         .map(|(n, _)| n.to_string())
         .collect();
+    // Issue 28: the provenance and duplicate checks that concern this row, after its own.
+    let mut qc = qc::results(conn, id)?;
+    qc.extend(crate::provenance::row_results(conn, id)?);
     let mut a = pair.a;
     let mut b = pair.b;
     if hide_names {
@@ -695,12 +701,8 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         fields,
         adjudication,
         history,
-        qc: {
-            // Issue 28: the provenance and duplicate checks that concern this row, after its own.
-            let mut results = qc::results(conn, id)?;
-            results.extend(crate::provenance::row_results(conn, id)?);
-            results
-        },
+        held_back_by_qc: qc::holds_back(&qc),
+        qc,
         rules: rules(),
         decided_quickly,
     })

@@ -258,103 +258,6 @@ fn text_matches(words: &[String], fields: [&str; 7], haystack: &mut String) -> b
     words.iter().all(|w| lower.contains(w.as_str()))
 }
 
-/// A table read in candidate-id order, stepped alongside the candidates' own id order (a merge:
-/// no look-up per row).
-struct ById<'s> {
-    rows: rusqlite::Rows<'s>,
-    /// The id and value of the row the cursor is on; `None` at the end.
-    at: Option<(String, rusqlite::types::Value)>,
-}
-
-impl<'s> ById<'s> {
-    fn new(stmt: &'s mut rusqlite::Statement<'_>) -> Result<ById<'s>> {
-        let mut cursor = ById { rows: stmt.query([])?, at: None };
-        cursor.step()?;
-        Ok(cursor)
-    }
-
-    fn step(&mut self) -> Result<()> {
-        self.at = match self.rows.next()? {
-            Some(r) => Some((crate::db::text(r, 0)?.to_string(), r.get(1)?)),
-            None => None,
-        };
-        Ok(())
-    }
-
-    /// The value for `id` (ids asked for in increasing order), or `None` if the table has none.
-    fn find(&mut self, id: &str) -> Result<Option<rusqlite::types::Value>> {
-        while let Some((key, value)) = &self.at {
-            match key.as_str().cmp(id) {
-                std::cmp::Ordering::Less => self.step()?,
-                std::cmp::Ordering::Equal => return Ok(Some(value.clone())),
-                std::cmp::Ordering::Greater => return Ok(None),
-            }
-        }
-        Ok(None)
-    }
-}
-
-/// The candidates (by rowid, one bit each) whose workflow state is `want`: the facts the state
-/// follows from ([`crate::rowstate::settle`] decides it) read from each table once, in id order,
-/// beside the candidates' ids. Memory is a bit per candidate; a look-up per row and fact cost
-/// four times as long at 1M rows.
-fn rows_in_state(conn: &rusqlite::Connection, want: WorkflowState) -> Result<Vec<u64>> {
-    use crate::rowstate::{settle, QcOutcome, RowFacts};
-    use rusqlite::types::Value;
-    let mut ids = conn.prepare("SELECT id, rowid FROM candidates ORDER BY id")?;
-    let mut adjudications = conn.prepare("SELECT candidate_id, decision FROM adjudications ORDER BY candidate_id")?;
-    let mut marks = conn.prepare("SELECT candidate_id, 1 FROM locality_marks ORDER BY candidate_id")?;
-    let mut finished = conn.prepare(
-        "SELECT candidate_id, count(*) FROM annotations WHERE finished = 1 GROUP BY candidate_id ORDER BY candidate_id",
-    )?;
-    let mut assigned = conn.prepare("SELECT DISTINCT candidate_id, 1 FROM assignments ORDER BY candidate_id")?;
-    // QC's outcomes come in id order from the row-state owner, which reads them fastest.
-    let qc = crate::rowstate::qc_outcomes(conn)?;
-    let mut qc_at = 0;
-    let (mut adjudications, mut marks, mut finished, mut assigned) =
-        (ById::new(&mut adjudications)?, ById::new(&mut marks)?, ById::new(&mut finished)?, ById::new(&mut assigned)?);
-    let int = |v: Option<Value>| match v {
-        Some(Value::Integer(i)) => i,
-        _ => 0,
-    };
-    let mut bits: Vec<u64> = Vec::new();
-    let mut rows = ids.query([])?;
-    while let Some(r) = rows.next()? {
-        let id = crate::db::text(r, 0)?;
-        let rowid: i64 = r.get(1)?;
-        let decision = match adjudications.find(id)? {
-            Some(Value::Text(d)) => Some(d.parse().map_err(Error::Corrupt)?),
-            _ => None,
-        };
-        let facts = RowFacts {
-            decision,
-            qc: {
-                while qc.get(qc_at).is_some_and(|(k, _)| k.as_str() < id) {
-                    qc_at += 1;
-                }
-                qc.get(qc_at).filter(|(k, _)| k == id).map(|(_, blocked)| {
-                    if *blocked {
-                        QcOutcome::Blocked
-                    } else {
-                        QcOutcome::Passed
-                    }
-                })
-            },
-            marked: marks.find(id)?.is_some(),
-            finished: int(finished.find(id)?).clamp(0, 2) as u8,
-            assigned: assigned.find(id)?.is_some(),
-        };
-        if settle(&facts) == want {
-            let at = rowid.max(0) as usize;
-            if bits.len() <= at / 64 {
-                bits.resize(at / 64 + 1, 0);
-            }
-            bits[at / 64] |= 1 << (at % 64);
-        }
-    }
-    Ok(bits)
-}
-
 fn has_bit(bits: &[u64], rowid: i64) -> bool {
     let at = rowid.max(0) as usize;
     bits.get(at / 64).is_some_and(|w| w & (1 << (at % 64)) != 0)
@@ -398,7 +301,7 @@ pub fn page(project: &Project, query: &CandidateQuery) -> Result<CandidatePage> 
         }
         return Ok(CandidatePage { total, matching: total, offset: query.offset, rows });
     }
-    let in_state = query.state.map(|want| rows_in_state(conn, want)).transpose()?;
+    let in_state = query.state.map(|want| crate::rowstate::rows_in_state(conn, want)).transpose()?;
     let mut matching = 0u64;
     let mut rows = Vec::new();
     if words.is_empty() {

@@ -49,6 +49,11 @@ pub struct QcResult {
     pub detail: Option<String>,
 }
 
+/// Whether these results hold a row back: an error check failed. (A failed warning never does.)
+pub fn holds_back(results: &[QcResult]) -> bool {
+    results.iter().any(|r| !r.passed && r.severity == Severity::Error)
+}
+
 fn result(check: &str, severity: Severity, failure: Option<String>) -> QcResult {
     QcResult { check: check.to_string(), severity, passed: failure.is_none(), detail: failure }
 }

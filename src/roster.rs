@@ -24,6 +24,13 @@ impl Role {
             Role::Lead => "lead",
         }
     }
+
+    /// Who may adjudicate (resolve rows, confirm agreements, mark rows nonlocal): an adjudicator
+    /// or the lead. The one statement of the rule; the window receives it as
+    /// [`Annotator::may_adjudicate`].
+    pub fn may_adjudicate(self) -> bool {
+        matches!(self, Role::Adjudicator | Role::Lead)
+    }
 }
 
 impl std::str::FromStr for Role {
@@ -48,6 +55,8 @@ pub struct Annotator {
     /// Rows assigned to this person.
     #[ts(type = "number")]
     pub assigned: i64,
+    /// Whether this person may adjudicate ([`Role::may_adjudicate`]).
+    pub may_adjudicate: bool,
 }
 
 /// Adds a person to the roster. Names are unique (compared after trimming, in Unicode
@@ -115,13 +124,15 @@ const SELECT: &str = "SELECT a.id, a.name, a.role, a.created_at,
 
 fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Annotator> {
     let role: String = r.get(2)?;
+    let role: Role = role
+        .parse()
+        .map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into()))?;
     Ok(Annotator {
         id: r.get(0)?,
         name: r.get(1)?,
-        role: role
-            .parse()
-            .map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into()))?,
+        role,
         created_at: r.get(3)?,
         assigned: r.get(4)?,
+        may_adjudicate: role.may_adjudicate(),
     })
 }

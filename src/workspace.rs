@@ -147,11 +147,7 @@ pub fn workspace_id(project: &Project) -> Result<Option<String>> {
 /// return names this workspace and is authenticated with an HMAC keyed by the packet's secret,
 /// which the return itself never carries.
 pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
-    let mut packet = packet_of(project)?.ok_or_else(|| {
-        Error::NotAWorkspace(
-            "this project is not an annotator workspace; only a workspace opened from a packet can be returned".into(),
-        )
-    })?;
+    let mut packet = packet_of(project)?.ok_or_else(not_a_workspace)?;
     let secret = packet.secret.as_deref().and_then(packets::decode_secret).ok_or_else(|| {
         Error::NotAWorkspace(
             "this workspace was opened from a packet without a packet key; open a newly issued packet".into(),
@@ -200,6 +196,39 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
         std::io::Write::flush(&mut file).map_err(|e| Error::io(tmp, e))
     })?;
     Ok(packet)
+}
+
+fn not_a_workspace() -> Error {
+    Error::NotAWorkspace(
+        "this project is not an annotator workspace; only a workspace opened from a packet can be returned".into(),
+    )
+}
+
+/// Where a return is written when no path is given: `<packet stem>.returned.json` beside the
+/// issued packet (`ana.json` -> `ana.returned.json`). The app and `forcebench packets return`
+/// share it.
+pub fn default_return_path(packet_path: &Path) -> std::path::PathBuf {
+    let stem = packet_path.file_stem().and_then(|s| s.to_str()).unwrap_or("packet");
+    packet_path.with_file_name(format!("{stem}.returned.json"))
+}
+
+/// The issued packet a workspace file belongs to, told from its name (the inverse of
+/// [`workspace_path_for`]); `None` for a file not named so.
+pub fn packet_path_of_workspace(workspace: &Path) -> Option<std::path::PathBuf> {
+    let name = workspace.file_name()?.to_str()?;
+    let packet = name.strip_suffix(".workspace.forcebench")?;
+    (!packet.is_empty()).then(|| workspace.with_file_name(packet))
+}
+
+/// Where the workspace `project` is returned to when no path is given ([`default_return_path`]
+/// beside the packet its file was opened from); `None` when its file is not named after a packet
+/// (a workspace opened with `packets open --workspace` elsewhere), so the caller must ask for a
+/// path. Refuses a project that is not a workspace, as [`return_packet`] does.
+pub fn default_return_path_of(project: &Project) -> Result<Option<std::path::PathBuf>> {
+    if packet_of(project)?.is_none() {
+        return Err(not_a_workspace());
+    }
+    Ok(packet_path_of_workspace(Path::new(&project.info().path)).map(|packet| default_return_path(&packet)))
 }
 
 /// The workspace file kept beside a packet: `<packet file>.workspace.forcebench`.

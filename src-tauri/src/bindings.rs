@@ -8,8 +8,8 @@ use ts_rs::{ExportError, TS};
 
 /// Writes the shell's UI-facing types (and the types they use) as `<Name>.ts` files into `dir`.
 pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
-    crate::commands::SessionInfo::export_all_to(dir)?;
-    crate::commands::ReturnedPacket::export_all_to(dir)?;
+    crate::project::SessionInfo::export_all_to(dir)?;
+    crate::packets::ReturnedPacket::export_all_to(dir)?;
     crate::split::DraftParams::export_all_to(dir)?;
     crate::split::ExportProgress::export_all_to(dir)?;
     crate::judging::TemplateInfo::export_all_to(dir)?;

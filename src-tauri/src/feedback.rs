@@ -1,6 +1,7 @@
-//! Feedback to annotators from the lead's window (issue 31: it was `forcebench feedback issue`
-//! alone): one blinded `<annotator>.feedback.json` per annotator with adjudicated rows, written
-//! into a folder the lead picks. The core checks every file before writing any.
+//! IPC commands for feedback files (`forcebench feedback`): the lead writes one blinded
+//! `<annotator>.feedback.json` per annotator with adjudicated rows into a folder it picks (issue
+//! 31: it was `forcebench feedback issue` alone), and the annotator reads theirs. Calls into
+//! `forcebench::feedback`; the core checks every file before writing any.
 
 use forcebench::feedback::{self, IssuedFeedback};
 use forcebench::ErrorPayload;
@@ -8,8 +9,9 @@ use tauri::State;
 
 use crate::Studio;
 
-/// Writes the feedback files into `dir`; an existing file is replaced only with `force`. Refuses
-/// in a workspace (an annotator has nothing to give feedback on) and with no folder typed.
+/// Lead side: writes the feedback files into `dir`; an existing file is replaced only with
+/// `force`. Refuses in a workspace (an annotator has nothing to give feedback on) and with no
+/// folder typed.
 #[tauri::command]
 pub async fn issue_feedback(
     studio: State<'_, Studio>,
@@ -31,4 +33,14 @@ pub async fn issue_feedback(
         }
         feedback::issue(p, std::path::Path::new(dir), force)
     })
+}
+
+/// Annotator side: reads a feedback file the lead wrote (`forcebench feedback issue`).
+#[tauri::command]
+pub async fn open_feedback(path: String) -> Result<feedback::Feedback, ErrorPayload> {
+    let path = path.trim();
+    if path.is_empty() {
+        return Err(forcebench::Error::InvalidArgument("type the path of the feedback file".into()).payload());
+    }
+    feedback::read(std::path::Path::new(path)).map_err(|e| e.payload())
 }

@@ -2,9 +2,11 @@
 //! state (the open project, or why it could not be opened) and the IPC commands, each a line or
 //! two that call the core. Domain logic never lives here.
 //!
-//! To add a command: write it in `commands` (or a module of its own, as `adjudication`), call
-//! the core through [`Studio::with`] (or [`Studio::with_mut`] for changes), and list it in
-//! [`builder`]'s `generate_handler!`.
+//! One module per domain, named as the core module it calls (`annotate`, `packets`, `agreement`,
+//! ...), and one `ui/src/lib/ipc/<domain>.ts` per module on the window's side. To add a command:
+//! write it in its domain's module, call the core through [`Studio::with`] (or
+//! [`Studio::with_mut`] for changes), and list it in [`builder`]'s `generate_handler!` under its
+//! module (docs/development.md, "How a change travels").
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,11 +16,15 @@ use forcebench::{ErrorPayload, Project};
 use tauri::{Builder, Runtime};
 
 pub mod adjudication;
+pub mod agreement;
+pub mod annotate;
 pub mod bindings;
-pub mod commands;
+pub mod candidates;
 pub mod evaluation;
 pub mod feedback;
 pub mod judging;
+pub mod packets;
+pub mod project;
 pub mod setup;
 pub mod split;
 
@@ -95,20 +101,6 @@ impl Studio {
     }
 }
 
-/// The issued packet a workspace file belongs to: the workspace is kept beside its packet as
-/// `<packet file>.workspace.forcebench` (see `forcebench::workspace::workspace_path_for`).
-pub fn packet_path_of_workspace(workspace: &Path) -> Option<PathBuf> {
-    let name = workspace.file_name()?.to_str()?;
-    let packet = name.strip_suffix(".workspace.forcebench")?;
-    (!packet.is_empty()).then(|| workspace.with_file_name(packet))
-}
-
-/// Where "Return packet" writes by default: `<packet stem>.returned.json` beside the packet.
-pub fn default_return_path(packet: &Path) -> PathBuf {
-    let stem = packet.file_stem().and_then(|s| s.to_str()).unwrap_or("packet");
-    packet.with_file_name(format!("{stem}.returned.json"))
-}
-
 /// Opens the default project (`FORCEBENCH_PROJECT`, else the user's data directory), creating it
 /// and filling it with the demonstration project the first time (sample candidates, roster,
 /// assignments, and simulated annotations on 80 rows), so every view has something to show.
@@ -143,28 +135,37 @@ pub fn open_startup_project(args: impl IntoIterator<Item = String>) -> Result<Pr
 /// Registers the state and every command; the app and the mock-runtime tests share it.
 pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>) -> Builder<R> {
     b.manage(Studio::new(project)).manage(judging::JudgeState::default()).invoke_handler(tauri::generate_handler![
-        commands::project_status,
-        commands::project_revision,
-        commands::candidate_page,
-        commands::get_candidate,
-        commands::session_info,
-        commands::list_annotators,
-        commands::annotate_queue_page,
-        commands::annotate_next_open,
-        commands::annotate_row,
-        commands::set_field,
-        commands::undo_change,
-        commands::confirm_suggestions,
-        commands::add_time,
-        commands::guideline,
-        commands::open_feedback,
+        // project.rs
+        project::project_status,
+        project::project_revision,
+        project::session_info,
+        project::previous_project,
+        project::reopen_previous_project,
+        // candidates.rs
+        candidates::candidate_page,
+        candidates::get_candidate,
+        // annotate.rs
+        annotate::list_annotators,
+        annotate::annotate_queue_page,
+        annotate::annotate_next_open,
+        annotate::annotate_row,
+        annotate::set_field,
+        annotate::undo_change,
+        annotate::confirm_suggestions,
+        annotate::add_time,
+        annotate::guideline,
+        // feedback.rs
+        feedback::open_feedback,
         feedback::issue_feedback,
-        commands::merge_packets,
-        commands::return_packet,
-        commands::open_packet,
-        commands::agreement_report,
-        commands::agreement_cell_rows,
-        commands::export_agreement,
+        // packets.rs
+        packets::merge_packets,
+        packets::return_packet,
+        packets::open_packet,
+        // agreement.rs
+        agreement::agreement_report,
+        agreement::agreement_cell_rows,
+        agreement::export_agreement,
+        // adjudication.rs
         adjudication::adjudication_page,
         adjudication::adjudication_row,
         adjudication::resolve_row,
@@ -175,15 +176,15 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::locality_rows,
         adjudication::mark_nonlocal,
         adjudication::unmark_nonlocal,
+        // split.rs
         split::split_show,
         split::split_defaults,
         split::split_draft,
         split::split_lock,
         split::split_packets_at_lock,
-        commands::previous_project,
-        commands::reopen_previous_project,
         split::split_export,
         split::split_verify,
+        // evaluation.rs
         evaluation::evaluation_compare,
         evaluation::evaluation_grid,
         evaluation::evaluation_paired,
@@ -194,11 +195,13 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         evaluation::export_plots,
         evaluation::judge_export,
         evaluation::judge_import,
+        // judging.rs
         judging::judge_templates,
         judging::judge_run,
         judging::judge_cancel,
         judging::judge_runs,
         judging::judge_trust,
+        // setup.rs
         setup::import_candidates,
         setup::roster_add,
         setup::assign_rows,
@@ -206,17 +209,4 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         setup::suggestion_mode,
         setup::set_suggestion_mode,
     ])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn packet_paths() {
-        let ws = Path::new("/x/ana.json.workspace.forcebench");
-        assert_eq!(packet_path_of_workspace(ws), Some(PathBuf::from("/x/ana.json")));
-        assert_eq!(packet_path_of_workspace(Path::new("/x/p.forcebench")), None);
-        assert_eq!(default_return_path(Path::new("/x/ana.json")), PathBuf::from("/x/ana.returned.json"));
-    }
 }

@@ -4,8 +4,6 @@
 //! answers.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,47 +13,12 @@ use tauri::Manager;
 
 mod common;
 use common::{app, invoke};
+use forcebench_test_support::openai::{Reply, Server};
 
-/// An endpoint that calls every claim a force gap after `delay`, counting requests.
-fn endpoint(delay: Duration) -> (String, Arc<AtomicUsize>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let count = Arc::new(AtomicUsize::new(0));
-    let seen = count.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let seen = seen.clone();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                        length = v.trim().parse().unwrap();
-                    }
-                    if line == "\r\n" {
-                        break;
-                    }
-                }
-                let mut body = vec![0; length];
-                reader.read_exact(&mut body).unwrap();
-                std::thread::sleep(delay);
-                seen.fetch_add(1, Ordering::SeqCst);
-                let answer = json!({ "choices": [{ "message": { "role": "assistant", "content": "{\"label\": \"force_gap\"}" } }] })
-                    .to_string();
-                let mut out = stream;
-                let _ = write!(
-                    out,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-                    answer.len()
-                );
-            });
-        }
-    });
-    (url, count)
+/// An endpoint that calls every claim a force gap after `delay` (the scripted server the core's
+/// tests use).
+fn endpoint(delay: Duration) -> Server {
+    Server::start(move |_, _| Reply::content("{\"label\": \"force_gap\"}").after(delay))
 }
 
 /// The demo project with a locked split (2 evaluation rows per axis), as a file of its own.
@@ -129,7 +92,8 @@ fn a_runs_options_from_the_window_reach_the_core_and_left_out_ones_take_the_clis
 #[test]
 fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let (url, count) = endpoint(Duration::from_millis(60));
+    let server = Arc::new(endpoint(Duration::from_millis(60)));
+    let url = server.base_url.clone();
     let (app, window) = app(Ok(locked_file(dir.path())));
     let studio = app.state::<forcebench_studio::Studio>();
     let state = app.state::<forcebench_studio::judging::JudgeState>();
@@ -138,9 +102,9 @@ fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run
     // Cancel from another thread (as the Cancel button does) once a few answers are in.
     let canceller = {
         let window = window.clone();
-        let count = count.clone();
+        let server = Arc::clone(&server);
         std::thread::spawn(move || {
-            while count.load(Ordering::SeqCst) < 3 {
+            while server.answered() < 3 {
                 std::thread::sleep(Duration::from_millis(5));
             }
             invoke(&window, "judge_cancel", json!({})).unwrap();
@@ -163,7 +127,7 @@ fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run
     let second: Value = serde_json::to_value(second).unwrap();
     assert_eq!((second["answered_before"].as_u64(), second["unanswered"].as_u64()), (Some(kept), Some(0)));
     assert!(
-        count.load(Ordering::SeqCst) as u64 <= total + 1,
+        server.seen.lock().unwrap().len() as u64 <= total + 1,
         "at most the request in flight at the cancel was sent twice"
     );
     let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
@@ -173,20 +137,9 @@ fn a_run_from_the_window_is_recorded_a_cancel_keeps_its_answers_and_the_next_run
     assert_eq!(trust["human_agreement"]["overall"]["percent_agreement"].as_f64(), Some(0.5));
 }
 
-/// An endpoint that takes every connection and never answers (a hung server), counting them.
-fn silent_endpoint() -> (String, Arc<AtomicUsize>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let count = Arc::new(AtomicUsize::new(0));
-    let seen = count.clone();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in listener.incoming().flatten() {
-            seen.fetch_add(1, Ordering::SeqCst);
-            held.push(stream);
-        }
-    });
-    (url, count)
+/// An endpoint that takes every request and never answers (a hung server).
+fn silent_endpoint() -> Server {
+    Server::start(|_, _| Reply::hang())
 }
 
 // Broke before (issue 31): Cancel stayed at "Stopping…" while requests hung; a run that never
@@ -194,7 +147,8 @@ fn silent_endpoint() -> (String, Arc<AtomicUsize>) {
 #[test]
 fn cancel_stops_a_hung_run_within_a_second_and_a_run_with_no_answer_is_not_scored() {
     let dir = tempfile::tempdir().unwrap();
-    let (url, count) = silent_endpoint();
+    let server = silent_endpoint();
+    let url = server.base_url.clone();
     let (app, window) = app(Ok(locked_file(dir.path())));
     let studio = app.state::<forcebench_studio::Studio>();
     let state = app.state::<forcebench_studio::judging::JudgeState>();
@@ -205,7 +159,7 @@ fn cancel_stops_a_hung_run_within_a_second_and_a_run_with_no_answer_is_not_score
     let canceller = {
         let window = window.clone();
         std::thread::spawn(move || {
-            while count.load(Ordering::SeqCst) < 2 {
+            while server.connections() < 2 {
                 std::thread::sleep(Duration::from_millis(5));
             }
             let asked = std::time::Instant::now();

@@ -25,8 +25,8 @@ mod view;
 
 pub use fields::*;
 pub use import::{import_jsonl, AnnotationImportReport};
-pub use queue::{next_open, queue_page, QueuePage, QueueQuery, QUEUE_PAGE_MAX};
-pub use view::{queue, row_view, AnnotateRow, QueueRow};
+pub use queue::{next_open, queue, queue_page, QueuePage, QueueQuery, QueueRow, QUEUE_PAGE_MAX};
+pub use view::{row_view, AnnotateRow};
 
 use crate::candidate::{self, Candidate};
 use crate::error::{Error, Result};

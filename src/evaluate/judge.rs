@@ -558,3 +558,19 @@ pub fn read_responses(
     }
     Ok((outputs, stats))
 }
+
+/// The claim a pairwise answer names: `A` or `B` from a JSON `better` (or `answer`, `choice`),
+/// else a reply that is only the letter.
+pub fn pick(text: &str) -> Option<char> {
+    let letter = |s: &str| match s.trim().trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_uppercase().as_str() {
+        "A" | "CLAIM A" => Some('A'),
+        "B" | "CLAIM B" => Some('B'),
+        _ => None,
+    };
+    if let Some(obj) = first_object(text) {
+        if let Some(p) = ["better", "answer", "choice"].iter().find_map(|k| obj.get(*k)?.as_str().and_then(letter)) {
+            return Some(p);
+        }
+    }
+    letter(text)
+}

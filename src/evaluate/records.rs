@@ -2,14 +2,61 @@
 //! and every request of one run as sent and answered (`judge requests`).
 
 use rusqlite::{params, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::judge;
-use super::runner::{Control, SamplingParams};
 use super::LabelMap;
 use crate::error::{Error, Result};
 use crate::project::Project;
+
+/// What a run measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// The judge as an evaluator: each claim against its own passage; scored by MVR and FS.
+    None,
+    /// Each claim against the passage (and span and context) of a row of another group, chosen
+    /// by a seeded rule: a faithful judge stops supporting the calibrated claim.
+    SwappedEvidence,
+    /// A pairwise template asked twice per pair, the claims' order swapped: a judge without
+    /// position bias names the same claim both times.
+    Order,
+}
+
+impl Control {
+    pub const ALL: [Control; 3] = [Control::None, Control::SwappedEvidence, Control::Order];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Control::None => "none",
+            Control::SwappedEvidence => "swapped_evidence",
+            Control::Order => "order",
+        }
+    }
+}
+
+impl std::str::FromStr for Control {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Control::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s.trim())
+            .ok_or_else(|| format!("`{s}` is not a control; expected none, swapped_evidence or order"))
+    }
+}
+
+/// The sampling parameters sent with every request (part of what a run is: a resumed run must
+/// send the same).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SamplingParams {
+    pub temperature: f64,
+    pub max_tokens: Option<u32>,
+    /// Sent to the endpoint when given; also orders the requests (seed 1 when not given).
+    #[ts(type = "number | null")]
+    pub seed: Option<u64>,
+    /// The environment variable the API key was read from (never the key).
+    pub api_key_env: Option<String>,
+}
 
 /// One stored run, as `judge runs` lists it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -137,7 +184,7 @@ fn unusable_answers(project: &Project, run_id: i64, control: &str, label_map: &s
         let t = t?;
         let ok = match &map {
             Some(m) => judge::parse_answer(&t, m).score.is_some(),
-            None => super::trust::pick(&t).is_some(),
+            None => judge::pick(&t).is_some(),
         };
         n += u64::from(!ok);
     }

@@ -36,67 +36,19 @@
 //! are stored as runs of their own beside the evaluator's, and read by [`super::trust`].
 
 use rusqlite::{params, OptionalExtension};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use ts_rs::TS;
 
-pub use super::records::{requests, runs, RequestRecord, RunRecord};
+pub use super::records::{requests, runs, Control, RequestRecord, RunRecord, SamplingParams};
 
 use super::judge::{self, Request};
 use super::{eval_pairs, LabelMap, Output, Pair};
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
-
-/// What a run measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Control {
-    /// The judge as an evaluator: each claim against its own passage; scored by MVR and FS.
-    None,
-    /// Each claim against the passage (and span and context) of a row of another group, chosen
-    /// by a seeded rule: a faithful judge stops supporting the calibrated claim.
-    SwappedEvidence,
-    /// A pairwise template asked twice per pair, the claims' order swapped: a judge without
-    /// position bias names the same claim both times.
-    Order,
-}
-
-impl Control {
-    pub const ALL: [Control; 3] = [Control::None, Control::SwappedEvidence, Control::Order];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Control::None => "none",
-            Control::SwappedEvidence => "swapped_evidence",
-            Control::Order => "order",
-        }
-    }
-}
-
-impl std::str::FromStr for Control {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Control::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s.trim())
-            .ok_or_else(|| format!("`{s}` is not a control; expected none, swapped_evidence or order"))
-    }
-}
-
-/// The sampling parameters sent with every request (part of what a run is: a resumed run must
-/// send the same).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct SamplingParams {
-    pub temperature: f64,
-    pub max_tokens: Option<u32>,
-    /// Sent to the endpoint when given; also orders the requests (seed 1 when not given).
-    #[ts(type = "number | null")]
-    pub seed: Option<u64>,
-    /// The environment variable the API key was read from (never the key).
-    pub api_key_env: Option<String>,
-}
 
 /// Everything `judge run` takes.
 #[derive(Debug, Clone)]
@@ -572,7 +524,7 @@ pub fn run(
             let m = m.clone();
             Arc::new(move |text: &str| judge::parse_answer(text, &m).score.is_some())
         }
-        None => Arc::new(|text: &str| super::trust::pick(text).is_some()),
+        None => Arc::new(|text: &str| judge::pick(text).is_some()),
     };
 
     let mut state =

@@ -22,6 +22,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use ts_rs::TS;
 
+use super::judge::pick;
 use super::runner::{outputs_of, Control};
 use super::{eval_pairs, LabelMap};
 use crate::agreement::stats::{kappa_from_table, KappaStats};
@@ -289,20 +290,4 @@ fn axis_match(project: &Project, run: i64, map: &str, pairs: &[super::Pair]) -> 
         per_axis: counts.into_iter().map(|(k, (h, n))| (k, AxisShare::of(h, n))).collect(),
         no_axis_named: no_axis,
     }))
-}
-
-/// The claim a pairwise answer names: `A` or `B` from a JSON `better` (or `answer`, `choice`),
-/// else a reply that is only the letter.
-pub fn pick(text: &str) -> Option<char> {
-    let letter = |s: &str| match s.trim().trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_uppercase().as_str() {
-        "A" | "CLAIM A" => Some('A'),
-        "B" | "CLAIM B" => Some('B'),
-        _ => None,
-    };
-    if let Some(obj) = super::judge::first_object(text) {
-        if let Some(p) = ["better", "answer", "choice"].iter().find_map(|k| obj.get(*k)?.as_str().and_then(letter)) {
-            return Some(p);
-        }
-    }
-    letter(text)
 }

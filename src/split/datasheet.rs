@@ -1,6 +1,9 @@
 //! The datasheet of an export (`DATASHEET.md`), written from the split's own recorded numbers.
 
-use super::export::{Recorded, RecordedSource};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+use super::{AxisTable, LeftOut, SplitParams, StageCounts};
 
 fn fmt_num(v: &serde_json::Value) -> String {
     v.as_f64().map_or("undefined".into(), |x| format!("{x:.3}"))
@@ -123,4 +126,37 @@ fn promotion_section(out: &mut String, p: &super::Promotion) {
         out.push_str(&format!("- `{}` ({}): {}\n", r.id, r.axis, r.reason));
     }
     out.push('\n');
+}
+
+/// What the lock recorded of a split, read back from its stored manifest: an export writes the
+/// datasheet and the removal list from it rather than recomputing them.
+#[derive(Deserialize)]
+pub(super) struct Recorded {
+    pub(super) split: RecordedSplit,
+    pub(super) params: SplitParams,
+    pub(super) counts: StageCounts,
+    pub(super) per_axis: Vec<AxisTable>,
+    pub(super) by_source: BTreeMap<String, RecordedSource>,
+    pub(super) capped: Vec<LeftOut>,
+    pub(super) locality_removed: Vec<LeftOut>,
+    /// Absent from splits locked before issue 28: their datasheet stays as it was.
+    #[serde(default)]
+    pub(super) promotion: Option<super::Promotion>,
+    /// Issue 28, as `promotion`: counts per construction family, and the leakage audit.
+    #[serde(default)]
+    pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
+    #[serde(default)]
+    pub(super) leakage_audit: Option<super::LeakageAudit>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct RecordedSplit {
+    pub(super) version: i64,
+    pub(super) locked_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct RecordedSource {
+    pub(super) retained: u64,
+    pub(super) eval: u64,
 }

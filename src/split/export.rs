@@ -10,9 +10,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
-use super::datasheet::datasheet;
-use super::lines::{adjudication_lines, annotation_lines, read_people, rejected_lines};
-use super::{latest, read_roles, read_roles_between, AxisTable, LeftOut, Roles, SplitParams, StageCounts, ZERO_HASH};
+use super::datasheet::{datasheet, Recorded};
+use super::lines::{adjudication_lines, annotation_lines, read_people, rejected_lines, CandidateText};
+use super::publish::EXPORT_FILES;
+use super::{latest, read_roles, read_roles_between, Roles, ZERO_HASH};
 use crate::annotate::Field;
 use crate::error::{Error, Result};
 use crate::label::{final_fields_between, FinalFields, FinalTable, FIELDS};
@@ -32,20 +33,6 @@ pub struct EvalRow {
     pub calibrated_claim: String,
     pub raised_claim: String,
     pub repair: String,
-}
-
-/// Every candidate's text an export needs, in id order.
-pub(super) struct CandidateText {
-    pub(super) id: String,
-    pub(super) group_id: String,
-    pub(super) source_dataset: String,
-    pub(super) context: String,
-    pub(super) passage: String,
-    pub(super) calibrated_claim: String,
-    pub(super) raised_claim: String,
-    pub(super) axis: Option<String>,
-    pub(super) source_id: String,
-    pub(super) construction_family: Option<String>,
 }
 
 const TEXT_COLUMNS: &str =
@@ -324,19 +311,6 @@ pub(super) const EVAL_COLUMNS: [&str; 11] = [
     "repair",
 ];
 
-/// The files an export writes, in writing order.
-pub const EXPORT_FILES: [&str; 9] = [
-    "eval.jsonl",
-    "eval.csv",
-    "benchmark.jsonl",
-    "annotations.jsonl",
-    "adjudications.jsonl",
-    "rejected.jsonl",
-    "locality_removed.jsonl",
-    "DATASHEET.md",
-    "manifest.json",
-];
-
 /// The canonical content of a split: parameters and the ids on every side, as compact JSON.
 /// Its sha256 names the split's content whatever the times in the manifest.
 pub(super) fn canonical_content(
@@ -364,39 +338,6 @@ pub struct ExportReport {
     /// File name -> sha256.
     pub files: BTreeMap<String, String>,
     pub content_sha256: String,
-}
-
-/// What the lock recorded of a split, read back from its stored manifest: an export writes the
-/// datasheet and the removal list from it rather than recomputing them.
-#[derive(Deserialize)]
-pub(super) struct Recorded {
-    pub(super) split: RecordedSplit,
-    pub(super) params: SplitParams,
-    pub(super) counts: StageCounts,
-    pub(super) per_axis: Vec<AxisTable>,
-    pub(super) by_source: BTreeMap<String, RecordedSource>,
-    pub(super) capped: Vec<LeftOut>,
-    pub(super) locality_removed: Vec<LeftOut>,
-    /// Absent from splits locked before issue 28: their datasheet stays as it was.
-    #[serde(default)]
-    pub(super) promotion: Option<super::Promotion>,
-    /// Issue 28, as `promotion`: counts per construction family, and the leakage audit.
-    #[serde(default)]
-    pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
-    #[serde(default)]
-    pub(super) leakage_audit: Option<super::LeakageAudit>,
-}
-
-#[derive(Deserialize)]
-pub(super) struct RecordedSplit {
-    pub(super) version: i64,
-    pub(super) locked_at: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub(super) struct RecordedSource {
-    pub(super) retained: u64,
-    pub(super) eval: u64,
 }
 
 /// Exports the latest locked split into `dir`: a new folder, an empty one, or an earlier export's

@@ -5,7 +5,6 @@ use rusqlite::Connection;
 use serde::Serialize;
 use std::collections::HashMap;
 
-use super::export::CandidateText;
 use crate::annotate::Field;
 use crate::error::{Error, Result};
 use crate::label::{FinalFields, FinalTable, Source, FIELDS};
@@ -307,6 +306,20 @@ pub(super) fn rejected_lines<'a>(
         });
     }
     Ok(out)
+}
+
+/// Every candidate's text an export needs, in id order.
+pub(super) struct CandidateText {
+    pub(super) id: String,
+    pub(super) group_id: String,
+    pub(super) source_dataset: String,
+    pub(super) context: String,
+    pub(super) passage: String,
+    pub(super) calibrated_claim: String,
+    pub(super) raised_claim: String,
+    pub(super) axis: Option<String>,
+    pub(super) source_id: String,
+    pub(super) construction_family: Option<String>,
 }
 
 #[cfg(test)]

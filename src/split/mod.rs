@@ -42,8 +42,9 @@ mod publish;
 mod seal;
 mod verify;
 
-pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport, EXPORT_FILES};
+pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport};
 pub use leakage::{normalise, Leak, LeakageAudit};
+pub use publish::EXPORT_FILES;
 pub use verify::{verify, VerifyReport};
 
 /// Evaluation rows per axis in the paper.
@@ -700,7 +701,8 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         params![at, serde_json::to_string(&manifest).expect("manifest"), split_id],
     )?;
     crate::rowstate::freeze(&tx, split_id)?;
-    seal::record(&tx, split_id, version)?;
+    let sealed = export::export_hashes(&tx, version)?;
+    seal::record(&tx, split_id, &sealed.files, &sealed.content_sha256)?;
     tx.commit()?;
     Ok(locked)
 }

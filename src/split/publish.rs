@@ -18,11 +18,23 @@
 
 use std::path::{Path, PathBuf};
 
-use super::export::EXPORT_FILES;
 use super::MANIFEST_FORMAT;
 use crate::crashpoint::hit;
 use crate::error::{Error, Result};
 use crate::output;
+
+/// The files an export writes, in writing order.
+pub const EXPORT_FILES: [&str; 9] = [
+    "eval.jsonl",
+    "eval.csv",
+    "benchmark.jsonl",
+    "annotations.jsonl",
+    "adjudications.jsonl",
+    "rejected.jsonl",
+    "locality_removed.jsonl",
+    "DATASHEET.md",
+    "manifest.json",
+];
 
 /// The suffixes of the siblings an export makes next to `DIR`.
 const STAGE_KIND: &str = "forcebench-export";

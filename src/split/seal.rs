@@ -13,15 +13,20 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 
-/// Computes and records the seal of locked split `split_id` (version `version`).
-pub(super) fn record(conn: &Connection, split_id: i64, version: i64) -> Result<()> {
-    let report = super::export::export_hashes(conn, version)?;
+/// Records the seal of locked split `split_id`: the hashes of its export (`files`, name ->
+/// sha256, and `content_sha256`, as the export computes them).
+pub(super) fn record(
+    conn: &Connection,
+    split_id: i64,
+    files: &BTreeMap<String, String>,
+    content_sha256: &str,
+) -> Result<()> {
     conn.execute(
         "INSERT INTO split_seals (split_id, content_sha256, files_json, sealed_at) VALUES (?1, ?2, ?3, ?4)",
         params![
             split_id,
-            report.content_sha256,
-            serde_json::to_string(&report.files).expect("file hashes serialise"),
+            content_sha256,
+            serde_json::to_string(files).expect("file hashes serialise"),
             crate::project::now()
         ],
     )?;

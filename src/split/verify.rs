@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use ts_rs::TS;
 
-use super::export::{canonical_content, sha256_hex, EXPORT_FILES};
+use super::export::{canonical_content, sha256_hex};
+use super::publish::EXPORT_FILES;
 use super::{MANIFEST_FORMAT, ZERO_HASH};
 use crate::error::{Error, Result};
 

@@ -168,3 +168,17 @@ fn each_person_keeps_their_role_and_counts_the_rows_assigned_to_them() {
         ]
     );
 }
+
+// Issue 30: the window lists the people who may adjudicate from the roster as the core sends it,
+// instead of restating the rule.
+#[test]
+fn the_roster_says_who_may_adjudicate() {
+    let project = Project::in_memory("t").unwrap();
+    for (name, role) in [("Ana", Role::Annotator), ("Eve", Role::Adjudicator), ("Lee", Role::Lead)] {
+        roster::add(&project, name, role).unwrap();
+    }
+    let may: Vec<(String, bool)> =
+        roster::list(&project).unwrap().into_iter().map(|a| (a.name, a.may_adjudicate)).collect();
+    assert_eq!(may, [("Ana".to_string(), false), ("Eve".to_string(), true), ("Lee".to_string(), true)]);
+    assert!(!Role::Annotator.may_adjudicate() && Role::Adjudicator.may_adjudicate() && Role::Lead.may_adjudicate());
+}

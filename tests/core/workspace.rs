@@ -68,3 +68,53 @@ fn a_lead_project_cannot_return_a_packet_and_a_returned_packet_cannot_be_opened(
     );
     assert!(!dir.path().join("again.forcebench").exists(), "no workspace was made");
 }
+
+// Moved from the shell (issue 30): the app and `packets return` share where a return goes.
+#[test]
+fn a_return_goes_beside_its_packet_unless_told_otherwise() {
+    use std::path::{Path, PathBuf};
+    let ws = Path::new("/x/ana.json.workspace.forcebench");
+    assert_eq!(workspace::packet_path_of_workspace(ws), Some(PathBuf::from("/x/ana.json")));
+    assert_eq!(workspace::packet_path_of_workspace(Path::new("/x/p.forcebench")), None);
+    assert_eq!(workspace::packet_path_of_workspace(Path::new("/x/.workspace.forcebench")), None);
+    assert_eq!(workspace::default_return_path(Path::new("/x/ana.json")), PathBuf::from("/x/ana.returned.json"));
+
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let Err(err) = workspace::default_return_path_of(&project) else { panic!("refused") };
+    assert_eq!(err.code(), "not_a_workspace");
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let beside = workspace::open_or_resume(&packet).unwrap();
+    assert_eq!(workspace::default_return_path_of(&beside).unwrap(), Some(workspace::default_return_path(&packet)));
+    let elsewhere = workspace::open_packet(&packet_for(&list, "ben"), &dir.path().join("ben.forcebench")).unwrap();
+    assert_eq!(workspace::default_return_path_of(&elsewhere).unwrap(), None, "the caller asks for a path");
+}
+
+#[test]
+fn packets_return_without_out_writes_where_the_app_does_or_asks_for_a_path() {
+    use assert_cmd::Command;
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    drop(workspace::open_or_resume(&packet).unwrap());
+    let beside = workspace::workspace_path_for(&packet);
+    Command::cargo_bin("forcebench")
+        .unwrap()
+        .arg("--project")
+        .arg(&beside)
+        .args(["packets", "return"])
+        .assert()
+        .success();
+    assert!(workspace::default_return_path(&packet).exists(), "written beside the packet");
+
+    let elsewhere = dir.path().join("ben.forcebench");
+    drop(workspace::open_packet(&packet_for(&list, "ben"), &elsewhere).unwrap());
+    Command::cargo_bin("forcebench")
+        .unwrap()
+        .arg("--project")
+        .arg(&elsewhere)
+        .args(["packets", "return"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("pass --out FILE"));
+}

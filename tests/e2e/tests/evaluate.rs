@@ -157,42 +157,11 @@ async fn exercise(
     Ok(())
 }
 
-/// An OpenAI-compatible endpoint on 127.0.0.1 that calls every claim a force gap.
+/// An OpenAI-compatible endpoint on 127.0.0.1 that calls every claim a force gap (the scripted
+/// server the core's and the shell's tests use).
 fn endpoint() -> String {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                        length = v.trim().parse().unwrap();
-                    }
-                    if line == "\r\n" {
-                        break;
-                    }
-                }
-                let mut body = vec![0; length];
-                reader.read_exact(&mut body).unwrap();
-                let answer = json!({ "choices": [{ "message": { "role": "assistant", "content": "{\"label\": \"force_gap\"}" } }] })
-                    .to_string();
-                let mut out = stream;
-                let _ = write!(
-                    out,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-                    answer.len()
-                );
-            });
-        }
-    });
-    url
+    use forcebench_test_support::openai::{Reply, Server};
+    Server::start(|_, _| Reply::content("{\"label\": \"force_gap\"}")).base_url
 }
 
 fn fmt(x: Option<f64>) -> String {

@@ -5,4 +5,8 @@ export type Annotator = { id: number, name: string, role: Role, created_at: stri
 /**
  * Rows assigned to this person.
  */
-assigned: number, };
+assigned: number, 
+/**
+ * Whether this person may adjudicate ([`Role::may_adjudicate`]).
+ */
+may_adjudicate: boolean, };

@@ -17,6 +17,11 @@ export type RowView = { candidate: Candidate,
  */
 annotator_a: string | null, annotator_b: string | null, category: Category, a: Annotation, b: Annotation, fields: Array<FieldRow>, adjudication: Adjudication | null, history: Array<HistoryEvent>, qc: Array<QcResult>, 
 /**
+ * Whether `qc` holds the row back: an error check failed ([`qc::holds_back`]), so an
+ * accepted row is not accepted.
+ */
+held_back_by_qc: boolean, 
+/**
  * What the view needs to know to guide a decision (see [`Rules`]).
  */
 rules: Rules, 

@@ -52,8 +52,9 @@ pub enum PacketsCommand {
     },
     /// Annotator side: write the returned packet from the workspace given with --project
     Return {
+        /// Where to write it [default: <packet stem>.returned.json beside the issued packet, as the app does]
         #[arg(long, value_name = "FILE")]
-        out: PathBuf,
+        out: Option<PathBuf>,
         /// Replace FILE if it exists (a ForceBench project is never replaced)
         #[arg(long)]
         force: bool,
@@ -240,6 +241,14 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
         }
         PacketsCommand::Return { out, force } => {
             let p = open(project)?;
+            let out = match out {
+                Some(out) => out,
+                None => workspace::default_return_path_of(&p)?.ok_or_else(|| {
+                    forcebench::Error::InvalidArgument(
+                        "cannot tell where the issued packet is from the workspace's file name; pass --out FILE".into(),
+                    )
+                })?,
+            };
             forcebench::output::check_target(&out, force)?;
             let packet = workspace::return_packet(&p, &out)?;
             println!("wrote the returned packet ({} rows) to {}", packet.rows.len(), out.display());
