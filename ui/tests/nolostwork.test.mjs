@@ -54,7 +54,7 @@ const controls = (page, root) =>
 // Chidi's queue, and `Esc` `a` saved an accept under Chidi's name. An ↓ in the boundary list
 // saved a type at once (↓ then Esc left it saved).
 test("no key sent to any control of Annotate changes the annotator, and the boundary type only by Enter", async () => {
-  const people = [...annotate.annotators, { id: 3, name: "Chidi", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2 }];
+  const people = [...annotate.annotators, { id: 3, name: "Chidi", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2, may_adjudicate: false }];
   const { page, problems } = await openAnnotate({
     annotate: { ...annotate, annotators: people, queues: { ...annotate.queues, Chidi: ["fx-001", "fx-002"] } },
   });
@@ -253,7 +253,7 @@ const waitState = (page, state) =>
   page.waitForFunction((s) => document.querySelector('[data-testid="save-state"]')?.dataset.state === s, state);
 
 test("no key sent to any control of Adjudicate changes the adjudicator or saves a label", async () => {
-  const people = [...annotate.annotators, { id: 9, name: "Lee", role: "lead", created_at: "2025-01-01T00:00:00Z", assigned: 0 }];
+  const people = [...annotate.annotators, { id: 9, name: "Lee", role: "lead", created_at: "2025-01-01T00:00:00Z", assigned: 0, may_adjudicate: true }];
   const { page, problems } = await openAdjudicate({ annotate: { ...annotate, annotators: people } });
   await page.waitForSelector('[data-testid="adjudicator-select"]');
   const who = () => page.$eval('[data-testid="adjudicator-select"]', (e) => e.dataset.value ?? e.value);

@@ -82,7 +82,8 @@ export class AdjudicateModel {
    *  until the adjudicator says to discard the draft (or saves it). */
   leaving = $state<{ to: string } | null>(null);
 
-  readonly adjudicators = $derived(this.people.filter((p) => p.role === "adjudicator" || p.role === "lead"));
+  /** Who may adjudicate is the core's rule (`may_adjudicate`); the window does not restate it. */
+  readonly adjudicators = $derived(this.people.filter((p) => p.may_adjudicate));
   readonly items = $derived(this.queue?.items ?? []);
   readonly sources = $derived(this.queue?.facets.sources ?? []);
   readonly pairs = $derived(this.queue?.facets.pairs ?? []);
@@ -170,7 +171,10 @@ export class AdjudicateModel {
     }
     const keptName = this.adjudicators.find((p) => p.name === this.kept.adjudicator)?.name;
     this.adjudicator =
-      keptName ?? this.people.find((p) => p.role === "adjudicator")?.name ?? this.people.find((p) => p.role === "lead")?.name ?? null;
+      keptName ??
+      this.adjudicators.find((p) => p.role === "adjudicator")?.name ??
+      this.adjudicators[0]?.name ??
+      null;
     // The page holding the first open row (an empty id: looked for from the top).
     const first = await this.loadQueue({ openAfter: "" });
     const start = first?.next_open ?? this.items[0]?.id;

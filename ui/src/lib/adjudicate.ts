@@ -175,10 +175,11 @@ export function canTake(f: FieldRow, take: "a" | "b" | "suggestion"): boolean {
   return f.field !== "decision" || v !== "needs_discussion";
 }
 
-/** Where a saved row stands, in a few words, for the note shown once the view has moved on. */
+/** Where a saved row stands, in a few words, for the note shown once the view has moved on
+ *  (whether QC holds it back is the core's word: `held_back_by_qc`). */
 export function savedOutcome(r: RowView): string {
   if (r.adjudication?.decision !== "accept_force_gap") return "rejected";
-  return r.qc.some((q) => !q.passed && q.severity === "error") ? "held back by QC" : "accepted";
+  return r.held_back_by_qc ? "held back by QC" : "accepted";
 }
 
 /** What a key does on a row. */

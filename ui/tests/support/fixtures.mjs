@@ -232,9 +232,9 @@ annotateRows["fx-003"].annotation = {
 
 export const annotate = {
   annotators: [
-    { id: 1, name: "Ana", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 4 },
-    { id: 2, name: "Ben", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2 },
-    { id: 5, name: "Eve", role: "adjudicator", created_at: "2025-01-01T00:00:00Z", assigned: 0 },
+    { id: 1, name: "Ana", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 4, may_adjudicate: false },
+    { id: 2, name: "Ben", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 2, may_adjudicate: false },
+    { id: 5, name: "Eve", role: "adjudicator", created_at: "2025-01-01T00:00:00Z", assigned: 0, may_adjudicate: true },
   ],
   queues: { Ana: ["fx-zurich", "fx-001", "fx-003", "fx-002"], Ben: ["fx-002", "fx-001"] },
   rows: annotateRows,
@@ -457,6 +457,7 @@ function rowView(candidate, category, names, a, b, s, extra = {}) {
     adjudication: null,
     history: [],
     qc: [],
+    held_back_by_qc: false,
     rules: RULES,
     decided_quickly: [],
     ...extra,
@@ -556,6 +557,7 @@ export function savedRow(rationale = null) {
     { check: "checklist_no_unrelated_addition", severity: "warning", passed: false, detail: "not answered: the raised claim adds nothing unrelated" },
     { check: "locality_large_rewrite", severity: "warning", passed: false, detail: "60% of the words changed" },
   ];
+  row.held_back_by_qc = true;
   return row;
 }
 

@@ -33,6 +33,19 @@ test("opening reads the roster, picks the adjudicator and shows the first open r
   assert.equal(m.saveState, "idle");
 });
 
+test("who may adjudicate is the core's word, not the window's reading of roles (issue 30)", async () => {
+  // A roster where the core lets the lead adjudicate and not the person called "adjudicator" (a
+  // rule the window cannot guess from the roles): the menu offers exactly whom the core allows.
+  const people = [
+    { id: 1, name: "Ana", role: "annotator", created_at: "2025-01-01T00:00:00Z", assigned: 4, may_adjudicate: false },
+    { id: 5, name: "Eve", role: "adjudicator", created_at: "2025-01-01T00:00:00Z", assigned: 0, may_adjudicate: false },
+    { id: 9, name: "Lee", role: "lead", created_at: "2025-01-01T00:00:00Z", assigned: 0, may_adjudicate: true },
+  ];
+  const { m } = await opened({ list_annotators: () => people });
+  assert.deepEqual(m.adjudicators.map((p) => p.name), ["Lee"]);
+  assert.equal(m.adjudicator, "Lee");
+});
+
 test("the draft label: open while A and B differ; a decision decides which fields it has and where j/k go", async () => {
   const { m } = await opened();
   assert.equal(m.drafts.decision.how, "open");
@@ -237,10 +250,14 @@ test("l switches to the locality audit and back, not from a field", async () => 
   assert.equal(m.mode, "queue");
 });
 
-test("a saved row is said accepted, rejected, or held back by QC", () => {
-  const row = (decision, qc = []) => ({ adjudication: { decision }, qc });
-  assert.equal(savedOutcome(row("reject_not_force_gap")), "rejected");
-  assert.equal(savedOutcome(row("accept_force_gap")), "accepted");
-  assert.equal(savedOutcome(row("accept_force_gap", [{ passed: false, severity: "warning" }])), "accepted");
-  assert.equal(savedOutcome(row("accept_force_gap", [{ passed: false, severity: "error" }])), "held back by QC");
+test("a saved row is said accepted, rejected, or held back by QC, as the core says (issue 30)", () => {
+  // The window no longer decides which failed checks hold a row back: it reads the core's
+  // `held_back_by_qc`, even where the checks it has would say otherwise.
+  const row = (decision, held, qc = []) => ({ adjudication: { decision }, held_back_by_qc: held, qc });
+  const failedError = [{ passed: false, severity: "error" }];
+  assert.equal(savedOutcome(row("reject_not_force_gap", false)), "rejected");
+  assert.equal(savedOutcome(row("accept_force_gap", false)), "accepted");
+  assert.equal(savedOutcome(row("accept_force_gap", true)), "held back by QC");
+  assert.equal(savedOutcome(row("accept_force_gap", false, failedError)), "accepted");
+  assert.equal(savedOutcome(row("accept_force_gap", true, [])), "held back by QC");
 });
