@@ -230,7 +230,7 @@ test("an edited span must be verbatim; the core's refusal is shown with its code
   await page.keyboard.type("The decisive words are the survey's range.");
   await page.keyboard.press("Control+Enter");
   await page.waitForSelector('[data-testid="save-error"]');
-  assert.equal(await page.textContent('[data-testid="save-error"]'), `Not saved: ${message} invalid_argument`);
+  assert.equal(await page.textContent('[data-testid="save-error"]'), `Not saved. invalid_argument: ${message}`);
   const [sent] = await calls(page, "resolve_row");
   const span = JSON.parse(sent.resolution.choices.find((c) => c[0] === "evidence_span")[1].value);
   const passage = "In Zürich — a 2019 survey found that 12–18% of renters may move within a year, the city said.";
@@ -355,7 +355,7 @@ test("the locality audit: a mark needs a reason, the core's refusal is shown, re
   await second.page.fill('[data-testid="reason"]', "changes the answer target");
   await second.page.click('[data-testid="mark-save"]');
   await second.page.waitForSelector('[data-testid="mark-error"]');
-  assert.equal(await second.page.textContent('[data-testid="mark-error"]'), `Not changed: ${refusal.message} invalid_argument`);
+  assert.equal(await second.page.textContent('[data-testid="mark-error"]'), `Not changed. invalid_argument: ${refusal.message}`);
   assert.equal(await second.page.isVisible('[data-testid="reason"]'), true, "the reason stays for another try");
   assert.deepEqual(second.problems, []);
   await second.page.close();
@@ -416,6 +416,7 @@ test("the QC summary counts locality warnings apart from the other warnings", as
   await page.evaluate(() => {
     const saved = structuredClone(window.__backend.answers.resolve_row);
     saved.qc = saved.qc.filter((q) => q.severity !== "error");
+    saved.held_back_by_qc = false;
     window.__backend.byArg.adjudication_row.answers["fx-adj-1"] = saved;
   });
   await page.keyboard.press("]");
