@@ -87,6 +87,41 @@ fn a_project_that_failed_to_open_answers_every_command_with_its_error() {
 }
 
 #[test]
+fn damage_found_after_the_project_opened_is_named_as_damage_in_the_window_too() {
+    // Issue 29: opening reads only the schema, so a damaged table shows up later, at the first
+    // command that reads it. The CLI named that as damage of the project file with the way back;
+    // the app's commands must too, with the same code, rather than "database disk image is
+    // malformed" with no file named.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lab.forcebench");
+    {
+        let mut project = Project::create(&path, "Lab").unwrap();
+        forcebench::sample::load_sample(&mut project).unwrap();
+    }
+    let (page_size, root): (i64, i64) = {
+        let project = Project::open(&path).unwrap();
+        let conn = project.conn();
+        let page_size = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let root =
+            conn.query_row("SELECT rootpage FROM sqlite_master WHERE name = 'candidates'", [], |r| r.get(0)).unwrap();
+        (page_size, root)
+    };
+    assert!(!dir.path().join("lab.forcebench-wal").exists(), "everything is in the main file");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    bytes[at..at + page_size as usize].fill(0xEE);
+    std::fs::write(&path, bytes).unwrap();
+    std::fs::write(dir.path().join("lab.forcebench.schema9.bak"), b"a copy").unwrap();
+    let project = Project::open(&path).expect("opening does not read the candidates table");
+    let (_app, window) = app(Ok(project));
+    let err = invoke(&window, "candidate_page", json!({ "query": { "offset": 0, "limit": 5 } })).unwrap_err();
+    assert_eq!(err["code"], "damaged_project", "{err}");
+    let message = err["message"].as_str().unwrap();
+    assert!(message.contains("lab.forcebench is damaged (SQLite: database disk image is malformed)"), "{message}");
+    assert!(message.contains("(lab.forcebench.schema9.bak) are the way back"), "{message}");
+}
+
+#[test]
 fn the_window_is_granted_no_core_api_beyond_the_app_commands() {
     // capabilities/default.json grants nothing: the UI needs only its own commands.
     let (_app, window) = app(Ok(sample_project()));

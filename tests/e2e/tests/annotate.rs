@@ -75,11 +75,20 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     wait_js(&client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", preview.clone()).await?;
     shot(&client, "window-annotate.png").await?;
 
-    // Row 2: needs discussion, temporal, high-impact.
+    // Row 2: needs discussion, temporal, high-impact, and (issue 31: a discussion is finished only
+    // when the note says what to discuss) a note: `o` goes to the notes, Esc leaves and saves.
     keys(&client, "n").await?;
     wait_js(&client, ROW_ID, json!(ids[1])).await?;
     keys(&client, "d4c").await?;
     wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=discuss-why]') !== null", json!(true)).await?;
+    keys(&client, "o").await?;
+    wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("notes")).await?;
+    keys(&client, "Is the follow-up long enough?").await?;
+    keys(&client, &k(Key::Escape)).await?;
+    wait_js(&client, "document.activeElement?.dataset?.testid ?? null", json!("annotate-view")).await?;
+    wait_js(&client, SAVE_STATE, json!("saved")).await?;
+    wait_js(&client, "document.querySelector('[data-testid=discuss-why]') !== null", json!(false)).await?;
 
     // Row 3: reject; t focuses the boundary type, where an entry is chosen (here as a click on
     // it would, through the list's change event).
@@ -176,7 +185,8 @@ async fn annotate_three_rows_by_keyboard_and_find_them_after_a_restart() {
     assert!(a.finished, "{:?}", a.problems);
     let b = &saved[1];
     assert_eq!((b.decision, b.axis, b.severity), (Some(Decision::NeedsDiscussion), Some(Axis::Temporal), Some(3)));
-    assert!(b.finished);
+    assert_eq!(b.notes.as_deref(), Some("Is the follow-up long enough?"));
+    assert!(b.finished, "{:?}", b.problems);
     let c = &saved[2];
     assert_eq!(c.decision, Some(Decision::RejectNotForceGap));
     assert_eq!(c.boundary_type, Some(BoundaryType::NonlocalRewrite));
