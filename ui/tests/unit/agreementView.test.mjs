@@ -1,8 +1,8 @@
-// The agreement view's state (lib/agreementView.svelte.ts) driven in node through fake commands:
+// The agreement view's state (components/agreement.svelte.ts) driven in node through fake commands:
 // the report read, a chosen cell's rows (a later choice wins), a row opened, and export.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AgreementViewState } from "../../src/lib/agreementView.svelte.ts";
+import { AgreementViewState } from "../../src/components/agreement.svelte.ts";
 import { agreementReport } from "../support/fixtures.mjs";
 
 /** Fake shell commands; the cell rows of `holdCell` ("row-col") wait in `held` until released.

@@ -1,8 +1,8 @@
-// The evaluate view's state (lib/evaluateView.svelte.ts) driven in node through fake commands:
+// The evaluate view's state (components/evaluate.svelte.ts) driven in node through fake commands:
 // what each action sends, what the view keeps, and that refusals are the shell's own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { EvaluateViewState } from "../../src/lib/evaluateView.svelte.ts";
+import { EvaluateViewState } from "../../src/components/evaluate.svelte.ts";
 import { baselineReports, noLockedSplit, reports } from "../support/evaluateFixtures.mjs";
 import { JUDGE_CATALOG } from "../support/fixtures.mjs";
 

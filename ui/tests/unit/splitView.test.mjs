@@ -1,9 +1,9 @@
-// The split view's state (lib/splitView.svelte.ts) driven in node through fake commands: what it
+// The split view's state (components/split.svelte.ts) driven in node through fake commands: what it
 // sends, what it keeps, and that a refusal shown is the shell's own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { flushSync } from "svelte";
-import { SplitViewState } from "../../src/lib/splitView.svelte.ts";
+import { SplitViewState } from "../../src/components/split.svelte.ts";
 import { draftSplit, exportReport, lockedSplit, splitStatus, verifyReport } from "../support/splitFixtures.mjs";
 
 const DEFAULTS = { caps: {}, per_axis: 40, seed: 1, strata: ["source_dataset"] };

@@ -4,7 +4,7 @@
 // EvaluateView.svelte and ComparisonTable.svelte only render it; the unit tests drive it in node
 // through fake commands (tests/unit/evaluateView.test.mjs).
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
-import { defaultJudgeRequests, defaultPlotsDir, mapForTemplate, needsLockedSplit, sortReports, templateAbout, type SortKey } from "./evaluate";
+import { defaultJudgeRequests, defaultPlotsDir, mapForTemplate, needsLockedSplit, sortReports, templateAbout, type SortKey } from "../lib/evaluate";
 import {
   evaluationCompare,
   evaluationPlotsSvg,
@@ -16,9 +16,9 @@ import {
   runBaselines,
   type JudgeImport,
   type PlotsSvg,
-} from "./ipc/evaluation";
-import { IpcError } from "./ipc/call";
-import { judgeTemplates, type JudgeCatalog } from "./ipc/judging";
+} from "../lib/ipc/evaluation";
+import { IpcError } from "../lib/ipc/call";
+import { judgeTemplates, type JudgeCatalog } from "../lib/ipc/judging";
 
 /** The commands the evaluate view calls (the shell's, unless a test gives its own). */
 export interface EvaluateCommands {

@@ -8,10 +8,10 @@ import type { CellRow } from "../bindings/CellRow";
 import type { ConfusionTable } from "../bindings/ConfusionTable";
 import type { PairReport } from "../bindings/PairReport";
 import type { ProjectAgreement } from "../bindings/ProjectAgreement";
-import { categoryName, defaultExportStem, exportPath, prevalenceNote, reading } from "./agreement";
-import { agreementCellRows, agreementReport, exportAgreement, type ExportFormat } from "./ipc/agreement";
-import { IpcError } from "./ipc/call";
-import { getCandidate } from "./ipc/candidates";
+import { categoryName, defaultExportStem, exportPath, prevalenceNote, reading } from "../lib/agreement";
+import { agreementCellRows, agreementReport, exportAgreement, type ExportFormat } from "../lib/ipc/agreement";
+import { IpcError } from "../lib/ipc/call";
+import { getCandidate } from "../lib/ipc/candidates";
 
 /** The commands the agreement view calls (the shell's, unless a test gives its own). */
 export interface AgreementCommands {

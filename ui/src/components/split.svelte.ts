@@ -9,9 +9,9 @@ import type { SplitParams } from "../bindings/SplitParams";
 import type { SplitShow } from "../bindings/SplitShow";
 import type { StatusReport } from "../bindings/StatusReport";
 import type { VerifyReport } from "../bindings/VerifyReport";
-import { IpcError } from "./ipc/call";
-import { projectStatus } from "./ipc/project";
-import { checkForm, defaultExportDir, emptyForm, formOf, sameParams, stages, sumColumns, type FormField, type ParamForm } from "./split";
+import { IpcError } from "../lib/ipc/call";
+import { projectStatus } from "../lib/ipc/project";
+import { checkForm, defaultExportDir, emptyForm, formOf, sameParams, stages, sumColumns, type FormField, type ParamForm } from "../lib/split";
 import {
   splitDefaults,
   splitDraft,
@@ -22,7 +22,7 @@ import {
   splitVerify,
   type DraftParams,
   type ExportProgress,
-} from "./ipc/split";
+} from "../lib/ipc/split";
 
 /** The commands the split view calls (the shell's, unless a test gives its own). */
 export interface SplitCommands {
