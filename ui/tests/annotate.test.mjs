@@ -383,6 +383,18 @@ function withZurich(change) {
   return { annotate: { ...annotate, rows: { ...annotate.rows, "fx-zurich": row } } };
 }
 
+test("on a row decided other than accept, the suggestions bar says only an accept needs them confirmed", async () => {
+  // Broke (issue 31): a finished discussion row said "Suggested, not yet confirmed" beside
+  // "Complete", as if something were still missing.
+  const { page } = await openAnnotate(withZurich((r) => (r.annotation.suggested = ["axis", "severity", "repair"])));
+  const bar = async () => (await page.textContent('[data-testid="suggested-bar"]')).replace(/\s+/g, " ");
+  assert.doesNotMatch(await bar(), /Only an accept/, "undecided: an accept may still come");
+  await page.keyboard.press("d");
+  await waitSaved(page);
+  assert.match(await bar(), /not yet confirmed: axis, severity and repair\. Only an accept needs them confirmed\./);
+  await page.close();
+});
+
 test("pre-filled suggestions look suggested; a does not finish the row, y confirms them all visibly", async () => {
   // Old view: one `a` finished a row whose axis, severity and repair the annotator never confirmed.
   const { page, problems } = await openAnnotate(
