@@ -515,17 +515,19 @@ pub fn nfc(value: &str) -> String {
 /// one: `x<NBSP>1`) is refused with the words import uses (issue 29). Every core function that
 /// looks a row up by an id it was given calls it first.
 pub fn id_key(value: &str) -> Result<std::borrow::Cow<'_, str>> {
-    key("id", value)
+    identifier_key("id", value)
 }
 
 /// A person's name as it arrives from outside a file, as [`id_key`] does for ids: trimmed (as
 /// the roster stores names), NFC, and refused with the roster's words if it holds a character no
 /// name on the roster can hold.
 pub fn name_key(value: &str) -> Result<std::borrow::Cow<'_, str>> {
-    key("name", value.trim())
+    identifier_key("name", value.trim())
 }
 
-fn key<'a>(what: &str, value: &'a str) -> Result<std::borrow::Cow<'a, str>> {
+/// Any identifier as it arrives from outside a file, as [`id_key`] does for ids: NFC, refused
+/// (naming it `what`: "evaluator name"...) if it holds a character no stored one can hold.
+pub fn identifier_key<'a>(what: &str, value: &'a str) -> Result<std::borrow::Cow<'a, str>> {
     let value = icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value);
     check_identifier(what, &value).map_err(Error::InvalidArgument)?;
     Ok(value)

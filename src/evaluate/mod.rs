@@ -398,9 +398,7 @@ pub(crate) fn evaluator_name(name: &str) -> Result<String> {
     if name.is_empty() {
         return Err(Error::InvalidArgument("an evaluator needs a name".into()));
     }
-    let name = icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(name);
-    crate::input::check_identifier("evaluator name", &name).map_err(Error::InvalidArgument)?;
-    Ok(name.into_owned())
+    Ok(crate::input::identifier_key("evaluator name", name)?.into_owned())
 }
 
 fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Result<()> {
