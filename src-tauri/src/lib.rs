@@ -81,8 +81,8 @@ impl Studio {
         self.changes.fetch_add(1, Ordering::SeqCst);
         match &mut *project {
             Ok(project) => {
-                let path = PathBuf::from(&project.info().path);
-                Ok(f(project).map_err(|e| e.in_project(&path)))
+                let done = f(project);
+                Ok(done.map_err(|e| e.in_project(Path::new(&project.info().path))))
             }
             Err(opening) => Err(opening.clone()),
         }
