@@ -7,6 +7,23 @@ use super::{open, print_json};
 use forcebench::error::Result;
 use forcebench::evaluate::{self, EvaluatorReport, LabelMap};
 
+/// The bootstrap behind every interval `evaluate` prints (the comparison, a panel, a paired test).
+#[derive(Debug, clap::Args)]
+pub struct Bootstrap {
+    /// Bootstrap replicates for the intervals (0 skips them)
+    #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
+    bootstrap: u32,
+    #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
+    seed: u64,
+}
+
+impl Bootstrap {
+    /// Replicates and seed, or `None` when intervals are skipped.
+    fn plan(&self) -> Option<(u32, u64)> {
+        (self.bootstrap > 0).then_some((self.bootstrap, self.seed))
+    }
+}
+
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct EvaluateArgs {
@@ -22,11 +39,8 @@ pub struct EvaluateArgs {
     /// How labels become scores: generic, force, audit, or a JSON file of label -> number
     #[arg(long, default_value = "generic")]
     map: String,
-    /// Bootstrap replicates for the intervals (0 skips them)
-    #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
-    bootstrap: u32,
-    #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
-    seed: u64,
+    #[command(flatten)]
+    bootstrap: Bootstrap,
     /// Also write the comparison plots (MVR vs FS, MVR per axis) as SVG and PNG into DIR
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
@@ -45,10 +59,8 @@ pub enum EvaluateSub {
         /// The evaluators to pool (names as `forcebench evaluate` lists them)
         #[arg(required = true)]
         names: Vec<String>,
-        #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
-        bootstrap: u32,
-        #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
-        seed: u64,
+        #[command(flatten)]
+        bootstrap: Bootstrap,
         #[arg(long)]
         json: bool,
     },
@@ -60,10 +72,8 @@ pub enum EvaluateSub {
         a: String,
         /// Evaluator B, or a panel B1,B2,... of as many members
         b: String,
-        #[arg(long, default_value_t = evaluate::BOOTSTRAP_REPS)]
-        bootstrap: u32,
-        #[arg(long, default_value_t = evaluate::BOOTSTRAP_SEED)]
-        seed: u64,
+        #[command(flatten)]
+        bootstrap: Bootstrap,
         #[arg(long)]
         json: bool,
     },
@@ -81,10 +91,10 @@ fn names_of(list: &str) -> Vec<String> {
 
 fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
     match sub {
-        EvaluateSub::Panel { names, bootstrap, seed, json } => {
+        EvaluateSub::Panel { names, bootstrap, json } => {
             let p = open(project)?;
             let names: Vec<String> = names.iter().flat_map(|n| names_of(n)).collect();
-            let r = evaluate::panel::panel(&p, &names, (bootstrap > 0).then_some((bootstrap, seed)))?;
+            let r = evaluate::panel::panel(&p, &names, bootstrap.plan())?;
             if json {
                 return print_json(&r);
             }
@@ -115,14 +125,9 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
             }
             Ok(())
         }
-        EvaluateSub::Paired { a, b, bootstrap, seed, json } => {
+        EvaluateSub::Paired { a, b, bootstrap, json } => {
             let p = open(project)?;
-            let r = evaluate::panel::paired(
-                &p,
-                &names_of(&a),
-                &names_of(&b),
-                (bootstrap > 0).then_some((bootstrap, seed)),
-            )?;
+            let r = evaluate::panel::paired(&p, &names_of(&a), &names_of(&b), bootstrap.plan())?;
             if json {
                 return print_json(&r);
             }
@@ -168,7 +173,7 @@ pub(super) fn evaluate_cmd(project: Option<&Path>, args: EvaluateArgs) -> Result
         return evaluate_sub(project, sub);
     }
     let mut p = open(project)?;
-    let bootstrap = (args.bootstrap > 0).then_some((args.bootstrap, args.seed));
+    let bootstrap = args.bootstrap.plan();
     match args.scores {
         Some(file) => {
             let map = LabelMap::named(&args.map)?;
