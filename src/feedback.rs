@@ -358,6 +358,7 @@ pub struct IssuedFeedback {
 /// Writes `<annotator>.feedback.json` into `dir` for every annotator with adjudicated rows.
 /// Every file is checked before any is written; an existing one is replaced only with `force`.
 pub fn issue(project: &Project, dir: &Path, force: bool) -> Result<Vec<IssuedFeedback>> {
+    crate::settings::lead_only(project.conn(), "issuing feedback files")?;
     crate::output::check_out_folder(dir)?;
     let mut all = Vec::new();
     for person in crate::roster::list(project)?.into_iter().filter(|p| p.role == crate::roster::Role::Annotator) {

@@ -10,8 +10,7 @@ use tauri::State;
 use crate::Studio;
 
 /// Lead side: writes the feedback files into `dir`; an existing file is replaced only with
-/// `force`. Refuses in a workspace (an annotator has nothing to give feedback on) and with no
-/// folder typed.
+/// `force`. Refuses with no folder typed; the core refuses in a workspace (the lead's step).
 #[tauri::command]
 pub async fn issue_feedback(
     studio: State<'_, Studio>,
@@ -25,14 +24,7 @@ pub async fn issue_feedback(
         )
         .payload());
     }
-    studio.with(|p| {
-        if forcebench::settings::place(p.conn())? != forcebench::settings::Place::Lead {
-            return Err(forcebench::Error::LeadOnly(
-                "this is an annotator's workspace: feedback is issued from the lead's project".into(),
-            ));
-        }
-        feedback::issue(p, std::path::Path::new(dir), force)
-    })
+    studio.with(|p| feedback::issue(p, std::path::Path::new(dir), force))
 }
 
 /// Annotator side: reads a feedback file the lead wrote (`forcebench feedback issue`).

@@ -79,5 +79,10 @@ fn an_annotators_workspace_cannot_issue_feedback() {
     let refused =
         invoke(&window, "issue_feedback", json!({ "dir": out.to_str().unwrap(), "force": false })).unwrap_err();
     assert_eq!(refused["code"], "lead_only", "{refused}");
+    assert_eq!(
+        refused["message"],
+        "this is an annotator's workspace, made from a packet: issuing feedback files is the lead's step, done in \
+         the lead's project. Nothing was changed"
+    );
     assert!(!out.exists());
 }

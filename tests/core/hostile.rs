@@ -1470,6 +1470,9 @@ fn an_annotators_workspace_refuses_the_leads_steps() {
     w.refused_code(&["sample", "load"], "lead_only", &lead("importing candidates"), &[]);
     w.refused_code(&["annotators", "add", "mallory"], "lead_only", &lead("adding people to the roster"), &[]);
     w.refused_code(&["packets", "issue", "--out", "out"], "lead_only", &lead("issuing packets"), &["out"]);
+    // The app's Issue feedback refused this in the shell alone; the rule is the core's, so the
+    // command line refuses it too.
+    w.refused_code(&["feedback", "issue", "--out", "fb"], "lead_only", &lead("issuing feedback files"), &["fb"]);
 }
 
 #[test]
