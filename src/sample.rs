@@ -146,6 +146,16 @@ pub fn generate(rows: usize, seed: u64) -> Vec<Candidate> {
     out
 }
 
+/// Writes `rows` synthetic candidates (seeded) to `out` as CSV or JSONL (`sample generate`),
+/// replacing a file there only with `force`; a count of rows out of bounds is refused before
+/// anything is made ([`crate::limits::generated_rows`]). Returns the number of rows written.
+pub fn generate_file(out: &Path, rows: usize, seed: u64, force: bool) -> Result<usize> {
+    crate::limits::generated_rows(rows)?;
+    let rows = generate(rows, seed);
+    crate::output::write_through(out, force, |tmp| write_candidates(tmp, &rows))?;
+    Ok(rows.len())
+}
+
 /// Writes candidates as CSV or JSONL, chosen by the extension of `path`.
 pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
     let format = InputFormat::from_path(path).map_err(Error::InvalidArgument)?;
@@ -254,6 +264,9 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<u64> {
     use crate::annotate::{set_in, Field, Origin};
     use crate::vocab::Decision;
+    // Simulated work made inside an annotator's workspace would be returned and merged as theirs.
+    crate::settings::lead_only(project.conn(), "simulating annotations (a demonstration)")?;
+    crate::limits::simulated_rows(rows)?;
     let targets: Vec<(String, Vec<String>)> = {
         let conn = project.conn();
         let mut stmt = conn.prepare(
@@ -261,7 +274,7 @@ pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<
              JOIN assignments s ON s.candidate_id = c.id JOIN annotators a ON a.id = s.annotator_id
              GROUP BY c.id ORDER BY c.seq LIMIT ?1",
         )?;
-        let rows = stmt.query_map([rows as i64], |r| {
+        let rows = stmt.query_map([i64::try_from(rows).unwrap_or(i64::MAX)], |r| {
             let names: String = r.get(1)?;
             Ok((r.get(0)?, names.split('\u{1f}').map(String::from).collect()))
         })?;

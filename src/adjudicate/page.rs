@@ -759,7 +759,51 @@ fn with_classified<T>(project: &Project, f: impl FnOnce(&Classified) -> Result<T
 /// items in queue order (decision disagreements, needs discussion, field disagreements, full
 /// agreements; import order within each).
 pub fn page(project: &Project, query: &AdjudicationQuery) -> Result<AdjudicationPage> {
+    check_filter(project, &query.filter)?;
     with_classified(project, |q| Ok(page_of(q, query)))
+}
+
+/// Refuses a filter value that can never match: an axis outside the vocabulary, or a pair that is
+/// not two names on the roster. Either one silently gave an empty queue, which reads as "nothing
+/// to adjudicate" when the filter was mistyped. The words list what the filter takes.
+fn check_filter(project: &Project, f: &QueueFilter) -> Result<()> {
+    if let Some(axis) = f.axis.as_deref() {
+        if axis != "none" && !Axis::ALL.iter().any(|a| a.as_str() == axis) {
+            let known: Vec<&str> = Axis::ALL.iter().map(|a| a.as_str()).chain(["none"]).collect();
+            return Err(Error::InvalidArgument(format!(
+                "--axis `{}` is not an axis; the axes are {}",
+                crate::input::escaped(axis),
+                known.join(", ")
+            )));
+        }
+    }
+    if let Some(pair) = f.pair.as_deref() {
+        let names: Vec<&str> = pair.split('+').map(str::trim).collect();
+        let unknown: Vec<String> = names
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| Ok((n, crate::roster::find(project, n)?.is_none())))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|(_, missing)| *missing)
+            .map(|(n, _)| format!("`{}`", crate::input::escaped(n)))
+            .collect();
+        if names.len() != 2 || names.iter().any(|n| n.is_empty()) || !unknown.is_empty() {
+            let why = if unknown.is_empty() {
+                "is not two names joined by `+`".to_string()
+            } else {
+                format!("names {} not on the roster", unknown.join(" and "))
+            };
+            let pairs = with_classified(project, |q| Ok(q.facets().pairs))?;
+            let known = if pairs.is_empty() {
+                "the queue has no pairs yet".to_string()
+            } else {
+                format!("the queue's pairs are {}", pairs.join(", "))
+            };
+            return Err(Error::InvalidArgument(format!("--pair `{}` {why}; {known}", crate::input::escaped(pair))));
+        }
+    }
+    Ok(())
 }
 
 fn page_of(q: &Classified, query: &AdjudicationQuery) -> AdjudicationPage {
@@ -835,6 +879,7 @@ pub(super) fn whole(
     project: &Project,
     filter: &QueueFilter,
 ) -> Result<(BTreeMap<Category, CategoryCount>, Vec<QueueItem>)> {
+    check_filter(project, filter)?;
     with_classified(project, |q| {
         let query = AdjudicationQuery { filter: filter.clone(), offset: 0, limit: 0, around: None, open_after: None };
         let counts = page_of(q, &query).counts;

@@ -137,6 +137,12 @@ pub fn next_open(project: &Project, annotator: &str, after: Option<&str>) -> Res
     let after = after.map(crate::input::id_key).transpose()?;
     let after = after.as_deref();
     let conn = project.conn();
+    // An id that names no row would quietly start from the top, as if the person had asked to.
+    if let Some(id) = after {
+        if crate::candidate::find_in(conn, id)?.is_none() {
+            return Err(Error::CandidateNotFound(id.to_string()));
+        }
+    }
     with_order(project, annotator, |order| {
         let n = order.len();
         let from = match after {
