@@ -141,3 +141,29 @@ fn simulated_annotations_are_refused_in_an_annotators_workspace() {
     let (code, _, err) = w.run(&["sample", "generate", "--rows", "3", "--out", "g.csv"]);
     assert_eq!((code, err.as_str()), (0, ""));
 }
+
+#[test]
+fn a_note_of_only_invisible_characters_is_no_note() {
+    // Before: a needs-discussion annotation whose note was U+200B, U+200D or U+FEFF alone
+    // counted as finished, though every reader sees an empty note.
+    let c = packet_case();
+    for invisible in ["\u{200B}", "\u{200D}", "\u{FEFF}", " \u{200B}\u{FEFF} "] {
+        for args in [
+            vec!["annotate", "set", "fb-0001", "notes", invisible, "--annotator", "ana"],
+            vec!["annotate", "set", "fb-0001", "decision", "needs_discussion", "--annotator", "ana"],
+        ] {
+            let (code, _, err) = c.run(&args);
+            assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        }
+        let (code, out, err) = c.run(&["annotate", "show", "fb-0001", "--annotator", "ana", "--json"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let shown: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(shown["finished"], false, "{invisible:?}");
+        assert_eq!(shown["problems"], serde_json::json!(["needs discussion needs a note saying what to discuss"]));
+    }
+    // A visible note finishes it.
+    let (code, _, err) = c.run(&["annotate", "set", "fb-0001", "notes", "\u{200B}why?", "--annotator", "ana"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (_, out, _) = c.run(&["annotate", "show", "fb-0001", "--annotator", "ana", "--json"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["finished"], true);
+}
