@@ -384,8 +384,16 @@ pub fn export_in_slices(
             Ok(ExportReport { dir: dir.display().to_string(), ..report })
         }
         Err(e) => {
+            let stage = staging.path().to_path_buf();
             staging.discard();
-            Err(e)
+            // Said of the file in the folder asked for: the staging folder's name is nothing a
+            // person chose, and it is gone.
+            Err(match e {
+                Error::Io { path, source } if path.starts_with(&stage) => {
+                    Error::io(dir.join(path.strip_prefix(&stage).expect("under the stage")), source)
+                }
+                other => other,
+            })
         }
     }
 }

@@ -167,3 +167,190 @@ fn a_note_of_only_invisible_characters_is_no_note() {
     let (_, out, _) = c.run(&["annotate", "show", "fb-0001", "--annotator", "ana", "--json"]);
     assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["finished"], true);
 }
+
+/// A locked project whose export is large enough that a file size limit can stop its largest
+/// files while SQLite's own files beside the project (its 32 KiB `-shm` index) stay under it:
+/// 130 accepted rows, built once and copied for each test.
+fn large_locked() -> &'static Path {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-large-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut p = crate::split::project_from(&dir, "l.forcebench", &[("scope", 70), ("numeric", 60)], 10, 1);
+        forcebench::split::draft(&mut p, &forcebench::split::SplitParams::new(Default::default(), Some(20), Some(1)))
+            .unwrap();
+        forcebench::split::lock(&mut p).unwrap();
+        drop(p);
+        dir.join("l.forcebench")
+    })
+}
+
+/// Every entry of the case folder but the project (and what `keep` names), sorted.
+fn left_in(c: &Case, keep: &[&str]) -> Vec<String> {
+    let mut left: Vec<String> = std::fs::read_dir(c.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "p.forcebench" && !keep.contains(&n.as_str()))
+        .collect();
+    left.sort();
+    left
+}
+
+/// The sizes of the files a command writes into folder `out`, from a run with no limit on a copy.
+fn sizes_of(c: &Case, args: &[&str], out: &str) -> Vec<u64> {
+    let copy = Case::of(&c.project());
+    let (code, _, err) = copy.run(args);
+    assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    std::fs::read_dir(copy.path(out)).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).collect()
+}
+
+const TOO_LARGE: &str = ": the file would be larger than this process may write (its file size limit)";
+
+#[test]
+fn a_write_past_the_file_size_limit_fails_in_words_and_leaves_nothing_behind() {
+    // Before: under `ulimit -f`, `export` and `feedback issue` were killed by SIGXFSZ (exit 153)
+    // and left `.DIR.<hex>.forcebench-export` behind; with the signal ignored by the shell,
+    // `feedback issue` said "error [database]: disk I/O error".
+    let c = Case::of(large_locked());
+    // 48 KiB: over what the project's own files need, under the largest file of the export.
+    let blocks = 96;
+    let args = ["export", "out"];
+    let sizes = sizes_of(&c, &args, "out");
+    assert!(sizes.iter().any(|s| *s > blocks * 512), "{sizes:?} must have a file over the limit");
+    let project = c.project_sha256();
+    let (code, stdout, err) = run_in_shell(&c, &format!("ulimit -f {blocks}"), &args);
+    let file = err.strip_prefix("error [io]: out/").and_then(|e| e.strip_suffix(&format!("{TOO_LARGE}\n")));
+    assert!(
+        (code, stdout.as_str()) == (1, "") && file.is_some_and(|f| forcebench::split::EXPORT_FILES.contains(&f)),
+        "exit {code}, stdout {stdout:?}, stderr {err:?}"
+    );
+    assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "the export left files behind");
+    assert_eq!(c.project_sha256(), project, "the export changed the project");
+
+    // The plots (a report folder of several files) are written all or none.
+    let (code, _, err) = c.run(&["baselines", "run"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let project = c.project_sha256();
+    let (code, _, err) = run_in_shell(&c, &format!("ulimit -f {blocks}"), &["evaluate", "--plots", "plots"]);
+    assert_eq!((code, err.as_str()), (1, &*format!("error [io]: plots/mvr_fs.png{TOO_LARGE}\n")));
+    assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "the plots left files behind");
+    assert_eq!(c.project_sha256(), project, "the plots changed the project");
+
+    // 8 KiB: the feedback files (1 KiB each) fit, the project's own files do not; the step is
+    // refused naming the project, and the files it had written are removed.
+    let (code, stdout, err) = run_in_shell(&c, "ulimit -f 16", &["feedback", "issue", "--out", "out"]);
+    assert_eq!(
+        (code, stdout.as_str(), err.as_str()),
+        (1, "", &*format!("error [io]: p.forcebench{TOO_LARGE}; nothing was saved, and the project is as it was\n"))
+    );
+    // (SQLite's own `-wal` and `-shm` files may stay: the next opening reads or removes them.)
+    assert_eq!(
+        left_in(&c, &["p.forcebench-wal", "p.forcebench-shm"]),
+        Vec::<String>::new(),
+        "feedback issue left files behind"
+    );
+    assert_eq!(c.project_sha256(), project, "feedback issue changed the project");
+}
+
+/// Runs `forcebench --project p.forcebench ARGS` in the case folder through `sh`, after `setup`
+/// (a `ulimit`), with the shell's default for SIGXFSZ (which kills): the command must ignore the
+/// signal itself.
+fn run_in_shell(c: &Case, setup: &str, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" --project p.forcebench \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_forcebench"))
+        .args(args)
+        .current_dir(c.dir.path())
+        .env_remove("FORCEBENCH_PROJECT")
+        .env("HOME", c.dir.path())
+        .env("XDG_DATA_HOME", c.dir.path().join("data"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// A case whose project is the upgrade fixture of schema `n` (a real file of that era).
+fn fixture_case(n: i64) -> Case {
+    Case::of(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/upgrade/schema{n}.forcebench")))
+}
+
+fn set_user_version(c: &Case, v: i64) {
+    rusqlite::Connection::open(c.project()).unwrap().pragma_update(None, "user_version", v).unwrap();
+    assert!(!c.path("p.forcebench-wal").exists());
+}
+
+#[test]
+fn a_schema_version_that_does_not_match_the_tables_is_refused_as_damage() {
+    // Before: a schema-6 file edited to claim 13 was "upgraded" to 14 with the tables of
+    // versions 7 to 13 missing; a schema-13 file claiming 6 failed with a raw
+    // "rusqlite_migration error while executing query ...".
+    let c = fixture_case(6);
+    set_user_version(&c, 13);
+    c.refused_code(
+        &["status"],
+        "damaged_project",
+        "p.forcebench is damaged (its schema version says 13, but its tables are not those of version 13: it lacks \
+         `guideline_versions`, `judge_requests`, `judge_runs`, `split_seals`; the version was edited or the file \
+         changed outside ForceBench); ForceBench cannot read it, and changed nothing. Restore it from \
+         your own backup",
+        &[],
+    );
+    assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "no copy, no lock file");
+
+    let c = fixture_case(13);
+    set_user_version(&c, 6);
+    let (code, out, err) = c.run_with(&["status"], true);
+    assert!(
+        (code, out.as_str()) == (1, "")
+            && err.starts_with(
+                "error [damaged_project]: p.forcebench is damaged (its schema version says 6, but its tables are not \
+                 those of version 6: it holds `guideline_versions`"
+            )
+            && err.ends_with("changed nothing. Restore it from your own backup\n"),
+        "exit {code}, stderr {err:?}"
+    );
+    assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "no copy, no lock file");
+}
+
+#[test]
+fn an_upgrade_with_no_room_for_its_copy_says_so_and_leaves_nothing_behind() {
+    // Before: "database or disk is full", with `.p.forcebench.schema13.bak.partial` and
+    // `.p.forcebench.upgrade-lock` left beside the project.
+    let c = fixture_case(13);
+    let before = c.project_sha256();
+    // 128 KiB: SQLite's own files fit, the 750 KiB copy does not.
+    let (code, out, err) = run_in_shell(&c, "ulimit -f 256", &["status"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            &*format!(
+                "error [io]: p.forcebench.schema13.bak{TOO_LARGE}; the copy kept before an upgrade could not be \
+                 written, so p.forcebench was not upgraded and is as it was; make room for a copy of it beside it (or \
+                 a file size limit that allows it) and open it again\n"
+            )
+        )
+    );
+    assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "no partial copy, no lock file");
+    assert_eq!(c.project_sha256(), before);
+    // With room, the same file upgrades.
+    let (code, _, err) = c.run(&["status"]);
+    assert!(code == 0 && err.contains("upgraded the project from schema 13"), "{err}");
+}
+
+#[test]
+fn a_stored_text_that_is_not_utf8_is_named_as_damage() {
+    // Before: "error [database]: database error: invalid utf-8 sequence of 1 bytes from index 2
+    // at index 0", with no file named and no way back.
+    let c = packet_case();
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    conn.execute("UPDATE candidates SET passage = CAST(x'4142FF43' AS TEXT) WHERE id = 'fb-0001'", []).unwrap();
+    drop(conn);
+    let damaged = "p.forcebench is damaged (a stored text is not valid UTF-8: invalid utf-8 sequence of 1 bytes from \
+                   index 2); ForceBench cannot read it, and changed nothing. Restore it from your own backup";
+    c.refused_code(&["candidates", "show", "fb-0001"], "damaged_project", damaged, &[]);
+}
