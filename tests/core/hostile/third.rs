@@ -354,3 +354,24 @@ fn a_stored_text_that_is_not_utf8_is_named_as_damage() {
                    index 2); ForceBench cannot read it, and changed nothing. Restore it from your own backup";
     c.refused_code(&["candidates", "show", "fb-0001"], "damaged_project", damaged, &[]);
 }
+
+#[test]
+fn a_guideline_with_a_line_over_1_mib_or_no_visible_text_is_not_published() {
+    // Before: refused as "nothing was imported" (a guideline is published, not imported), and a
+    // guideline of only U+200B was published as a version no one could read.
+    let c = Case::new();
+    std::fs::write(c.path("long.md"), format!("# Guideline\n{}\n", "a".repeat(3 << 19))).unwrap();
+    c.refused_code(
+        &["guideline", "publish", "long.md", "--version", "9"],
+        "invalid_input",
+        "long.md:2: this line is 1.5 MiB, more than 1.0 MiB (the limit for one line); nothing was published",
+        &[],
+    );
+    std::fs::write(c.path("blank.md"), "\u{200B}\n\u{FEFF}\u{200D}\n").unwrap();
+    c.refused_code(
+        &["guideline", "publish", "blank.md", "--version", "9"],
+        "invalid_argument",
+        "blank.md: the guideline is empty",
+        &[],
+    );
+}
