@@ -375,3 +375,77 @@ fn a_guideline_with_a_line_over_1_mib_or_no_visible_text_is_not_published() {
         &[],
     );
 }
+
+/// Runs `sql` on the case's project with every trigger dropped first (as a person editing the
+/// file with another tool can).
+fn edit_without_triggers(c: &Case, sql: &str) {
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    let triggers: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    for t in triggers {
+        conn.execute_batch(&format!("DROP TRIGGER \"{t}\"")).unwrap();
+    }
+    conn.execute_batch(sql).unwrap();
+    // As ForceBench leaves its files, so that opening one changes no byte of it.
+    conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+}
+
+const RESTORE: &str = "Nothing was written (an earlier export in the folder is as it was); restore the project from \
+                       a backup (the `.bak` copies beside it) to export this version again";
+
+#[test]
+fn the_seal_covers_the_stored_manifest_the_datasheet_is_written_from() {
+    // Before: with the triggers dropped, an edit of `splits.manifest_json` (the project name,
+    // the lock date, the counts the datasheet states) changed the exported manifest.json and
+    // DATASHEET.md, and `export` passed.
+    for edit in [
+        "UPDATE splits SET manifest_json = replace(manifest_json, '\"name\":\"split test\"', '\"name\":\"Forged\"')",
+        "UPDATE splits SET manifest_json = replace(manifest_json, '\"locked_at\":\"20', '\"locked_at\":\"19')",
+    ] {
+        let c = Case::new();
+        edit_without_triggers(&c, edit);
+        let conn = rusqlite::Connection::open(c.project()).unwrap();
+        let stored: String = conn.query_row("SELECT manifest_json FROM splits", [], |r| r.get(0)).unwrap();
+        assert!(stored.contains("\"Forged\"") || stored.contains("\"locked_at\":\"19"), "{edit}: the edit took");
+        drop(conn);
+        c.refused_code(
+            &["export", "out"],
+            "seal_broken",
+            &format!(
+                "split v1: this export would differ from the one sealed when the split was locked (the stored \
+                 manifest that manifest.json and DATASHEET.md are written from: the project name, the lock date, \
+                 the counts, the agreement at lock); the project was changed outside ForceBench since the lock. \
+                 {RESTORE}"
+            ),
+            &["out"],
+        );
+        assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "{edit}: nothing written");
+    }
+}
+
+#[test]
+fn a_seal_removed_in_storage_is_refused_never_made_again() {
+    // Before: with the seal row deleted and a frozen passage edited, the next export sealed the
+    // split again as it stood, edit included, and passed.
+    let c = Case::new();
+    edit_without_triggers(
+        &c,
+        "DELETE FROM split_seals; UPDATE candidates SET passage = passage || ' (edited)' WHERE id = 'r0000'",
+    );
+    c.refused_code(
+        &["export", "out"],
+        "seal_broken",
+        "split v1 has no seal, though it was sealed when it was locked: the seal was removed outside ForceBench, and \
+         sealing the split again as it stands now would vouch for whatever was changed. Nothing was written; \
+         restore the project from a backup (the `.bak` copies beside it) to export this version again",
+        &["out"],
+    );
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    let seals: i64 = conn.query_row("SELECT count(*) FROM split_seals", [], |r| r.get(0)).unwrap();
+    assert_eq!(seals, 0, "no seal was made");
+}
