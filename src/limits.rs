@@ -50,3 +50,20 @@ pub fn simulated_rows(rows: usize) -> Result<()> {
     }
     Ok(())
 }
+
+/// The longest first wait before a judge's request is retried: the minute the waits double up to.
+/// A longer one (`--retry-wait-ms 18446744073709551615`) overflowed the clock and ended the run.
+pub const MAX_RETRY_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Refuses a first retry wait over [`MAX_RETRY_WAIT`].
+pub fn retry_wait(wait: std::time::Duration) -> Result<()> {
+    if wait > MAX_RETRY_WAIT {
+        return Err(Error::InvalidArgument(format!(
+            "--retry-wait-ms {} is longer than ForceBench waits before a retry: at most {} (a minute; the \
+             waits double from it up to a minute). Nothing was sent",
+            wait.as_millis(),
+            MAX_RETRY_WAIT.as_millis()
+        )));
+    }
+    Ok(())
+}

@@ -449,3 +449,30 @@ fn a_seal_removed_in_storage_is_refused_never_made_again() {
     let seals: i64 = conn.query_row("SELECT count(*) FROM split_seals", [], |r| r.get(0)).unwrap();
     assert_eq!(seals, 0, "no seal was made");
 }
+
+#[test]
+fn a_retry_wait_past_a_minute_is_refused_before_anything_is_sent() {
+    // Before: `--retry-wait-ms 18446744073709551615` overflowed the clock at the first retry and
+    // ended the run with a panic.
+    let c = Case::new();
+    c.refused_code(
+        &[
+            "judge",
+            "run",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--template",
+            "generic",
+            "--name",
+            "j",
+            "--retry-wait-ms",
+            "18446744073709551615",
+        ],
+        "invalid_argument",
+        "--retry-wait-ms 18446744073709551615 is longer than ForceBench waits before a retry: at most 60000 (a \
+         minute; the waits double from it up to a minute). Nothing was sent",
+        &[],
+    );
+}
