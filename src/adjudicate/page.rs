@@ -759,12 +759,11 @@ fn with_classified<T>(project: &Project, f: impl FnOnce(&Classified) -> Result<T
 /// items in queue order (decision disagreements, needs discussion, field disagreements, full
 /// agreements; import order within each).
 pub fn page(project: &Project, query: &AdjudicationQuery) -> Result<AdjudicationPage> {
-    check_filter(project, &query.filter)?;
     with_classified(project, |q| Ok(page_of(q, query)))
 }
 
-/// Refuses a filter value that can never match: an axis outside the vocabulary, or a pair that is
-/// not two names on the roster. Either one silently gave an empty queue, which reads as "nothing
+/// Refuses a filter value that can never match: an axis outside the vocabulary, a source no row
+/// has, or a pair that is not two names on the roster. Either one silently gave an empty queue, which reads as "nothing
 /// to adjudicate" when the filter was mistyped. The words list what the filter takes.
 fn check_filter(project: &Project, f: &QueueFilter) -> Result<()> {
     if let Some(axis) = f.axis.as_deref() {
@@ -773,6 +772,20 @@ fn check_filter(project: &Project, f: &QueueFilter) -> Result<()> {
             return Err(Error::InvalidArgument(format!(
                 "--axis `{}` is not an axis; the axes are {}",
                 crate::input::escaped(axis),
+                known.join(", ")
+            )));
+        }
+    }
+    if let Some(source) = f.source.as_deref() {
+        let known: Vec<String> = project
+            .conn()
+            .prepare_cached("SELECT DISTINCT source_dataset FROM candidates ORDER BY source_dataset")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if !known.iter().any(|k| k == source) {
+            return Err(Error::InvalidArgument(format!(
+                "--source `{}` is the source of no row; the project's sources are {}",
+                crate::input::escaped(source),
                 known.join(", ")
             )));
         }

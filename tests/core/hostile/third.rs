@@ -86,6 +86,13 @@ fn a_filter_value_that_can_never_match_is_refused_with_what_it_takes() {
         &[],
     );
     c.refused_code(
+        &["adjudicate", "queue", "--source", "nowhere"],
+        "invalid_argument",
+        "--source `nowhere` is the source of no row; the project's sources are AttributedQA, ExpertQA, GaRAGe, LFQA, \
+         Stanford-GenSearch",
+        &[],
+    );
+    c.refused_code(
         &["adjudicate", "queue", "--pair", "nobody+ghost"],
         "invalid_argument",
         "--pair `nobody+ghost` names `nobody` and `ghost` not on the roster; the queue's pairs are ana+ben",
