@@ -131,8 +131,9 @@ pub fn queue_page(project: &Project, query: &QueueQuery) -> Result<QueuePage> {
 }
 
 /// The first row not yet finished after `after` in the annotator's queue, going round to the
-/// start (and to `after` itself last); from the start of the queue when `after` is `None` or not
-/// in it. `None` when every row is finished.
+/// start (and to `after` itself last); from the start of the queue when `after` is `None` or a
+/// row not in it. An `after` that names no row at all is refused (`not_found`). `None` when every
+/// row is finished.
 pub fn next_open(project: &Project, annotator: &str, after: Option<&str>) -> Result<Option<QueueRow>> {
     let after = after.map(crate::input::id_key).transpose()?;
     let after = after.as_deref();
