@@ -165,7 +165,17 @@ pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
     match format {
         InputFormat::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut out);
-            let csv_err = |e: csv::Error| Error::io(path, std::io::Error::other(e));
+            // A write that failed (a full disk, a file size limit) keeps its kind, so it is said
+            // in the io words; anything else the CSV writer refuses is said as it says it.
+            let csv_err = |e: csv::Error| {
+                if !e.is_io_error() {
+                    return Error::io(path, std::io::Error::other(e));
+                }
+                match e.into_kind() {
+                    csv::ErrorKind::Io(e) => Error::io(path, e),
+                    _ => unreachable!("an io error"),
+                }
+            };
             w.write_record(FIELDS).map_err(csv_err)?;
             for c in rows {
                 w.serialize(c).map_err(csv_err)?;

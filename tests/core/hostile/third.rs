@@ -483,3 +483,16 @@ fn a_retry_wait_past_a_minute_is_refused_before_anything_is_sent() {
         &[],
     );
 }
+
+#[test]
+fn a_synthetic_file_stopped_by_the_file_size_limit_is_named_in_the_io_words() {
+    // Before: killed by SIGXFSZ; with the signal ignored, the CSV writer's error read
+    // "g.csv: File too large (os error 27)" instead of the words every other write uses.
+    let c = Case::new();
+    for out in ["g.csv", "g.jsonl"] {
+        let (code, stdout, err) =
+            run_in_shell(&c, "ulimit -f 64", &["sample", "generate", "--rows", "1000", "--out", out]);
+        assert_eq!((code, stdout.as_str(), err), (1, "", format!("error [io]: {out}{TOO_LARGE}\n")));
+        assert_eq!(left_in(&c, &[]), Vec::<String>::new(), "{out}: the temporary file is removed");
+    }
+}
