@@ -216,22 +216,22 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
         };
         configure(&mut conn)?;
         migrations().to_latest(&mut conn).map_err(|e| match e {
-            // Left as SQLite's own error, a write failure or damage reads as such (see
-            // `Error::in_project`); anything else the migrations met means the tables are not
-            // those of the version the file claims.
-            rusqlite_migration::Error::RusqliteError { err, .. }
-                if crate::error::write_failure(&err).is_some()
-                    || matches!(
-                        err.sqlite_error_code(),
-                        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
-                    ) =>
-            {
-                Error::Sqlite(err)
+            // A statement of a migration that fails as SQL (no such table, a table already
+            // there, a constraint) means the tables are not those of the version the file
+            // claims. Anything else is left as SQLite's own error, so a full disk, damage or a
+            // busy file reads as such (see `Error::in_project`).
+            rusqlite_migration::Error::RusqliteError { err, .. } => {
+                use rusqlite::ErrorCode::{ConstraintViolation, TypeMismatch, Unknown};
+                if matches!(err.sqlite_error_code(), Some(Unknown | ConstraintViolation | TypeMismatch)) {
+                    Error::damaged(
+                        path,
+                        &format!("its tables are not those of schema version {found}, the version it claims: {err}"),
+                    )
+                } else {
+                    Error::Sqlite(err)
+                }
             }
-            other => Error::damaged(
-                path,
-                &format!("its tables are not those of schema version {found}, the version it claims: {other}"),
-            ),
+            other => Error::Migration(other),
         })?;
         Ok(upgrade)
     })();

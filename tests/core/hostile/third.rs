@@ -323,6 +323,33 @@ fn a_schema_version_that_does_not_match_the_tables_is_refused_as_damage() {
 }
 
 #[test]
+fn a_migration_that_meets_a_table_it_does_not_expect_is_refused_as_damage() {
+    // Before: "error [migration]: schema migration failed: rusqlite_migration error while
+    // executing query ...", SQLite's words for a file whose tables were changed by hand.
+    let c = fixture_case(12);
+    let conn = rusqlite::Connection::open(c.project()).unwrap();
+    conn.execute_batch("ALTER TABLE candidates ADD COLUMN construction_family TEXT").unwrap();
+    drop(conn);
+    let before = c.project_sha256();
+    let (code, out, err) = c.run_with(&["status"], true);
+    assert!(
+        (code, out.as_str()) == (1, "")
+            && err.starts_with(
+                "error [damaged_project]: p.forcebench is damaged (its tables are not those of schema version 12, \
+                 the version it claims: duplicate column name: construction_family"
+            )
+            && err.ends_with(
+                "ForceBench cannot read it, and changed nothing. The copies kept beside it before upgrades \
+                 (p.forcebench.schema12.bak) are the way back: copy the latest over it, or restore it from your own \
+                 backup\n"
+            ),
+        "exit {code}, stderr {err:?}"
+    );
+    assert_eq!(c.project_sha256(), before, "the failed upgrade changed nothing");
+    assert_eq!(left_in(&c, &["p.forcebench.schema12.bak"]), Vec::<String>::new(), "no lock file");
+}
+
+#[test]
 fn an_upgrade_with_no_room_for_its_copy_says_so_and_leaves_nothing_behind() {
     // Before: "database or disk is full", with `.p.forcebench.schema13.bak.partial` and
     // `.p.forcebench.upgrade-lock` left beside the project.
