@@ -308,7 +308,7 @@ fn settle(
             (field, value, source)
         })
         .collect();
-    let rationale_given = res.rationale.as_deref().is_some_and(|r| !r.trim().is_empty())
+    let rationale_given = res.rationale.as_deref().is_some_and(|r| !crate::input::is_blank(r))
         || (res.rationale.is_none() && earlier.is_some_and(|e| e.rationale.is_some()));
     for (field, _, source) in &with_source {
         if source.overrides_both() && !rationale_given {
@@ -381,7 +381,7 @@ fn write(
     let at = now();
     let decision = finals[0].1.as_deref().expect("decision settled");
     let rationale = match &res.rationale {
-        Some(r) if r.trim().is_empty() => None,
+        Some(r) if crate::input::is_blank(r) => None,
         Some(r) => Some(r.trim().to_string()),
         None => earlier.and_then(|e| e.rationale.clone()),
     };

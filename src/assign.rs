@@ -183,7 +183,7 @@ pub fn reassign(
     decided_by: &str,
     reason: &str,
 ) -> Result<()> {
-    if reason.trim().is_empty() {
+    if crate::input::is_blank(reason) {
         return Err(Error::ReasonRequired("a reassignment needs a reason".into()));
     }
     let candidate_id: &str = &crate::input::id_key(candidate_id)?;

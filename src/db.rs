@@ -204,19 +204,86 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
     } else {
         None
     };
-    let upgrade = if found < latest_version() {
-        let backup = backup_before_upgrade(&conn, path, found)?;
-        crate::crashpoint::hit("upgrade-after-backup");
-        Some(Upgrade { from: found, to: latest_version(), backup: backup.display().to_string() })
-    } else {
-        None
-    };
-    configure(&mut conn)?;
-    migrations().to_latest(&mut conn)?;
+    // The upgrade's steps; whatever happens, the lock is given up (and its file removed) after.
+    let upgraded = (|| -> Result<Option<Upgrade>> {
+        let upgrade = if found < latest_version() {
+            check_tables(&conn, path, found)?;
+            let backup = backup_before_upgrade(&conn, path, found)?;
+            crate::crashpoint::hit("upgrade-after-backup");
+            Some(Upgrade { from: found, to: latest_version(), backup: backup.display().to_string() })
+        } else {
+            None
+        };
+        configure(&mut conn)?;
+        migrations().to_latest(&mut conn).map_err(|e| match e {
+            // A statement of a migration that fails as SQL (no such table, a table already
+            // there, a constraint) means the tables are not those of the version the file
+            // claims. Anything else is left as SQLite's own error, so a full disk, damage or a
+            // busy file reads as such (see `Error::in_project`).
+            rusqlite_migration::Error::RusqliteError { err, .. } => {
+                use rusqlite::ErrorCode::{ConstraintViolation, TypeMismatch, Unknown};
+                if matches!(err.sqlite_error_code(), Some(Unknown | ConstraintViolation | TypeMismatch)) {
+                    Error::damaged(
+                        path,
+                        &format!("its tables are not those of schema version {found}, the version it claims: {err}"),
+                    )
+                } else {
+                    Error::Sqlite(err)
+                }
+            }
+            other => Error::Migration(other),
+        })?;
+        Ok(upgrade)
+    })();
     if let Some(lock) = lock {
         lock.done();
     }
-    Ok((conn, upgrade))
+    Ok((conn, upgraded?))
+}
+
+/// Refuses a file whose tables are not those of the schema version it claims (`found`): a file
+/// whose `user_version` was edited (a schema-6 file claiming 13 would be "upgraded" to the
+/// latest with tables missing), or whose schema was changed outside ForceBench. The file must
+/// hold every table version `found` has, and none that only a later version adds. Checked before
+/// an upgrade, which would otherwise build on tables that are not there.
+fn check_tables(conn: &Connection, path: &Path, found: i64) -> Result<()> {
+    let tables = |c: &Connection| -> rusqlite::Result<std::collections::BTreeSet<String>> {
+        c.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?
+            .query_map([], |r| r.get(0))?
+            .collect()
+    };
+    let at = |version: i64| -> Result<std::collections::BTreeSet<String>> {
+        let mut c = Connection::open_in_memory()?;
+        migrations()
+            .to_version(&mut c, version as usize)
+            .map_err(|e| Error::Internal(format!("the schema of version {version} cannot be built: {e}")))?;
+        Ok(tables(&c)?)
+    };
+    let have = tables(conn)?;
+    let want = if found > 0 { at(found)? } else { Default::default() };
+    let later: Vec<String> = at(latest_version())?.difference(&want).filter(|t| have.contains(*t)).cloned().collect();
+    let missing: Vec<&String> = want.difference(&have).collect();
+    if missing.is_empty() && later.is_empty() {
+        return Ok(());
+    }
+    let mut why = Vec::new();
+    if !missing.is_empty() {
+        why.push(format!("it lacks {}", missing.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")));
+    }
+    if !later.is_empty() {
+        why.push(format!(
+            "it holds {}, which only later versions have",
+            later.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Err(Error::damaged(
+        path,
+        &format!(
+            "its schema version says {found}, but its tables are not those of version {found}: {}; the version was \
+             edited or the file changed outside ForceBench",
+            why.join(", and ")
+        ),
+    ))
 }
 
 /// Whether the file system holding `path` is mounted read-only (issue 29).
@@ -288,10 +355,10 @@ pub(crate) struct UpgradeLock {
 }
 
 impl UpgradeLock {
-    /// The upgrade is done: the lock file is removed, then released. A process still waiting
-    /// on it finds the file upgraded when it gets it; one arriving later finds the file up to
-    /// date and takes no lock. (After a failed upgrade the file is kept, so a process waiting
-    /// on it and a newcomer never hold two different locks at once.)
+    /// The upgrade is over (done or failed): the lock file is removed, then released, so none
+    /// is left beside the project. A process still waiting on it sees, once it has it, that the
+    /// file is gone and takes the one at the path ([`upgrade_lock`]), so a waiter and a newcomer
+    /// never hold two different locks at once; it then reads the version again.
     fn done(self) {
         let _ = std::fs::remove_file(&self.path);
         drop(self.file);
@@ -303,15 +370,38 @@ pub(crate) fn upgrade_lock(path: &Path) -> Result<UpgradeLock> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into());
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let lock_path = dir.join(format!(".{name}.upgrade-lock"));
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&lock_path)
-        .map_err(|e| Error::io(&lock_path, e))?;
-    file.lock().map_err(|e| Error::io(&lock_path, e))?;
-    Ok(UpgradeLock { file, path: lock_path })
+    loop {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| Error::io(&lock_path, e))?;
+        file.lock().map_err(|e| Error::io(&lock_path, e))?;
+        // The process that held it may have removed the file before letting go: a lock on a file
+        // no longer at the path excludes no one, so take the one that is there now.
+        if same_file(&file, &lock_path) {
+            return Ok(UpgradeLock { file, path: lock_path });
+        }
+    }
+}
+
+/// Whether the open `file` is the file now at `path`.
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 /// Writes a consistent copy of the project, as it is, beside it: `NAME.schemaN.bak` (N the
@@ -334,9 +424,28 @@ fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result
         .expect("an unused name");
     let partial = dir.join(format!(".{name}.schema{version}.bak.partial"));
     let _ = std::fs::remove_file(&partial);
-    conn.execute("VACUUM INTO ?1", [partial.to_string_lossy()])?;
-    std::fs::File::open(&partial).and_then(|f| f.sync_all()).map_err(|e| Error::io(&partial, e))?;
-    std::fs::rename(&partial, &backup).map_err(|e| Error::io(&backup, e))?;
+    let copied = conn
+        .execute("VACUUM INTO ?1", [partial.to_string_lossy()])
+        .map_err(|e| match crate::error::write_failure(&e) {
+            Some(source) => source,
+            None => std::io::Error::other(e.to_string()),
+        })
+        .and_then(|_| std::fs::File::open(&partial).and_then(|f| f.sync_all()))
+        .and_then(|()| std::fs::rename(&partial, &backup));
+    if let Err(source) = copied {
+        let _ = std::fs::remove_file(&partial);
+        // Said of the copy asked for: the partial name is nothing a person chose.
+        return Err(Error::IoUndone {
+            // Beside the project as the person named it (not `./NAME`).
+            path: path.with_file_name(backup.file_name().expect("a file name")),
+            source,
+            undone: format!(
+                "the copy kept before an upgrade could not be written, so {} was not upgraded and is as it \
+                 was; make room for a copy of it beside it (or a file size limit that allows it) and open it again",
+                path.display()
+            ),
+        });
+    }
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }

@@ -314,13 +314,34 @@ impl Error {
     /// `main` (for the project its command opened) and the app's calls on its open project.
     pub fn in_project(self, path: &Path) -> Error {
         use rusqlite::ffi::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        // A stored text that is not UTF-8 is a damaged page too: SQLite stores what it is given,
+        // and ForceBench only ever gives it UTF-8.
+        if let Error::Sqlite(e) = &self {
+            if let Some(bad) = invalid_utf8(e) {
+                return Error::damaged(path, &format!("a stored text is not valid UTF-8: {bad}"));
+            }
+        }
         let sqlite = match &self {
             Error::Sqlite(s) | Error::Migration(rusqlite_migration::Error::RusqliteError { err: s, .. }) => s,
             _ => return self,
         };
+        if let Some(source) = write_failure(sqlite) {
+            return Error::IoUndone {
+                path: path.to_path_buf(),
+                source,
+                undone: "nothing was saved, and the project is as it was".into(),
+            };
+        }
         if !matches!(sqlite.sqlite_error_code(), Some(DatabaseCorrupt | NotADatabase)) {
             return self;
         }
+        Error::damaged(path, &format!("SQLite: {sqlite}"))
+    }
+
+    /// The project file at `path` found damaged (`what` says how), in the words every damage
+    /// refusal uses: the file named, nothing changed, and the copies beside it that are the way
+    /// back.
+    pub fn damaged(path: &Path, what: &str) -> Error {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let mut copies: Vec<String> = std::fs::read_dir(dir)
@@ -340,7 +361,7 @@ impl Error {
             )
         };
         Error::Damaged(format!(
-            "{} is damaged (SQLite: {sqlite}); ForceBench cannot read it, and changed nothing. {way_back}",
+            "{} is damaged ({what}); ForceBench cannot read it, and changed nothing. {way_back}",
             path.display()
         ))
     }
@@ -364,6 +385,45 @@ impl From<rusqlite::Error> for Error {
         }
         Error::Sqlite(e)
     }
+}
+
+/// The text of a column SQLite returned that is not UTF-8, if that is what `e` is.
+fn invalid_utf8(e: &rusqlite::Error) -> Option<String> {
+    match e {
+        rusqlite::Error::Utf8Error(_, u) => Some(u.to_string()),
+        rusqlite::Error::FromSqlConversionFailure(_, _, inner) => {
+            inner.downcast_ref::<std::str::Utf8Error>().map(|u| u.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A write SQLite could not make, as the system error it most likely was: a full disk
+/// (`SQLITE_FULL`), or a failed write (`SQLITE_IOERR`), which under a file size limit (`ulimit
+/// -f`) is the file growing past it (SQLite reports EFBIG as a plain I/O error).
+pub(crate) fn write_failure(e: &rusqlite::Error) -> Option<std::io::Error> {
+    use rusqlite::ffi::ErrorCode::{DiskFull, SystemIoFailure};
+    use std::io::ErrorKind;
+    match e.sqlite_error_code()? {
+        // A write cut short by the limit reads to SQLite as a full disk, one refused outright as
+        // an I/O error: under a limit, either is most likely the limit.
+        DiskFull | SystemIoFailure if file_size_limited() => Some(ErrorKind::FileTooLarge.into()),
+        DiskFull => Some(ErrorKind::StorageFull.into()),
+        SystemIoFailure => Some(std::io::Error::other(format!("{e}: it could not be written"))),
+        _ => None,
+    }
+}
+
+/// Whether this process runs under a file size limit (`ulimit -f`).
+fn file_size_limited() -> bool {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: `limit` is a valid out-parameter for getrlimit.
+        unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) == 0 && limit.rlim_cur != libc::RLIM_INFINITY }
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 /// How an error crosses to the UI or to `--json` consumers.

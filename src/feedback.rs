@@ -373,11 +373,11 @@ pub fn issue(project: &Project, dir: &Path, force: bool) -> Result<Vec<IssuedFee
     if all.is_empty() {
         return Err(Error::WrongRowState("no annotator has adjudicated rows yet: adjudicate first".into()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut files = Vec::new();
     let mut out = Vec::new();
     for (path, f) in all {
         let text = serde_json::to_string_pretty(&f).map_err(|e| Error::Internal(e.to_string()))? + "\n";
-        crate::output::write_file(&path, text.as_bytes(), force)?;
+        files.push((path.clone(), text.into_bytes()));
         out.push(IssuedFeedback {
             annotator: f.annotator,
             file: path.display().to_string(),
@@ -385,6 +385,8 @@ pub fn issue(project: &Project, dir: &Path, force: bool) -> Result<Vec<IssuedFee
             differing_rows: f.summary.differing_rows,
         });
     }
+    // All the files or none: a set stopped half way would send some annotators theirs.
+    crate::output::write_files(dir, &files, force)?;
     Ok(out)
 }
 

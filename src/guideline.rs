@@ -158,8 +158,20 @@ pub fn publish(project: &mut Project, file: &Path, label: &str, note: Option<&st
         return Err(Error::InvalidArgument("a guideline version needs a label (--version)".into()));
     }
     crate::input::check_identifier("guideline version", label).map_err(Error::InvalidArgument)?;
-    let (_, text) = crate::input::read_text(file)?;
-    if text.trim().is_empty() {
+    // Read as every input is (UTF-8, no NUL, no line over 1 MiB), and refused in one line that
+    // says what was not done: a guideline is published, not imported.
+    let (_, text) = crate::input::read_text(file).map_err(|e| match e {
+        Error::InvalidInput { problems, .. } if problems.len() == 1 => {
+            let p = &problems[0];
+            let at = p.line.map_or(String::new(), |l| format!(":{l}"));
+            Error::UnreadableInput {
+                file: format!("{}{at}:", p.file),
+                message: format!("{}; nothing was published", p.message),
+            }
+        }
+        other => other,
+    })?;
+    if crate::input::is_blank(&text) {
         return Err(Error::InvalidArgument(format!("{}: the guideline is empty", file.display())));
     }
     let tx = project.conn_mut().transaction()?;

@@ -557,6 +557,14 @@ pub fn check_identifier(what: &str, value: &str) -> std::result::Result<(), Stri
     Err(format!("{what} `{}` contains U+{:04X}{name}, {kind}", escaped(value), c as u32))
 }
 
+/// Whether `text` holds nothing a reader sees: only white space and the characters ids may not
+/// hold (invisible, control, space-like: U+200B ZERO WIDTH SPACE, U+FEFF...). A note, reason or
+/// rationale a step requires must hold visible text: a note of only U+200B looks empty to every
+/// reader, so it is no note.
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || forbidden(c).is_some())
+}
+
 /// One line read by [`read_line_bounded`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum BoundedLine {

@@ -18,6 +18,7 @@ pub mod guideline;
 pub mod import;
 pub mod input;
 pub mod label;
+pub mod limits;
 pub mod locality;
 pub mod output;
 pub mod packets;

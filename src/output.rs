@@ -26,6 +26,20 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+/// Makes a write past the process's file size limit (`ulimit -f`) fail with an error instead of
+/// ending the process. By default the system sends SIGXFSZ, which kills the process in the middle
+/// of a write and leaves its temporary files behind; ignored, the write fails with EFBIG, which
+/// every writer here reports (naming the file it was asked for) after removing what it wrote.
+/// Called first thing by the command line and the app. An ignored signal stays ignored in
+/// processes they start, as it does through `exec`.
+pub fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN is a valid disposition for SIGXFSZ; changing it touches no Rust state.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// A name nobody can predict for a temporary sibling of `path`: `.NAME.<random>.<kind>`.
 pub(crate) fn temp_sibling(path: &Path, kind: &str) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -163,6 +177,59 @@ pub fn write_through(path: &Path, force: bool, fill: impl FnOnce(&Path) -> Resul
         return Err(Error::io(path, e));
     }
     sync_folder_of(path);
+    Ok(())
+}
+
+/// Writes several files into `dir` as one step (a report folder, the feedback files, the plots):
+/// every target is checked, then every file is written under its temporary name and synced, and
+/// only then are they renamed into place. A file that cannot be written (a full disk, a file size
+/// limit) stops the step before anything is in place: the temporary files are removed, and so is
+/// `dir` if this call created it, so no half set of files is left. The error names the file
+/// asked for. An existing file is replaced only with `force`, a project never.
+pub fn write_files(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> Result<()> {
+    for (path, _) in files {
+        check_target(path, force)?;
+    }
+    let made_dir = !dir.exists();
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let undo = |temps: &[PathBuf]| {
+        for t in temps {
+            let _ = std::fs::remove_file(t);
+        }
+        if made_dir {
+            let _ = std::fs::remove_dir(dir);
+        }
+    };
+    let mut temps: Vec<PathBuf> = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        let tmp = temp_sibling(path, "forcebench-tmp");
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()));
+        if let Err(e) = written {
+            if tmp.exists() {
+                temps.push(tmp);
+            }
+            undo(&temps);
+            return Err(Error::io(path, e));
+        }
+        temps.push(tmp);
+    }
+    for (at, ((path, _), tmp)) in files.iter().zip(&temps).enumerate() {
+        let placed = if force { std::fs::rename(tmp, path) } else { rename_no_replace(tmp, path) };
+        if let Err(e) = placed {
+            for t in &temps[at..] {
+                let _ = std::fs::remove_file(t);
+            }
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                return Err(Error::OutputExists { path: path.clone() });
+            }
+            return Err(Error::io(path, e));
+        }
+    }
+    sync_folder(dir);
     Ok(())
 }
 

@@ -146,6 +146,16 @@ pub fn generate(rows: usize, seed: u64) -> Vec<Candidate> {
     out
 }
 
+/// Writes `rows` synthetic candidates (seeded) to `out` as CSV or JSONL (`sample generate`),
+/// replacing a file there only with `force`; a count of rows out of bounds is refused before
+/// anything is made ([`crate::limits::generated_rows`]). Returns the number of rows written.
+pub fn generate_file(out: &Path, rows: usize, seed: u64, force: bool) -> Result<usize> {
+    crate::limits::generated_rows(rows)?;
+    let rows = generate(rows, seed);
+    crate::output::write_through(out, force, |tmp| write_candidates(tmp, &rows))?;
+    Ok(rows.len())
+}
+
 /// Writes candidates as CSV or JSONL, chosen by the extension of `path`.
 pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
     let format = InputFormat::from_path(path).map_err(Error::InvalidArgument)?;
@@ -155,7 +165,17 @@ pub fn write_candidates(path: &Path, rows: &[Candidate]) -> Result<()> {
     match format {
         InputFormat::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut out);
-            let csv_err = |e: csv::Error| Error::io(path, std::io::Error::other(e));
+            // A write that failed (a full disk, a file size limit) keeps its kind, so it is said
+            // in the io words; anything else the CSV writer refuses is said as it says it.
+            let csv_err = |e: csv::Error| {
+                if !e.is_io_error() {
+                    return Error::io(path, std::io::Error::other(e));
+                }
+                match e.into_kind() {
+                    csv::ErrorKind::Io(e) => Error::io(path, e),
+                    _ => unreachable!("an io error"),
+                }
+            };
             w.write_record(FIELDS).map_err(csv_err)?;
             for c in rows {
                 w.serialize(c).map_err(csv_err)?;
@@ -254,6 +274,9 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<u64> {
     use crate::annotate::{set_in, Field, Origin};
     use crate::vocab::Decision;
+    // Simulated work made inside an annotator's workspace would be returned and merged as theirs.
+    crate::settings::lead_only(project.conn(), "simulating annotations (a demonstration)")?;
+    crate::limits::simulated_rows(rows)?;
     let targets: Vec<(String, Vec<String>)> = {
         let conn = project.conn();
         let mut stmt = conn.prepare(
@@ -261,7 +284,7 @@ pub fn annotate_sample(project: &mut Project, rows: usize, seed: u64) -> Result<
              JOIN assignments s ON s.candidate_id = c.id JOIN annotators a ON a.id = s.annotator_id
              GROUP BY c.id ORDER BY c.seq LIMIT ?1",
         )?;
-        let rows = stmt.query_map([rows as i64], |r| {
+        let rows = stmt.query_map([i64::try_from(rows).unwrap_or(i64::MAX)], |r| {
             let names: String = r.get(1)?;
             Ok((r.get(0)?, names.split('\u{1f}').map(String::from).collect()))
         })?;

@@ -762,6 +762,63 @@ pub fn page(project: &Project, query: &AdjudicationQuery) -> Result<Adjudication
     with_classified(project, |q| Ok(page_of(q, query)))
 }
 
+/// Refuses a filter value that can never match: an axis outside the vocabulary, a source no row
+/// has, or a pair that is not two names on the roster. Either one silently gave an empty queue, which reads as "nothing
+/// to adjudicate" when the filter was mistyped. The words list what the filter takes.
+fn check_filter(project: &Project, f: &QueueFilter) -> Result<()> {
+    if let Some(axis) = f.axis.as_deref() {
+        if axis != "none" && !Axis::ALL.iter().any(|a| a.as_str() == axis) {
+            let known: Vec<&str> = Axis::ALL.iter().map(|a| a.as_str()).chain(["none"]).collect();
+            return Err(Error::InvalidArgument(format!(
+                "--axis `{}` is not an axis; the axes are {}",
+                crate::input::escaped(axis),
+                known.join(", ")
+            )));
+        }
+    }
+    if let Some(source) = f.source.as_deref() {
+        let known: Vec<String> = project
+            .conn()
+            .prepare_cached("SELECT DISTINCT source_dataset FROM candidates ORDER BY source_dataset")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if !known.iter().any(|k| k == source) {
+            return Err(Error::InvalidArgument(format!(
+                "--source `{}` is the source of no row; the project's sources are {}",
+                crate::input::escaped(source),
+                known.join(", ")
+            )));
+        }
+    }
+    if let Some(pair) = f.pair.as_deref() {
+        let names: Vec<&str> = pair.split('+').map(str::trim).collect();
+        let unknown: Vec<String> = names
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| Ok((n, crate::roster::find(project, n)?.is_none())))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|(_, missing)| *missing)
+            .map(|(n, _)| format!("`{}`", crate::input::escaped(n)))
+            .collect();
+        if names.len() != 2 || names.iter().any(|n| n.is_empty()) || !unknown.is_empty() {
+            let why = if unknown.is_empty() {
+                "is not two names joined by `+`".to_string()
+            } else {
+                format!("names {} not on the roster", unknown.join(" and "))
+            };
+            let pairs = with_classified(project, |q| Ok(q.facets().pairs))?;
+            let known = if pairs.is_empty() {
+                "the queue has no pairs yet".to_string()
+            } else {
+                format!("the queue's pairs are {}", pairs.join(", "))
+            };
+            return Err(Error::InvalidArgument(format!("--pair `{}` {why}; {known}", crate::input::escaped(pair))));
+        }
+    }
+    Ok(())
+}
+
 fn page_of(q: &Classified, query: &AdjudicationQuery) -> AdjudicationPage {
     let limit = query.limit.min(PAGE_LIMIT_MAX);
     let m = Matcher::new(q, &query.filter);
@@ -835,6 +892,7 @@ pub(super) fn whole(
     project: &Project,
     filter: &QueueFilter,
 ) -> Result<(BTreeMap<Category, CategoryCount>, Vec<QueueItem>)> {
+    check_filter(project, filter)?;
     with_classified(project, |q| {
         let query = AdjudicationQuery { filter: filter.clone(), offset: 0, limit: 0, around: None, open_after: None };
         let counts = page_of(q, &query).counts;

@@ -161,6 +161,7 @@ pub struct NamedPair {
 /// labels are missing) and reports agreement. An annotator labelling one item twice is an error,
 /// and so is an item or annotator holding an invisible character.
 pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<LabelsReport> {
+    crate::limits::bootstrap(bootstrap)?;
     const COLUMNS: [&str; 3] = ["item", "annotator", "label"];
     let (file, text) = crate::input::read_text(path)?;
     let at = |line: Option<u64>, field: Option<&str>, message: String| InputProblem {
@@ -698,6 +699,7 @@ fn breakdown(rows: &[DoubleAnnotated], groups: Vec<String>, key: impl Fn(&Double
 /// Agreement of the project's pre-adjudication labels. `bootstrap`: (replicates, seed), or
 /// `None` to skip the bootstrap interval.
 pub fn project_report(project: &Project, bootstrap: Option<(u32, u64)>) -> Result<ProjectAgreement> {
+    crate::limits::bootstrap(bootstrap)?;
     let mut report = report_for(&double_annotated(project)?, bootstrap);
     report.by_annotator = by_annotator(project)?;
     Ok(report)

@@ -296,7 +296,7 @@ impl Annotation {
     /// [`Self::problems`], each with what it is about (see [`Annotation::problem_fields`]).
     pub fn placed_problems(&self, passage: &str) -> Vec<(&'static str, String)> {
         let mut out: Vec<(&'static str, String)> = Vec::new();
-        let blank = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        let blank = |v: &Option<String>| v.as_deref().is_none_or(crate::input::is_blank);
         if let Some(span) = &self.evidence_span {
             if let Err(e) = span.check(passage) {
                 out.push(("evidence_span", e));

@@ -131,12 +131,19 @@ pub fn queue_page(project: &Project, query: &QueueQuery) -> Result<QueuePage> {
 }
 
 /// The first row not yet finished after `after` in the annotator's queue, going round to the
-/// start (and to `after` itself last); from the start of the queue when `after` is `None` or not
-/// in it. `None` when every row is finished.
+/// start (and to `after` itself last); from the start of the queue when `after` is `None` or a
+/// row not in it. An `after` that names no row at all is refused (`not_found`). `None` when every
+/// row is finished.
 pub fn next_open(project: &Project, annotator: &str, after: Option<&str>) -> Result<Option<QueueRow>> {
     let after = after.map(crate::input::id_key).transpose()?;
     let after = after.as_deref();
     let conn = project.conn();
+    // An id that names no row would quietly start from the top, as if the person had asked to.
+    if let Some(id) = after {
+        if crate::candidate::find_in(conn, id)?.is_none() {
+            return Err(Error::CandidateNotFound(id.to_string()));
+        }
+    }
     with_order(project, annotator, |order| {
         let n = order.len();
         let from = match after {

@@ -388,18 +388,11 @@ impl BatteryReport {
     /// Writes the report folder; existing files are replaced only with `force`, and every target
     /// is checked before any is written.
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
-        let files = self.files()?;
-        for (name, _) in &files {
-            crate::output::check_target(&dir.join(name), force)?;
-        }
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let mut out = Vec::new();
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            crate::output::write_file(&path, &bytes, force)?;
-            out.push(path);
-        }
-        Ok(out)
+        let files: Vec<(PathBuf, Vec<u8>)> =
+            self.files()?.into_iter().map(|(name, bytes)| (dir.join(name), bytes)).collect();
+        // All the files or none: a report folder stopped half way would mix two runs' tables.
+        crate::output::write_files(dir, &files, force)?;
+        Ok(files.into_iter().map(|(path, _)| path).collect())
     }
 }
 

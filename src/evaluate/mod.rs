@@ -382,6 +382,7 @@ pub fn import_and_score(
     map: &LabelMap,
     bootstrap: Option<(u32, u64)>,
 ) -> Result<EvaluatorReport> {
+    crate::limits::bootstrap(bootstrap)?;
     let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();
@@ -439,6 +440,7 @@ fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Re
 
 /// Every stored evaluator on the locked split, scored again (for the comparison table).
 pub fn compare(project: &Project, bootstrap: Option<(u32, u64)>) -> Result<Vec<EvaluatorReport>> {
+    crate::limits::bootstrap(bootstrap)?;
     let (version, pairs) = eval_pairs(project)?;
     let conn = project.conn();
     let mut stmt = conn.prepare(
@@ -470,6 +472,7 @@ pub fn compare(project: &Project, bootstrap: Option<(u32, u64)>) -> Result<Vec<E
 /// Runs every baseline on the locked split, stores each as evaluator `baseline:<name>`, and
 /// returns their reports.
 pub fn run_baselines(project: &mut Project, bootstrap: Option<(u32, u64)>) -> Result<Vec<EvaluatorReport>> {
+    crate::limits::bootstrap(bootstrap)?;
     let (version, pairs) = eval_pairs(project)?;
     let mut out = Vec::new();
     for name in baselines::NAMES {
@@ -518,6 +521,7 @@ pub fn judge_import(
     map: &LabelMap,
     bootstrap: Option<(u32, u64)>,
 ) -> Result<(EvaluatorReport, judge::ResponseStats)> {
+    crate::limits::bootstrap(bootstrap)?;
     let name = evaluator_name(name)?;
     let (version, pairs) = eval_pairs(project)?;
     let ids = pairs.iter().map(|p| p.id.clone()).collect();

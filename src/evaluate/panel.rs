@@ -179,6 +179,7 @@ fn distinct(names: &[String], what: &str) -> Result<()> {
 
 /// Pools the named evaluators over the locked split's pairs.
 pub fn panel(project: &Project, names: &[String], bootstrap: Option<(u32, u64)>) -> Result<PanelReport> {
+    crate::limits::bootstrap(bootstrap)?;
     distinct(names, "a panel")?;
     let (version, pairs, members) = outcomes(project, names)?;
     Ok(panel_of(names, version, &pairs, &members, bootstrap))
@@ -262,6 +263,7 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
 
 /// Compares A and B (each one evaluator or a panel; panels are matched member by member).
 pub fn paired(project: &Project, a: &[String], b: &[String], bootstrap: Option<(u32, u64)>) -> Result<PairedReport> {
+    crate::limits::bootstrap(bootstrap)?;
     distinct(a, "side A")?;
     distinct(b, "side B")?;
     if a.len() != b.len() {

@@ -153,15 +153,13 @@ pub fn write_all(reports: &[EvaluatorReport], dir: &std::path::Path, force: bool
     for name in PLOT_FILES {
         crate::output::check_target(&dir.join(name), force)?;
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut out = Vec::new();
+    let mut files = Vec::new();
     for (name, svg) in [("mvr_fs", scatter_svg(reports)), ("mvr_by_axis", heatmap_svg(reports))] {
-        let path = dir.join(format!("{name}.svg"));
-        crate::output::write_file(&path, svg.as_bytes(), force)?;
-        out.push(path);
-        let path = dir.join(format!("{name}.png"));
-        crate::output::write_file(&path, &png(&svg)?, force)?;
-        out.push(path);
+        let png = png(&svg)?;
+        files.push((dir.join(format!("{name}.svg")), svg.into_bytes()));
+        files.push((dir.join(format!("{name}.png")), png));
     }
-    Ok(out)
+    // All four or none.
+    crate::output::write_files(dir, &files, force)?;
+    Ok(files.into_iter().map(|(path, _)| path).collect())
 }

@@ -475,6 +475,7 @@ pub fn run(
     progress: &mut dyn FnMut(&RunProgress),
     cancel: &AtomicBool,
 ) -> Result<RunSummary> {
+    crate::limits::retry_wait(opts.retry_wait)?;
     let name = super::evaluator_name(&opts.name)?;
     let key = api_key(opts.sampling.api_key_env.as_deref())?;
     if !(opts.base_url.starts_with("http://") || opts.base_url.starts_with("https://")) {

@@ -384,8 +384,16 @@ pub fn export_in_slices(
             Ok(ExportReport { dir: dir.display().to_string(), ..report })
         }
         Err(e) => {
+            let stage = staging.path().to_path_buf();
             staging.discard();
-            Err(e)
+            // Said of the file in the folder asked for: the staging folder's name is nothing a
+            // person chose, and it is gone.
+            Err(match e {
+                Error::Io { path, source } if path.starts_with(&stage) => {
+                    Error::io(dir.join(path.strip_prefix(&stage).expect("under the stage")), source)
+                }
+                other => other,
+            })
         }
     }
 }
@@ -705,7 +713,10 @@ fn write_export(
     let text =
         text.replacen(&format!("\"manifest_sha256\": \"{ZERO_HASH}\""), &format!("\"manifest_sha256\": \"{own}\""), 1);
     done("manifest.json", write_file(dir, "manifest.json", |w| w.write_all(text.as_bytes()))?, &mut files);
-    // The export must be the one its lock sealed, or it is not published.
-    super::seal::check(conn, split_id, version, &files, &content_sha256)?;
+    // The export must be the one its lock sealed, or it is not published. (Hashes alone are
+    // computed by the lock itself, before its seal exists.)
+    if dir.is_some() {
+        super::seal::check(conn, split_id, version, &stored, &files, &content_sha256)?;
+    }
     Ok(ExportReport { dir: dir.unwrap_or(Path::new("")).display().to_string(), version, files, content_sha256 })
 }

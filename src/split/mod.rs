@@ -83,6 +83,23 @@ pub fn parse_cap(text: &str) -> std::result::Result<(Axis, u32), String> {
     Ok((axis, n))
 }
 
+/// The caps given one by one (`--cap relation=48 --cap scope=30`) as the split's map; an axis
+/// capped twice is refused, since keeping either number silently drafts a split the person did
+/// not ask for.
+pub fn caps_from(list: &[(Axis, u32)]) -> Result<BTreeMap<Axis, u32>> {
+    let mut caps = BTreeMap::new();
+    for (axis, n) in list {
+        if let Some(first) = caps.insert(*axis, *n) {
+            return Err(Error::InvalidArgument(format!(
+                "--cap {axis} is given twice ({axis}={first} and {axis}={n}): give each axis one cap. Nothing was \
+                 changed",
+                axis = axis.as_str()
+            )));
+        }
+    }
+    Ok(caps)
+}
+
 /// An accepted row as the split sees it (final axis and severity).
 #[derive(Debug, Clone)]
 struct PoolRow<'a> {

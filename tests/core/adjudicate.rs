@@ -441,8 +441,12 @@ fn every_page_of_the_adjudication_queue_together_is_the_whole_queue() {
             open_only: true,
             ..Default::default()
         },
-        QueueFilter { source: Some("no such source".into()), ..Default::default() },
     ];
+    // A source no row has: a page of the app's queue matches nothing, the whole queue asked for
+    // by name is refused (a mistyped filter read as an empty queue).
+    let unknown = QueueFilter { source: Some("no such source".into()), ..Default::default() };
+    assert_eq!(adjudicate::page(&project, &query(&unknown, 0, 7)).unwrap().matching, 0);
+    assert_eq!(adjudicate::queue(&project, &unknown).unwrap_err().code(), "invalid_argument");
     for filter in &filters {
         let whole = adjudicate::queue(&project, filter).unwrap();
         assert_eq!(whole.counts, all.counts, "filters do not change the counts");

@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod late;
+mod third;
 
 /// A project with a locked split (rows r0000..r0010; ana and ben annotators, eve adjudicator),
 /// built once and copied for each test.

@@ -138,11 +138,10 @@ fn a_bad_window_or_name_is_refused_and_a_window_past_the_end_is_empty() {
     let err = annotate::queue_page(&project, &QueueQuery { annotator: "zed".into(), offset: 0, limit: 1 }).unwrap_err();
     assert!(err.to_string().contains("no one named `zed`"), "{err}");
     assert!(annotate::next_open(&project, "zed", None).is_err());
-    // An id not in the queue starts from the top.
-    assert_eq!(
-        annotate::next_open(&project, "ana", Some("no-such-row")).unwrap(),
-        annotate::next_open(&project, "ana", None).unwrap()
-    );
+    // An id that names no row is refused: starting from the top instead read as if the person
+    // had asked for the top.
+    let err = annotate::next_open(&project, "ana", Some("no-such-row")).unwrap_err();
+    assert_eq!((err.code(), err.to_string().as_str()), ("not_found", "no candidate with id `no-such-row`"));
 }
 
 #[test]

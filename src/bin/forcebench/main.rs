@@ -13,5 +13,6 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    forcebench::output::ignore_file_size_signal();
     cli::main()
 }

@@ -360,9 +360,8 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Sample(SampleCommand::Generate(args)) => {
-            let rows = sample::generate(args.rows, args.seed);
-            forcebench::output::write_through(&args.out, args.force, |tmp| sample::write_candidates(tmp, &rows))?;
-            println!("wrote {} synthetic rows (seed {}) to {}", rows.len(), args.seed, args.out.display());
+            let rows = sample::generate_file(&args.out, args.rows, args.seed, args.force)?;
+            println!("wrote {rows} synthetic rows (seed {}) to {}", args.seed, args.out.display());
             Ok(())
         }
         Command::Agreement {

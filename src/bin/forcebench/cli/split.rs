@@ -39,7 +39,7 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
     let mut p = open(project)?;
     match cmd {
         SplitCommand::Draft { caps, per_axis, seed, json } => {
-            let params = SplitParams::new(caps.into_iter().collect(), Some(per_axis), Some(seed));
+            let params = SplitParams::new(split::caps_from(&caps)?, Some(per_axis), Some(seed));
             let s = split::draft(&mut p, &params)?;
             if json {
                 return print_json(&s);
