@@ -4,6 +4,12 @@
 //! Table 2 (baselines and the pooled judges under the generic and force-aware prompts), Table 3
 //! (the prompt ablation), and Figures 2 (MVR against FS), 3 (per model × prompt MVR) and 4 (MVR per
 //! axis), as CSV, JSON and SVG.
+//!
+//! Only complete, non-leaky cells enter the pooled tables and figures ([`super::fitness`]): an
+//! incomplete cell is refused by name with the command that resumes it, unless the report is
+//! asked to include incomplete cells, and then every table, CSV and figure counts the units left
+//! out (`unanswered`) and says so in a footnote. Every input (the lists, the templates, the
+//! report folder) is checked before the first request is sent.
 
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -12,7 +18,7 @@ use ts_rs::TS;
 
 use super::panel::{self, PanelReport};
 use super::runner::{self, RunOptions, RunProgress, RunSummary};
-use super::{compare, EvaluatorReport, Metrics};
+use super::{compare, Completeness, EvaluatorReport, Metrics};
 use crate::error::{Error, Result};
 use crate::project::Project;
 
@@ -29,6 +35,10 @@ pub struct Cell {
     pub evaluator: String,
     /// `None` when the cell has no scores yet.
     pub metrics: Option<Metrics>,
+    /// Its requests answered, unusable and never answered (`None` when it has no scores yet).
+    pub completeness: Option<Completeness>,
+    /// Why the cell is left out of the pooled figures (incomplete or leaky), if it is.
+    pub left_out: Option<String>,
 }
 
 /// One prompt pooled over the models that have scores under it.
@@ -46,6 +56,33 @@ pub struct BatteryReport {
     pub cells: Vec<Cell>,
     pub pooled: Vec<PooledPrompt>,
     pub baselines: Vec<EvaluatorReport>,
+    /// What a reader of the tables must know (units left out as never answered), one a line.
+    pub footnotes: Vec<String>,
+}
+
+/// The files of the report folder, in the order written.
+pub const REPORT_FILES: [&str; 10] = [
+    "report.json",
+    "table2.csv",
+    "table2.json",
+    "table3.csv",
+    "table3.json",
+    "figure2_mvr_fs.svg",
+    "figure3_grid.csv",
+    "figure3_grid.svg",
+    "figure4_mvr_by_axis.svg",
+    "footnotes.txt",
+];
+
+/// Refuses a report folder that cannot be written (a file, a symbolic link, a device, a
+/// project), or that holds report files already without `force`: checked before any request is
+/// sent, so a battery never works for an answer it cannot write.
+pub fn check_out(dir: &Path, force: bool) -> Result<()> {
+    crate::output::check_out_folder(dir)?;
+    for name in REPORT_FILES {
+        crate::output::check_target(&dir.join(name), force)?;
+    }
+    Ok(())
 }
 
 /// What a battery run did: the summaries of the runs that finished, and each failed cell (its
@@ -64,7 +101,11 @@ pub fn run(
     progress: &mut dyn FnMut(&str, &RunProgress),
     cancel: &AtomicBool,
 ) -> Result<BatteryRuns> {
-    check_lists(models, templates)?;
+    let (models, templates) = &check_lists(models, templates)?;
+    // Every template is read (and checked) before the first request of any cell is sent.
+    for t in templates {
+        super::judge::template(t)?;
+    }
     let judged = if templates.iter().any(|t| t == "force_aware") { "force_aware" } else { templates[0].as_str() };
     let mut jobs: Vec<(String, String, String, runner::Control)> = Vec::new();
     for m in models {
@@ -95,51 +136,146 @@ pub fn run(
     Ok((done, failed))
 }
 
-fn check_lists(models: &[String], templates: &[String]) -> Result<()> {
+/// The lists as the cells are named (trimmed, NFC), refused when empty, when an entry is empty,
+/// or when one model or template is named twice in any spelling (composed and decomposed forms of
+/// one name are one name, as evaluator names are).
+pub fn check_lists(models: &[String], templates: &[String]) -> Result<(Vec<String>, Vec<String>)> {
     if models.is_empty() || templates.is_empty() {
         return Err(Error::InvalidArgument("a battery needs at least one model and one template".into()));
     }
+    let keyed = |list: &[String], what: &str, flag: &str| -> Result<Vec<String>> {
+        let mut out: Vec<String> = Vec::with_capacity(list.len());
+        for (i, raw) in list.iter().enumerate() {
+            let t = raw.trim();
+            if t.is_empty() {
+                return Err(Error::InvalidArgument(format!("{flag}: entry {} is empty", i + 1)));
+            }
+            let key = crate::input::identifier_key(what, t)?.into_owned();
+            if let Some(j) = out.iter().position(|k| *k == key) {
+                let same =
+                    if list[j].trim() == t { String::new() } else { " (the same name in another Unicode form)".into() };
+                return Err(Error::InvalidArgument(format!(
+                    "{flag}: `{t}` is named twice (entries {} and {}){same}; each {what} is one cell of the battery",
+                    j + 1,
+                    i + 1
+                )));
+            }
+            out.push(key);
+        }
+        Ok(out)
+    };
+    let models = keyed(models, "model", "--models")?;
+    let templates = keyed(templates, "template", "--templates")?;
     if let Some(t) = templates.iter().find(|t| t.as_str() == "pairwise") {
         return Err(Error::InvalidArgument(format!(
             "`{t}` is the order control's template; ask for it with --controls order"
         )));
     }
-    Ok(())
+    Ok((models, templates))
 }
 
 /// The report over what is stored: each cell's scores, each prompt pooled over the models scored
-/// under it, and the baselines.
-pub fn report(project: &Project, models: &[String], templates: &[String]) -> Result<BatteryReport> {
-    check_lists(models, templates)?;
+/// under it, and the baselines. Every cell must be stored, complete and not leaky (see the module
+/// documentation); with `include_incomplete` an incomplete cell is pooled with its unanswered
+/// pairs left out and counted.
+pub fn report(
+    project: &Project,
+    models: &[String],
+    templates: &[String],
+    include_incomplete: bool,
+) -> Result<BatteryReport> {
+    let (models, templates) = check_lists(models, templates)?;
     let stored = compare(project, Some(panel::DEFAULT_BOOTSTRAP))?;
+    let names: Vec<String> = models.iter().flat_map(|m| templates.iter().map(move |t| cell_name(m, t))).collect();
+    let absent: Vec<&str> =
+        names.iter().filter(|n| !stored.iter().any(|r| &r.name == *n)).map(String::as_str).collect();
+    if !absent.is_empty() {
+        let version = stored.first().map_or(String::new(), |r| format!(" on locked split v{}", r.split_version));
+        return Err(Error::NoEvaluator(format!(
+            "no evaluator{version} for {} of the battery's {} cells: {}; run the battery without --no-run to judge them, or check --models and --templates (`forcebench evaluate` lists what is stored)",
+            absent.len(),
+            names.len(),
+            absent.join(", ")
+        )));
+    }
+    let fitness = super::fitness::check(project, &names, include_incomplete)?;
+    grid(project, &models, &templates, &stored, &fitness, include_incomplete)
+}
+
+/// The cells, pools and footnotes over what is stored: a cell with a `left_out` reason in
+/// `fitness` is not pooled.
+fn grid(
+    project: &Project,
+    models: &[String],
+    templates: &[String],
+    stored: &[EvaluatorReport],
+    fitness: &[super::fitness::Fitness],
+    include_incomplete: bool,
+) -> Result<BatteryReport> {
     let find = |name: &str| stored.iter().find(|r| r.name == name);
     let mut cells = Vec::new();
     for m in models {
         for t in templates {
             let evaluator = cell_name(m, t);
-            let metrics = find(&evaluator).map(|r| r.overall.clone());
-            cells.push(Cell { model: m.clone(), template: t.clone(), evaluator, metrics });
+            let report = find(&evaluator);
+            let left_out = fitness.iter().find(|f| f.name == evaluator).and_then(|f| f.refusal(include_incomplete));
+            cells.push(Cell {
+                model: m.clone(),
+                template: t.clone(),
+                metrics: report.map(|r| r.overall.clone()),
+                completeness: report.map(|r| r.completeness),
+                left_out,
+                evaluator,
+            });
         }
     }
     let mut pooled = Vec::new();
     for t in templates {
-        let members: Vec<String> =
-            cells.iter().filter(|c| &c.template == t && c.metrics.is_some()).map(|c| c.evaluator.clone()).collect();
+        let members: Vec<String> = cells
+            .iter()
+            .filter(|c| &c.template == t && c.metrics.is_some() && c.left_out.is_none())
+            .map(|c| c.evaluator.clone())
+            .collect();
         if !members.is_empty() {
             pooled.push(PooledPrompt {
                 template: t.clone(),
-                panel: panel::panel(project, &members, Some(panel::DEFAULT_BOOTSTRAP))?,
+                panel: panel::panel_with(project, &members, Some(panel::DEFAULT_BOOTSTRAP), include_incomplete)?,
             });
         }
     }
-    let baselines = stored.into_iter().filter(|r| r.name.starts_with("baseline:")).collect();
-    Ok(BatteryReport { models: models.to_vec(), templates: templates.to_vec(), cells, pooled, baselines })
+    let baselines: Vec<EvaluatorReport> = stored.iter().filter(|r| r.name.starts_with("baseline:")).cloned().collect();
+    let mut footnotes = Vec::new();
+    let incomplete: Vec<&Cell> =
+        cells.iter().filter(|c| c.left_out.is_none() && c.completeness.is_some_and(|k| !k.complete())).collect();
+    if !incomplete.is_empty() {
+        let units: u64 = pooled.iter().map(|p| p.panel.overall.unanswered).sum();
+        let names: Vec<String> = incomplete
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} ({} of {} requests)",
+                    c.evaluator,
+                    c.completeness.map_or(0, |k| k.unanswered),
+                    c.completeness.map_or(0, |k| k.requests)
+                )
+            })
+            .collect();
+        footnotes.push(format!(
+            "Incomplete evaluators were included (--include-incomplete): {}. Their {units} judge × pair unit(s) with a claim never answered are left out of the pooled figures and counted in the `unanswered` column; they are not violations.",
+            names.join(", ")
+        ));
+    }
+    let left: Vec<String> = cells.iter().filter_map(|c| c.left_out.as_ref().map(|_| c.evaluator.clone())).collect();
+    if !left.is_empty() {
+        footnotes.push(format!("Left out of the pooled figures (incomplete or leaky): {}.", left.join(", ")));
+    }
+    Ok(BatteryReport { models: models.to_vec(), templates: templates.to_vec(), cells, pooled, baselines, footnotes })
 }
 
 /// The grid of what is stored: every evaluator named `<model>@<template>` on the locked split,
 /// models and templates in name order (the ablation's prompts first, in the paper's order).
 pub fn stored(project: &Project) -> Result<BatteryReport> {
-    let names: Vec<String> = compare(project, None)?.into_iter().map(|r| r.name).collect();
+    let names: Vec<String> = super::stored_names(project)?;
     let (mut models, mut templates) = (Vec::<String>::new(), Vec::<String>::new());
     for n in &names {
         if let Some((m, t)) = n.rsplit_once('@').filter(|(m, t)| !m.is_empty() && !t.is_empty()) {
@@ -154,14 +290,17 @@ pub fn stored(project: &Project) -> Result<BatteryReport> {
     models.sort();
     let rank = |t: &str| super::judge::ABLATION.iter().position(|a| *a == t).unwrap_or(usize::MAX);
     templates.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
-    if models.is_empty() {
-        let baselines = compare(project, Some(panel::DEFAULT_BOOTSTRAP))?
-            .into_iter()
-            .filter(|r| r.name.starts_with("baseline:"))
-            .collect();
-        return Ok(BatteryReport { models, templates, cells: Vec::new(), pooled: Vec::new(), baselines });
+    let stored = compare(project, Some(panel::DEFAULT_BOOTSTRAP))?;
+    // The grid shows every cell, and pools only the fit ones (a cell left out says why).
+    let mut fitness = Vec::new();
+    for m in &models {
+        for t in &templates {
+            if let Some(f) = super::fitness::of(project, &cell_name(m, t))? {
+                fitness.push(f);
+            }
+        }
     }
-    report(project, &models, &templates)
+    grid(project, &models, &templates, &stored, &fitness, false)
 }
 
 /// How the paper names each prompt in its tables.
@@ -187,7 +326,12 @@ fn csv_line(cells: &[String]) -> String {
     let quoted: Vec<String> = cells
         .iter()
         .map(|c| {
-            let c = crate::output::inert_cell(c);
+            // The formula guard is for text: a number (a negative FS) stays a number.
+            let c = if c.parse::<f64>().is_ok_and(f64::is_finite) {
+                std::borrow::Cow::Borrowed(c.as_str())
+            } else {
+                crate::output::inert_cell(c)
+            };
             if c.contains([',', '"', '\n']) {
                 format!("\"{}\"", c.replace('"', "\"\""))
             } else {
@@ -208,6 +352,9 @@ pub struct TableRow {
     /// Pairs for a baseline, judges × pairs for a pooled prompt.
     #[ts(type = "number")]
     pub units: u64,
+    /// Units left out as never answered (0 unless incomplete evaluators were included).
+    #[ts(type = "number")]
+    pub unanswered: u64,
     pub mvr: Option<f64>,
     pub mvr_ci95: Option<[f64; 2]>,
     pub fs: Option<f64>,
@@ -221,6 +368,7 @@ impl BatteryReport {
             prompt: prompt_title(&p.template).to_string(),
             violations: p.panel.overall.violations,
             units: p.panel.overall.units,
+            unanswered: p.panel.overall.unanswered,
             mvr: p.panel.overall.mvr,
             mvr_ci95: p.panel.overall.mvr_ci95,
             fs: p.panel.overall.fs,
@@ -238,6 +386,7 @@ impl BatteryReport {
                 prompt: "–".into(),
                 violations: b.overall.violations,
                 units: b.overall.n_pairs,
+                unanswered: b.overall.unanswered,
                 mvr: b.overall.mvr,
                 mvr_ci95: b.overall.mvr_ci95,
                 fs: b.overall.fs,
@@ -262,8 +411,20 @@ impl BatteryReport {
 
     fn table_csv(rows: &[TableRow]) -> String {
         let mut s = csv_line(
-            &["evaluator", "prompt", "violations", "units", "mvr", "mvr_low", "mvr_high", "fs", "fs_low", "fs_high"]
-                .map(String::from),
+            &[
+                "evaluator",
+                "prompt",
+                "violations",
+                "units",
+                "unanswered",
+                "mvr",
+                "mvr_low",
+                "mvr_high",
+                "fs",
+                "fs_low",
+                "fs_high",
+            ]
+            .map(String::from),
         );
         for r in rows {
             let [ml, mh] = ci(r.mvr_ci95);
@@ -273,6 +434,7 @@ impl BatteryReport {
                 r.prompt.clone(),
                 r.violations.to_string(),
                 r.units.to_string(),
+                r.unanswered.to_string(),
                 num(r.mvr),
                 ml,
                 mh,
@@ -285,7 +447,9 @@ impl BatteryReport {
     }
 
     fn grid_csv(&self) -> String {
-        let mut s = csv_line(&["model", "prompt", "evaluator", "pairs", "violations", "mvr", "fs"].map(String::from));
+        let mut s = csv_line(
+            &["model", "prompt", "evaluator", "pairs", "violations", "unanswered", "mvr", "fs"].map(String::from),
+        );
         for c in &self.cells {
             let m = c.metrics.as_ref();
             s += &csv_line(&[
@@ -294,6 +458,7 @@ impl BatteryReport {
                 c.evaluator.clone(),
                 m.map_or(String::new(), |m| m.n_pairs.to_string()),
                 m.map_or(String::new(), |m| m.violations.to_string()),
+                m.map_or(String::new(), |m| m.unanswered.to_string()),
                 num(m.and_then(|m| m.mvr)),
                 num(m.and_then(|m| m.fs)),
             ]);
@@ -372,26 +537,31 @@ impl BatteryReport {
     /// The files of the report folder and their contents.
     pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         let plotted = self.plotted();
-        Ok(vec![
-            ("report.json".into(), pretty(self)?),
-            ("table2.csv".into(), Self::table_csv(&self.table2()).into_bytes()),
-            ("table2.json".into(), pretty(&self.table2())?),
-            ("table3.csv".into(), Self::table_csv(&self.table3()).into_bytes()),
-            ("table3.json".into(), pretty(&self.table3())?),
-            ("figure2_mvr_fs.svg".into(), super::plots::scatter_svg(&plotted).into_bytes()),
-            ("figure3_grid.csv".into(), self.grid_csv().into_bytes()),
-            ("figure3_grid.svg".into(), self.grid_svg().into_bytes()),
-            ("figure4_mvr_by_axis.svg".into(), super::plots::heatmap_svg(&plotted).into_bytes()),
-        ])
+        let notes = |svg: String| footnoted(svg, &self.footnotes).into_bytes();
+        let mut footnotes = self.footnotes.join("\n");
+        if !footnotes.is_empty() {
+            footnotes.push('\n');
+        }
+        let contents = vec![
+            pretty(self)?,
+            Self::table_csv(&self.table2()).into_bytes(),
+            pretty(&self.table2())?,
+            Self::table_csv(&self.table3()).into_bytes(),
+            pretty(&self.table3())?,
+            notes(super::plots::scatter_svg(&plotted)),
+            self.grid_csv().into_bytes(),
+            notes(self.grid_svg()),
+            notes(super::plots::heatmap_svg(&plotted)),
+            footnotes.into_bytes(),
+        ];
+        Ok(REPORT_FILES.iter().map(|n| n.to_string()).zip(contents).collect())
     }
 
     /// Writes the report folder; existing files are replaced only with `force`, and every target
     /// is checked before any is written.
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<PathBuf>> {
         let files = self.files()?;
-        for (name, _) in &files {
-            crate::output::check_target(&dir.join(name), force)?;
-        }
+        check_out(dir, force)?;
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let mut out = Vec::new();
         for (name, bytes) in files {
@@ -400,6 +570,25 @@ impl BatteryReport {
             out.push(path);
         }
         Ok(out)
+    }
+}
+
+/// An SVG with the footnotes written under its title (each line in small type), so a figure
+/// that pools incomplete evaluators says so on its face.
+fn footnoted(svg: String, notes: &[String]) -> String {
+    if notes.is_empty() {
+        return svg;
+    }
+    let lines: String = notes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            format!("<text x=\"8\" y=\"{}\" font-size=\"10\" fill=\"#8a1c1c\">{}</text>\n", 34 + 11 * i, esc(n))
+        })
+        .collect();
+    match svg.rfind("</svg>") {
+        Some(at) => format!("{}{lines}{}", &svg[..at], &svg[at..]),
+        None => svg,
     }
 }
 

@@ -188,6 +188,14 @@ fn visible_list() -> String {
 }
 
 /// The names of the `{{name}}` placeholders in `text` (a name is letters, digits and `_`).
+/// The placeholders of `text` that would show the judge what it is scored against (a stored
+/// template of an old run may hold one: such a run leaked the answer into its prompts).
+pub fn gold_placeholders(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = placeholders(text).into_iter().filter(|p| GOLD.iter().any(|g| g.0 == p)).collect();
+    out.dedup();
+    out
+}
+
 fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -330,43 +338,28 @@ pub enum Parsed {
     Unparsable,
 }
 
-/// The first balanced `{...}` in `text` that parses as a JSON object (code fences and prose
-/// around it are ignored).
+/// The first `{` in `text` from which a JSON object parses (code fences and prose around it are
+/// ignored). Each start is tried with a streaming parse that stops at the object's end or at the
+/// first byte that cannot continue it, so a start that fails costs only what it read; at most
+/// [`MAX_OBJECT_STARTS`] starts are tried, so the reader stays linear in the answer's size
+/// however many unbalanced braces it holds.
 pub(crate) fn first_object(text: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    while let Some(offset) = text[start..].find('{') {
-        let open = start + offset;
-        let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
-        for (i, &b) in bytes.iter().enumerate().skip(open) {
-            if in_string {
-                match (escaped, b) {
-                    (true, _) => escaped = false,
-                    (false, b'\\') => escaped = true,
-                    (false, b'"') => in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            match b {
-                b'"' => in_string = true,
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str(&text[open..=i]) {
-                            return Some(m);
-                        }
-                        break;
-                    }
-                }
-                _ => {}
-            }
+    let mut tried = 0;
+    for (open, _) in text.match_indices('{') {
+        tried += 1;
+        if tried > MAX_OBJECT_STARTS {
+            break;
         }
-        start = open + 1;
+        let mut stream = serde_json::Deserializer::from_str(&text[open..]).into_iter::<serde_json::Value>();
+        if let Some(Ok(serde_json::Value::Object(m))) = stream.next() {
+            return Some(m);
+        }
     }
     None
 }
+
+/// How many `{` of one answer the reader tries as the start of its JSON object.
+pub const MAX_OBJECT_STARTS: usize = 64;
 
 /// Everything read from one answer: the verdict and the other fields the prompts ask for.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -426,12 +419,16 @@ pub fn parse_answer(text: &str, map: &LabelMap) -> Answer {
                 normal_label(&s)
             }
         });
-        let score = number("score");
-        if let Some(s) = score.filter(|s| s.is_finite()) {
-            a.label = label;
-            a.score = Some(s);
-            a.parsed = Parsed::Json;
-            return a;
+        // The label decides the score. A bare number counts only under a map that takes numeric
+        // scores, and only within [0, 1]: a stray `"score": 0.9` beside a label, or a
+        // `"score": 1e300`, says nothing the label map does not.
+        if let Some(s) = number("score").filter(|s| map.numeric && (0.0..=1.0).contains(s)) {
+            if label.as_ref().is_none_or(|l| !map.scores.contains_key(l)) {
+                a.label = label;
+                a.score = Some(s);
+                a.parsed = Parsed::Json;
+                return a;
+            }
         }
         if let Some(l) = label {
             if let Some(score) = map.scores.get(&l).copied() {

@@ -11,9 +11,12 @@
 //! again; an answered request never is.
 //!
 //! Failures: a timeout, a lost connection, 429 and 5xx are retried with exponential backoff
-//! (honouring `Retry-After` in seconds) up to `max_attempts`; a request still failing is left
-//! unanswered (the run says how many, and a later run sends them). Any other 4xx (a wrong model,
-//! a missing key) stops the run at once: retrying would not help.
+//! (honouring `Retry-After` in seconds; every wait at most [`MAX_WAIT`]) up to `max_attempts`; a
+//! request still failing is left unanswered (the run says how many, and a later run sends them).
+//! A 200 whose body is not the API's answer (an HTML page, an error object, an array, a legacy
+//! `choices[].text` completion) is such a failure too: it is not the judge's answer, so it is
+//! retried and then left unanswered, never scored. Any other 4xx (a wrong model, a missing key)
+//! stops the run at once: retrying would not help.
 //!
 //! Answers the reader cannot use: as the ForceBench protocol does, an answer with no verdict the
 //! reader can find (prose, broken JSON, a label the map does not know, a refusal with or without
@@ -158,6 +161,55 @@ pub struct RunSummary {
     /// The evaluator's scores (control `none`), over every answered request.
     pub report: Option<super::EvaluatorReport>,
     pub stats: Option<judge::ResponseStats>,
+}
+
+/// Refuses settings no run can be made with, in words, before anything is read or sent: a base
+/// URL that is not http(s) or that carries a user name or password (it would be stored with the
+/// run and printed by `judge runs`; the key belongs in an environment variable), and zero tries,
+/// answers or seconds (a run that may not send, or may not wait, is no run).
+pub fn check_options(opts: &RunOptions) -> Result<()> {
+    let url = opts.base_url.trim();
+    let Some(rest) = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://")) else {
+        return Err(Error::InvalidArgument(format!(
+            "--base-url `{url}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)"
+        )));
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(Error::InvalidArgument(
+            "--base-url holds a user name or password before `@`; it would be stored with the run and printed by `judge runs`. Give the address without it, and the key in an environment variable named by --api-key-env".into(),
+        ));
+    }
+    if opts.max_attempts == 0 {
+        return Err(Error::InvalidArgument(
+            "--attempts 0 would send nothing: give at least 1 (tries per request)".into(),
+        ));
+    }
+    if opts.answer_attempts == 0 {
+        return Err(Error::InvalidArgument(
+            "--answer-attempts 0 would keep no answer: give at least 1 (answers asked for per request)".into(),
+        ));
+    }
+    if opts.timeout.is_zero() {
+        return Err(Error::InvalidArgument("--timeout 0 leaves no time for an answer: give at least 1 second".into()));
+    }
+    Ok(())
+}
+
+/// Refuses a template that does not fit the control: the order control asks a pairwise
+/// template, the others one claim at a time.
+fn check_control(control: Control, t: &judge::Template) -> Result<()> {
+    let name = &t.name;
+    match (control, t.is_pairwise()) {
+        (Control::Order, false) => Err(Error::InvalidArgument(format!(
+            "the order control needs a pairwise template (with {{{{claim_a}}}} and {{{{claim_b}}}}), such as `pairwise`; `{name}` is not one"
+        ))),
+        (Control::None | Control::SwappedEvidence, true) => Err(Error::InvalidArgument(format!(
+            "`{name}` is a pairwise template (both claims in one prompt): it is for the order control (`--control order`), not for --control {}",
+            control.as_str()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The requests of a run, in the run's seeded order.
@@ -338,17 +390,39 @@ enum Outcome {
     Cancelled,
 }
 
+/// The longest wait between two tries of one request, whatever `Retry-After` or the backoff say.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+
 /// What a worker sends back: the request, the outcome and how many retries it took.
 type Done = (String, Outcome, u64);
 
-/// The message text of a chat-completions body (`choices[0].message.content`), `None` when the
-/// body is not that JSON or holds a refusal without text.
-fn content_of(body: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(body).ok()?;
-    let message = v.get("choices")?.get(0)?.get("message")?;
-    match message.get("content") {
-        Some(serde_json::Value::String(s)) => Some(s.clone()),
-        _ => None,
+/// The message text of a chat-completions body (`choices[0].message.content`): `Ok(None)` for an
+/// answer without text (a refusal, a null content), `Err` (in words) for a body that is not a
+/// chat completion at all, which is a failed exchange rather than an answer.
+pub fn content_of(body: &str) -> std::result::Result<Option<String>, String> {
+    let v: serde_json::Value = serde_json::from_str(body)
+        .map_err(|_| "the body is not JSON (an HTML page or a proxy's message?)".to_string())?;
+    let Some(obj) = v.as_object() else {
+        return Err("the body is JSON but not an object".into());
+    };
+    if let Some(e) = obj.get("error").filter(|e| !e.is_null()) {
+        let what = e.get("message").and_then(|m| m.as_str()).map_or_else(|| e.to_string(), str::to_string);
+        return Err(format!("the body is an error object: {}", excerpt(&what).trim_start_matches(": ")));
+    }
+    let first = obj.get("choices").and_then(|c| c.as_array()).and_then(|c| c.first());
+    let Some(choice) = first else {
+        return Err("the body has no choices".into());
+    };
+    match choice.get("message") {
+        Some(serde_json::Value::Object(message)) => match message.get("content") {
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(_) => Err("the message's content is not text".into()),
+        },
+        _ if choice.get("text").is_some() => {
+            Err("the body is a legacy text completion (choices[].text), not a chat completion".into())
+        }
+        _ => Err("the first choice has no message".into()),
     }
 }
 
@@ -386,12 +460,14 @@ fn exchange(
                 let status = response.status().as_u16();
                 let text = response.body_mut().read_to_string();
                 match (status, text) {
-                    (200..=299, Ok(body)) => {
-                        let content = content_of(&body);
-                        let answered =
-                            Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
-                        return (answered, retries);
-                    }
+                    (200..=299, Ok(body)) => match content_of(&body) {
+                        Ok(content) => {
+                            let answered =
+                                Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
+                            return (answered, retries);
+                        }
+                        Err(why) => last = format!("HTTP {status}, but not an answer: {why}{}", excerpt(&body)),
+                    },
                     (200..=299, Err(e)) => last = format!("the answer could not be read: {e}"),
                     (429 | 500..=599, text) => {
                         retry_after = response
@@ -430,8 +506,8 @@ fn exchange(
             break;
         }
         retries += 1;
-        let pause = retry_after.unwrap_or(wait);
-        wait = (wait * 2).min(Duration::from_secs(60));
+        let pause = retry_after.unwrap_or(wait).min(MAX_WAIT);
+        wait = (wait.min(MAX_WAIT) * 2).min(MAX_WAIT);
         // Sleep in short steps so a cancel is heard.
         let until = Instant::now() + pause;
         while Instant::now() < until {
@@ -476,13 +552,8 @@ pub fn run(
     cancel: &AtomicBool,
 ) -> Result<RunSummary> {
     let name = super::evaluator_name(&opts.name)?;
+    check_options(opts)?;
     let key = api_key(opts.sampling.api_key_env.as_deref())?;
-    if !(opts.base_url.starts_with("http://") || opts.base_url.starts_with("https://")) {
-        return Err(Error::InvalidArgument(format!(
-            "--base-url `{}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)",
-            opts.base_url
-        )));
-    }
     if opts.model.trim().is_empty() {
         return Err(Error::InvalidArgument("--model needs the model's name as the endpoint knows it".into()));
     }
@@ -493,6 +564,7 @@ pub fn run(
         )));
     }
     let template = judge::template(&opts.template)?;
+    check_control(opts.control, &template)?;
     let template_name = template.name.clone();
     let map_name = opts.map.clone().unwrap_or_else(|| judge::map_of(&template_name).to_string());
     let map = if opts.control == Control::Order { None } else { Some(LabelMap::named(&map_name)?) };

@@ -19,6 +19,7 @@ mod import;
 mod input;
 mod judge;
 mod judge_fidelity;
+mod judge_results;
 mod label;
 mod locality;
 mod output;

@@ -61,6 +61,9 @@ pub enum EvaluateSub {
         names: Vec<String>,
         #[command(flatten)]
         bootstrap: Bootstrap,
+        /// Pool incomplete evaluators too (their never-answered pairs are left out and counted)
+        #[arg(long)]
+        include_incomplete: bool,
         #[arg(long)]
         json: bool,
     },
@@ -74,6 +77,9 @@ pub enum EvaluateSub {
         b: String,
         #[command(flatten)]
         bootstrap: Bootstrap,
+        /// Compare incomplete evaluators too (units either side never answered are left out)
+        #[arg(long)]
+        include_incomplete: bool,
         #[arg(long)]
         json: bool,
     },
@@ -91,10 +97,10 @@ fn names_of(list: &str) -> Vec<String> {
 
 fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
     match sub {
-        EvaluateSub::Panel { names, bootstrap, json } => {
+        EvaluateSub::Panel { names, bootstrap, include_incomplete, json } => {
             let p = open(project)?;
             let names: Vec<String> = names.iter().flat_map(|n| names_of(n)).collect();
-            let r = evaluate::panel::panel(&p, &names, bootstrap.plan())?;
+            let r = evaluate::panel::panel_with(&p, &names, bootstrap.plan(), include_incomplete)?;
             if json {
                 return print_json(&r);
             }
@@ -112,6 +118,12 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                 r.members.len(),
                 o.missing
             );
+            if o.unanswered > 0 {
+                println!(
+                    "note: {} unit(s) never answered by an incomplete member are left out of these figures (not violations)",
+                    o.unanswered
+                );
+            }
             println!("per axis");
             for (axis, m) in &r.per_axis {
                 println!(
@@ -125,9 +137,10 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
             }
             Ok(())
         }
-        EvaluateSub::Paired { a, b, bootstrap, json } => {
+        EvaluateSub::Paired { a, b, bootstrap, include_incomplete, json } => {
             let p = open(project)?;
-            let r = evaluate::panel::paired(&p, &names_of(&a), &names_of(&b), bootstrap.plan())?;
+            let r =
+                evaluate::panel::paired_with(&p, &names_of(&a), &names_of(&b), bootstrap.plan(), include_incomplete)?;
             if json {
                 return print_json(&r);
             }
@@ -145,6 +158,12 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                 "discordant units: only A violates {}, only B violates {} (both {}, neither {}); McNemar exact p = {:.4}",
                 r.only_a_violates, r.only_b_violates, r.both_violate, r.neither_violates, r.mcnemar_p
             );
+            if r.unanswered > 0 {
+                println!(
+                    "note: {} unit(s) that either side never answered are left out of these figures",
+                    r.unanswered
+                );
+            }
             Ok(())
         }
         EvaluateSub::Remove { name, json } => {
@@ -231,20 +250,34 @@ fn ci(v: Option<[f64; 2]>) -> String {
 
 fn print_table(reports: &[EvaluatorReport]) {
     println!(
-        "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
-        "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing"
+        "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8} {:>10}",
+        "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing", "unanswered"
     );
     for r in reports {
         let m = &r.overall;
         println!(
-            "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
+            "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8} {:>10}",
             r.name,
             m.n_pairs,
             f(m.mvr),
             ci(m.mvr_ci95),
             f(m.fs),
             ci(m.fs_ci95),
-            m.missing
+            m.missing,
+            m.unanswered
+        );
+    }
+    let incomplete: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.completeness.complete())
+        .map(|r| {
+            format!("{} ({} of {} requests never answered)", r.name, r.completeness.unanswered, r.completeness.requests)
+        })
+        .collect();
+    if !incomplete.is_empty() {
+        println!(
+            "incomplete (their unanswered pairs are left out above, and they are kept out of panels and tables): {}",
+            incomplete.join(", ")
         );
     }
 }
@@ -375,6 +408,10 @@ pub struct BatteryArgs {
     /// Only write the report from what is stored: send nothing
     #[arg(long)]
     no_run: bool,
+    /// Pool incomplete cells too: their never-answered pairs are left out, and every table and
+    /// figure counts them (`unanswered`) with a footnote
+    #[arg(long)]
+    include_incomplete: bool,
     #[arg(long)]
     json: bool,
 }
@@ -406,7 +443,7 @@ pub struct CommonRunArgs {
     /// Send at most N unanswered requests, then stop (a later run sends the rest)
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// Seconds one request may take before it is retried
+    /// Seconds one request may take before it is retried (at least 1)
     #[arg(long, default_value_t = 120)]
     timeout: u64,
     /// Tries per request (429, 5xx, timeouts and lost connections are retried)
@@ -431,9 +468,10 @@ impl CommonRunArgs {
         opts.sampling.seed = self.seed;
         opts.concurrency = self.concurrency;
         opts.limit = self.limit;
-        opts.timeout = std::time::Duration::from_secs(self.timeout.max(1));
-        opts.max_attempts = self.attempts.max(1);
-        opts.answer_attempts = self.answer_attempts.max(1);
+        // Zeros are passed on as given: the runner refuses them in words.
+        opts.timeout = std::time::Duration::from_secs(self.timeout);
+        opts.max_attempts = self.attempts;
+        opts.answer_attempts = self.answer_attempts;
         opts.retry_wait = std::time::Duration::from_millis(self.retry_wait_ms);
         opts
     }
@@ -459,12 +497,18 @@ fn show_progress(bar: &indicatif::ProgressBar, s: &evaluate::runner::RunProgress
 }
 
 fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
+    // Every input is checked before anything is sent or stored: the report folder, the lists,
+    // the controls, the run settings and (in the runner) every template.
+    evaluate::battery::check_out(&a.out, a.force)?;
+    evaluate::battery::check_lists(&a.models, &a.templates)?;
+    let controls: Vec<evaluate::runner::Control> =
+        a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
+    let mut base = a.common.options("battery", "m", "generic");
+    evaluate::runner::check_options(&base)?;
     let mut p = open(project)?;
     let mut failed = Vec::new();
     if !a.no_run {
-        let controls: Vec<evaluate::runner::Control> =
-            a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
-        let base = a.common.options("battery", "", "");
+        (base.model, base.template) = (String::new(), String::new());
         let bar = progress_bar();
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let (done, errors) = evaluate::battery::run(
@@ -495,7 +539,7 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
         }
         failed = errors;
     }
-    let report = evaluate::battery::report(&p, &a.models, &a.templates)?;
+    let report = evaluate::battery::report(&p, &a.models, &a.templates, a.include_incomplete)?;
     let written = report.write(&a.out, a.force)?;
     if a.json {
         print_json(&report)?;
@@ -504,6 +548,9 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
         print_rows(&report.table2());
         println!("Table 3 (prompt ablation)");
         print_rows(&report.table3());
+        for note in &report.footnotes {
+            println!("note: {note}");
+        }
         for path in &written {
             println!("wrote {}", path.display());
         }
@@ -659,7 +706,7 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             }
             for r in &runs {
                 println!(
-                    "{} ({}) split v{}: {} at {}, template {} (sha256 {}…), {}/{} answered{}",
+                    "{} ({}) split v{}: {} at {}, template {} (sha256 {}…), {}/{} answered{}{}",
                     r.name,
                     r.control.as_str(),
                     r.split_version,
@@ -669,7 +716,10 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
                     &r.template_sha256[..12],
                     r.answered,
                     r.requests,
-                    r.finished_at.as_deref().map_or(String::new(), |t| format!(", finished {t}"))
+                    r.finished_at.as_deref().map_or(String::new(), |t| format!(", finished {t}")),
+                    r.leaky.as_deref().map_or(String::new(), |why| format!(
+                        "\n  LEAKY: {why}; kept out of every table, panel and comparison"
+                    ))
                 );
             }
             Ok(())
