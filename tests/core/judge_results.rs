@@ -252,3 +252,151 @@ fn every_numeric_column_of_the_report_csvs_is_a_number() {
     assert!(grid.contains("'=cmd,force_aware,'=cmd@force_aware,10,10,0,1.000,0.000"), "text keeps its guard: {grid}");
     assert!(grid.contains("contrary,force_aware,contrary@force_aware,10,10,0,1.000,-1.000"), "{grid}");
 }
+
+// Broke before: the battery sent every request and stored the answers before it noticed the
+// report folder could not be written or a list named one thing twice; `--no-run --models typo`
+// exited 0 with an empty report; a panel or a pair naming one evaluator twice was accepted.
+#[test]
+fn every_battery_panel_and_paired_input_is_checked_before_anything_is_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, p, pairs) = locked(dir.path());
+    drop(p);
+    let server = scripted(&pairs, |_, _| false);
+    let a_file = dir.path().join("a-file");
+    std::fs::write(&a_file, "x").unwrap();
+    let taken = dir.path().join("taken");
+    std::fs::create_dir(&taken).unwrap();
+    std::fs::write(taken.join("table2.csv"), "mine").unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&taken, &link).unwrap();
+    let fresh = dir.path().join("fresh");
+    let run = |models: &str, templates: &str, out: &Path| {
+        cli(&project)
+            .args(["judge", "battery", "--base-url", &server.base_url, "--models", models, "--templates", templates])
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let cases: Vec<(&str, &str, &Path, &str)> = vec![
+        ("m1", "generic", &a_file, "is a file, not a folder"),
+        ("m1", "generic", Path::new("/dev/null"), "is a file, not a folder"),
+        ("m1", "generic", &taken, "already exists"),
+        ("m1", "generic", &link, "is a symbolic link"),
+        ("m1,m1", "generic", &fresh, "--models: `m1` is named twice (entries 1 and 2)"),
+        ("caf\u{e9},cafe\u{301}", "generic", &fresh, "(the same name in another Unicode form)"),
+        ("m1", "generic,generic", &fresh, "--templates: `generic` is named twice"),
+        ("m1", "generic,nosuch", &fresh, "`nosuch` is neither a template"),
+        ("m1,", "generic", &fresh, "--models: entry 2 is empty"),
+    ];
+    for (models, templates, out, expected) in cases {
+        let stderr = err(&run(models, templates, out));
+        assert!(stderr.contains(expected), "{models} {templates} {}: {stderr}", out.display());
+        assert!(stderr.starts_with("error ["), "{stderr}");
+        assert_eq!(server.prompts().len(), 0, "{models} {templates}: nothing sent");
+    }
+    assert_eq!(std::fs::read_to_string(taken.join("table2.csv")).unwrap(), "mine");
+    assert!(!fresh.exists());
+    let runs = ok(&cli(&project).args(["judge", "runs", "--json"]).output().unwrap());
+    assert_eq!(runs.trim(), "[]", "nothing stored");
+    // A report from what is stored names the cells it does not have.
+    ok(&judge_run(&project, &server, "m1", &[]));
+    let stderr = err(&battery(&project, "m1,typo", &fresh, &[]));
+    assert!(stderr.contains("error [no_evaluator]") && stderr.contains("typo@force_aware"), "{stderr}");
+    assert!(!fresh.exists());
+    // A panel or a pair naming one evaluator twice, in any spelling.
+    let stderr = err(&cli(&project).args(["evaluate", "panel", "m1@force_aware", " m1@force_aware"]).output().unwrap());
+    assert!(stderr.contains("`m1@force_aware` is named twice in a panel"), "{stderr}");
+    let stderr = err(&cli(&project).args(["evaluate", "paired", "m1@force_aware", "m1@force_aware"]).output().unwrap());
+    assert!(stderr.contains("side A and side B are the same (m1@force_aware)"), "{stderr}");
+}
+
+// Broke before: a run of the old force_aware template (the one that put `{{axis}}` in the
+// prompt) pooled into tables and panels like any other.
+#[test]
+fn a_leaky_run_is_marked_and_kept_out_of_every_table_panel_and_comparison() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, p, pairs) = locked(dir.path());
+    drop(p);
+    let server = scripted(&pairs, |_, _| false);
+    for model in ["old", "new"] {
+        ok(&judge_run(&project, &server, model, &[]));
+    }
+    // What a run of the first force_aware template stored: its text ended with the gold axis.
+    let db = rusqlite::Connection::open(&project).unwrap();
+    db.execute(
+        "UPDATE judge_runs SET template_text = template_text || 'The force axis to watch here is: {{axis}}' WHERE name = 'old@force_aware'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let listed = ok(&cli(&project).args(["judge", "runs"]).output().unwrap());
+    assert!(listed.contains("LEAKY: its template puts {{axis}} in the prompt"), "{listed}");
+    let runs: Value =
+        serde_json::from_str(&ok(&cli(&project).args(["judge", "runs", "--json"]).output().unwrap())).unwrap();
+    let leaky: Vec<bool> = runs.as_array().unwrap().iter().map(|r| r["leaky"].is_string()).collect();
+    assert_eq!(leaky, [false, true], "new, then old");
+    let why = "error [bad_template]: `old@force_aware` is leaky";
+    for args in [
+        vec!["evaluate", "panel", "old@force_aware", "new@force_aware", "--include-incomplete"],
+        vec!["evaluate", "paired", "old@force_aware", "new@force_aware"],
+    ] {
+        let stderr = err(&cli(&project).args(&args).output().unwrap());
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    let stderr = err(&battery(&project, "old,new", &dir.path().join("r"), &["--include-incomplete"]));
+    assert!(stderr.contains(why), "{stderr}");
+    // The app's grid shows the cell and pools only the clean one.
+    let p = forcebench::Project::open(&project).unwrap();
+    let grid = evaluate::battery::stored(&p).unwrap();
+    let old = grid.cells.iter().find(|c| c.evaluator == "old@force_aware").unwrap();
+    assert!(old.left_out.as_deref().unwrap().contains("is leaky"));
+    assert_eq!(grid.pooled[0].panel.members, ["new@force_aware"]);
+}
+
+// Broke before: a password in --base-url was stored and printed by `judge runs`; zero tries,
+// answers or seconds were taken as 1; a pairwise template under the evidence swap was refused
+// as `No file or folder at pairwise`.
+#[test]
+fn run_settings_no_run_can_be_made_with_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, p, pairs) = locked(dir.path());
+    drop(p);
+    let server = scripted(&pairs, |_, _| false);
+    let with_password = server.base_url.replace("http://", "http://lab:s3cret@");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--base-url", &with_password], "--base-url holds a user name or password"),
+        (vec!["--base-url", &server.base_url, "--attempts", "0"], "--attempts 0 would send nothing"),
+        (vec!["--base-url", &server.base_url, "--answer-attempts", "0"], "--answer-attempts 0 would keep no answer"),
+        (vec!["--base-url", &server.base_url, "--timeout", "0"], "--timeout 0 leaves no time for an answer"),
+    ];
+    for (args, expected) in cases {
+        let out = cli(&project)
+            .args(["judge", "run", "--model", "m", "--template", "generic", "--name", "m"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = err(&out);
+        assert!(stderr.contains(&format!("error [invalid_argument]: {expected}")), "{stderr}");
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+        let battery = cli(&project)
+            .args(["judge", "battery", "--models", "m", "--out"])
+            .arg(dir.path().join("b"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(err(&battery).contains(expected));
+    }
+    assert_eq!(server.prompts().len(), 0);
+    let stderr = err(&cli(&project)
+        .args(["judge", "run", "--base-url", &server.base_url, "--model", "m", "--name", "m"])
+        .args(["--template", "pairwise", "--control", "swapped_evidence"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr.contains("`pairwise` is a pairwise template (both claims in one prompt): it is for the order control (`--control order`), not for --control swapped_evidence"),
+        "{stderr}"
+    );
+    let runs = ok(&cli(&project).args(["judge", "runs", "--json"]).output().unwrap());
+    assert_eq!(runs.trim(), "[]");
+}
