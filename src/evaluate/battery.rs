@@ -45,6 +45,8 @@ pub struct Cell {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct PooledPrompt {
     pub template: String,
+    /// The paper's prompt the template declares it stands for (what places it in the tables).
+    pub prompt: Option<String>,
     pub panel: PanelReport,
 }
 
@@ -101,20 +103,20 @@ pub fn run(
     progress: &mut dyn FnMut(&str, &RunProgress),
     cancel: &AtomicBool,
 ) -> Result<BatteryRuns> {
-    let (models, templates) = &check_lists(models, templates)?;
-    // Every template is read (and checked) before the first request of any cell is sent.
-    for t in templates {
-        super::judge::template(t)?;
-    }
-    let judged = if templates.iter().any(|t| t == "force_aware") { "force_aware" } else { templates[0].as_str() };
+    let (models, given) = &check_lists(models, templates)?;
+    // Every template is read (and checked) before the first request of any cell is sent; a cell
+    // is named by the template's name, and the controls go to the one declared force-aware.
+    let loaded = load(given)?;
+    let judged = loaded.iter().position(|l| l.1.as_deref() == Some("force_aware")).unwrap_or(0);
+    let (judged_key, judged_source) = (&loaded[judged].0, &given[judged]);
     let mut jobs: Vec<(String, String, String, runner::Control)> = Vec::new();
     for m in models {
-        for t in templates {
-            jobs.push((cell_name(m, t), m.clone(), t.clone(), runner::Control::None));
+        for ((key, _), source) in loaded.iter().zip(given) {
+            jobs.push((cell_name(m, key), m.clone(), source.clone(), runner::Control::None));
         }
         for c in controls {
-            let template = if *c == runner::Control::Order { "pairwise" } else { judged };
-            jobs.push((cell_name(m, judged), m.clone(), template.to_string(), *c));
+            let template = if *c == runner::Control::Order { "pairwise" } else { judged_source.as_str() };
+            jobs.push((cell_name(m, judged_key), m.clone(), template.to_string(), *c));
         }
     }
     let (mut done, mut failed) = (Vec::new(), Vec::new());
@@ -174,6 +176,51 @@ pub fn check_lists(models: &[String], templates: &[String]) -> Result<(Vec<Strin
     Ok((models, templates))
 }
 
+/// Each template given (a shipped name or a file) read and checked: its name (what its cells are
+/// named by) and the paper's prompt it declares. Refused: a pairwise template (the order
+/// control's), and two templates of one name (two files `x/generic.txt` and `y/generic.txt`).
+fn load(given: &[String]) -> Result<Vec<(String, Option<String>)>> {
+    let mut out: Vec<(String, Option<String>)> = Vec::with_capacity(given.len());
+    for g in given {
+        let t = super::judge::template(g)?;
+        if t.is_pairwise() {
+            return Err(Error::InvalidArgument(format!(
+                "`{g}` is a pairwise template, the order control's; ask for it with --controls order"
+            )));
+        }
+        let key = crate::input::identifier_key("template", &t.name)?.into_owned();
+        if out.iter().any(|(k, _)| *k == key) {
+            return Err(Error::InvalidArgument(format!(
+                "--templates: two templates are named `{key}` (a cell is named after its template); rename one file"
+            )));
+        }
+        out.push((key, t.prompt().map(str::to_string)));
+    }
+    Ok(out)
+}
+
+/// The paper's prompt a stored cell's template declares: from its judge run's stored template
+/// text, else from the shipped template of that name (an imported evaluator).
+fn declared_prompt(project: &Project, evaluator: &str, template: &str) -> Option<String> {
+    let text: Option<String> = project
+        .conn()
+        .query_row(
+            "SELECT r.template_text FROM judge_runs r JOIN splits s ON s.id = r.split_id
+             WHERE r.name = ?1 AND r.control = 'none' ORDER BY s.version DESC LIMIT 1",
+            [evaluator],
+            |r| r.get(0),
+        )
+        .ok();
+    let t = match text {
+        Some(text) => super::judge::Template::parse(template, &text).ok(),
+        None => super::judge::TEMPLATES
+            .iter()
+            .find(|t| t.0 == template)
+            .and_then(|t| super::judge::Template::parse(t.0, t.1).ok()),
+    };
+    t.and_then(|t| t.prompt().map(str::to_string))
+}
+
 /// The report over what is stored: each cell's scores, each prompt pooled over the models scored
 /// under it, and the baselines. Every cell must be stored, complete and not leaky (see the module
 /// documentation); with `include_incomplete` an incomplete cell is pooled with its unanswered
@@ -184,7 +231,9 @@ pub fn report(
     templates: &[String],
     include_incomplete: bool,
 ) -> Result<BatteryReport> {
-    let (models, templates) = check_lists(models, templates)?;
+    let (models, given) = check_lists(models, templates)?;
+    let loaded = load(&given)?;
+    let templates: Vec<String> = loaded.iter().map(|l| l.0.clone()).collect();
     let stored = compare(project, Some(panel::DEFAULT_BOOTSTRAP))?;
     let names: Vec<String> = models.iter().flat_map(|m| templates.iter().map(move |t| cell_name(m, t))).collect();
     let absent: Vec<&str> =
@@ -237,8 +286,10 @@ fn grid(
             .map(|c| c.evaluator.clone())
             .collect();
         if !members.is_empty() {
+            let prompt = declared_prompt(project, &members[0], t);
             pooled.push(PooledPrompt {
                 template: t.clone(),
+                prompt,
                 panel: panel::panel_with(project, &members, Some(panel::DEFAULT_BOOTSTRAP), include_incomplete)?,
             });
         }
@@ -303,6 +354,16 @@ pub fn stored(project: &Project) -> Result<BatteryReport> {
     grid(project, &models, &templates, &stored, &fitness, false)
 }
 
+impl PooledPrompt {
+    /// Its title in the tables: the paper's name for the prompt it declares, else its own name.
+    pub fn title(&self) -> &str {
+        match &self.prompt {
+            Some(p) => prompt_title(p),
+            None => &self.template,
+        }
+    }
+}
+
 /// How the paper names each prompt in its tables.
 pub fn prompt_title(template: &str) -> &str {
     match template {
@@ -365,7 +426,7 @@ impl BatteryReport {
     fn pooled_row(&self, p: &PooledPrompt) -> TableRow {
         TableRow {
             evaluator: "Model aggregate".into(),
-            prompt: prompt_title(&p.template).to_string(),
+            prompt: p.title().to_string(),
             violations: p.panel.overall.violations,
             units: p.panel.overall.units,
             unanswered: p.panel.overall.unanswered,
@@ -393,8 +454,9 @@ impl BatteryReport {
                 fs_ci95: b.overall.fs_ci95,
             })
             .collect();
+        // The judges' rows are the prompts declared generic and force-aware, whatever their names.
         for t in ["generic", "force_aware"] {
-            if let Some(p) = self.pooled.iter().find(|p| p.template == t) {
+            for p in self.pooled.iter().filter(|p| p.prompt.as_deref() == Some(t)) {
                 rows.push(self.pooled_row(p));
             }
         }
@@ -403,9 +465,11 @@ impl BatteryReport {
 
     /// Table 3: every prompt pooled, in the paper's order first, then any other prompt given.
     pub fn table3(&self) -> Vec<TableRow> {
-        let mut order: Vec<&PooledPrompt> =
-            super::judge::ABLATION.iter().filter_map(|t| self.pooled.iter().find(|p| p.template == *t)).collect();
-        order.extend(self.pooled.iter().filter(|p| !super::judge::ABLATION.contains(&p.template.as_str())));
+        let mut order: Vec<&PooledPrompt> = super::judge::ABLATION
+            .iter()
+            .flat_map(|t| self.pooled.iter().filter(move |p| p.prompt.as_deref() == Some(*t)))
+            .collect();
+        order.extend(self.pooled.iter().filter(|p| p.prompt.is_none()));
         order.into_iter().map(|p| self.pooled_row(p)).collect()
     }
 
@@ -519,7 +583,7 @@ impl BatteryReport {
                 COLOURS[ti % COLOURS.len()],
                 w - 180.0,
                 y + 12.0,
-                esc(prompt_title(t))
+                esc(self.pooled.iter().find(|p| &p.template == t).map_or(t.as_str(), |p| p.title()))
             );
         }
         s + "</svg>\n"
@@ -529,7 +593,7 @@ impl BatteryReport {
     fn plotted(&self) -> Vec<EvaluatorReport> {
         let mut rows = self.baselines.clone();
         for p in &self.pooled {
-            rows.push(p.panel.as_report(&format!("aggregate · {}", prompt_title(&p.template))));
+            rows.push(p.panel.as_report(&format!("aggregate · {}", p.title())));
         }
         rows
     }

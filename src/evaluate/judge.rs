@@ -48,11 +48,6 @@ pub const TEMPLATES: [(&str, &str, &str); 5] = [
 /// The four prompts of the paper's ablation (Table 3), in its order.
 pub const ABLATION: [&str; 4] = ["generic", "axis_free", "force_aware", "dummy_axis"];
 
-/// The label map a shipped template's answers use (`generic` for a file).
-pub fn map_of(template_name: &str) -> &'static str {
-    TEMPLATES.iter().find(|t| t.0 == template_name).map_or("generic", |t| t.2)
-}
-
 /// Whether a template asks about both claims at once (`{{claim_a}}` and `{{claim_b}}`).
 pub fn is_pairwise(text: &str) -> bool {
     text.contains("{{claim_a}}") && text.contains("{{claim_b}}")
@@ -80,13 +75,15 @@ const GOLD: [(&str, &str); 15] = [
     ("rationale", "the adjudicator's rationale"),
 ];
 
-/// A judge template: its name, its file text (what its sha256 is taken over) and its messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A judge template: its name, its file text (what its sha256 is taken over), its messages and
+/// what it declares about itself (its `[template]` section, see [`super::declaration`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Template {
     pub name: String,
     pub text: String,
     pub system: Option<String>,
     pub user: String,
+    pub declared: Option<super::declaration::Declaration>,
 }
 
 impl Template {
@@ -94,11 +91,18 @@ impl Template {
     pub fn parse(name: &str, text: &str) -> Result<Template> {
         let bad = |message: String| Error::BadTemplate(format!("template {name}: {message}"));
         let (mut system, mut user, mut current, mut seen_header) = (None::<String>, None::<String>, None, false);
+        let mut declaration = None::<String>;
         let mut buffer = String::new();
         let mut flush = |current: Option<&str>, buffer: &mut String| -> Result<()> {
             let body = buffer.trim_matches('\n').to_string();
             buffer.clear();
             match current {
+                Some("template") if declaration.is_none() && system.is_none() && user.is_none() => {
+                    declaration = Some(body)
+                }
+                Some("template") if declaration.is_none() => {
+                    return Err(bad("the [template] section comes first, before [system] and [user]".into()))
+                }
                 Some("system") if system.is_none() => system = Some(body),
                 Some("user") if user.is_none() => user = Some(body),
                 Some(section) => return Err(bad(format!("a second [{section}] section"))),
@@ -110,13 +114,13 @@ impl Template {
             }
             Ok(())
         };
-        let has_headers = text.lines().any(|l| matches!(l.trim_end(), "[system]" | "[user]"));
+        let has_headers = text.lines().any(|l| matches!(l.trim_end(), "[system]" | "[user]" | "[template]"));
         if has_headers {
             for line in text.split_inclusive('\n') {
                 match line.trim_end() {
-                    "[system]" | "[user]" => {
+                    header @ ("[system]" | "[user]" | "[template]") => {
                         flush(current, &mut buffer)?;
-                        current = Some(if line.trim_end() == "[system]" { "system" } else { "user" });
+                        current = Some(header.trim_matches(['[', ']']));
                         seen_header = true;
                     }
                     _ => buffer.push_str(line),
@@ -130,9 +134,23 @@ impl Template {
             (true, None) => return Err(bad("a [system] section but no [user] section".into())),
         };
         let system = system.filter(|s| !s.trim().is_empty());
-        let t = Template { name: name.to_string(), text: text.to_string(), system, user };
+        let mut t = Template { name: name.to_string(), text: text.to_string(), system, user, declared: None };
         t.check()?;
+        if let Some(section) = declaration {
+            let messages = format!("{}\n{}", t.system.as_deref().unwrap_or(""), t.user);
+            t.declared = Some(super::declaration::parse(name, &section, &messages, t.is_pairwise())?);
+        }
         Ok(t)
+    }
+
+    /// The label map its answers are read with, as it declares it (`None`: it declares none).
+    pub fn label_map_name(&self) -> Option<String> {
+        self.declared.as_ref().map(|d| d.label_map_name())
+    }
+
+    /// The paper's prompt it declares it stands for, if any.
+    pub fn prompt(&self) -> Option<&str> {
+        self.declared.as_ref().and_then(|d| d.prompt.as_deref())
     }
 
     /// Refuses a placeholder no judge may see or that matches no field, and a template with no
@@ -187,7 +205,6 @@ fn visible_list() -> String {
     VISIBLE.iter().map(|v| format!("{{{{{v}}}}}")).collect::<Vec<_>>().join(", ")
 }
 
-/// The names of the `{{name}}` placeholders in `text` (a name is letters, digits and `_`).
 /// The placeholders of `text` that would show the judge what it is scored against (a stored
 /// template of an old run may hold one: such a run leaked the answer into its prompts).
 pub fn gold_placeholders(text: &str) -> Vec<String> {
@@ -196,6 +213,7 @@ pub fn gold_placeholders(text: &str) -> Vec<String> {
     out
 }
 
+/// The names of the `{{name}}` placeholders in `text` (a name is letters, digits and `_`).
 fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -231,10 +249,17 @@ pub fn template(name_or_file: &str) -> Result<Template> {
     }
     let (_, text) = crate::input::read_text(path)?;
     let name = path.file_stem().map_or("custom".into(), |s| s.to_string_lossy().into_owned());
-    Template::parse(&name, &text).map_err(|e| match e {
+    let t = Template::parse(&name, &text).map_err(|e| match e {
         Error::BadTemplate(m) => Error::BadTemplate(format!("{name_or_file}: {m}")),
         other => other,
-    })
+    })?;
+    // A file says what it is in its own text: its name is never read as its role or label map.
+    if t.declared.is_none() {
+        return Err(Error::BadTemplate(format!(
+            "{name_or_file}: declares no label map or role; add a [template] section before [system] (role, prompt, labels, fields: see `forcebench judge templates --out DIR` for the shipped ones)"
+        )));
+    }
+    Ok(t)
 }
 
 /// One request for the judge.

@@ -12,6 +12,7 @@
 
 pub mod baselines;
 pub mod battery;
+pub mod declaration;
 pub mod fitness;
 pub mod judge;
 pub mod lexicon;
@@ -62,10 +63,17 @@ pub struct LabelMap {
 }
 
 impl LabelMap {
-    /// `generic`, `force`, `audit`, or a JSON file mapping labels to numbers.
+    /// `generic`, `force`, `audit`, a JSON file mapping labels to numbers, or such a JSON object
+    /// inline (how a template's declared labels are stored with its run).
     pub fn named(name: &str) -> Result<LabelMap> {
         if let Some((_, pairs)) = BUILT_IN_MAPS.iter().find(|(n, _)| *n == name) {
             let scores = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            return Ok(LabelMap { name: name.into(), scores, numeric: false });
+        }
+        if name.trim_start().starts_with('{') {
+            let scores: BTreeMap<String, f64> = serde_json::from_str(name).map_err(|e| {
+                Error::InvalidArgument(format!("the declared label map `{name}` is not label -> number: {e}"))
+            })?;
             return Ok(LabelMap { name: name.into(), scores, numeric: false });
         }
         let path = name;

@@ -566,7 +566,16 @@ pub fn run(
     let template = judge::template(&opts.template)?;
     check_control(opts.control, &template)?;
     let template_name = template.name.clone();
-    let map_name = opts.map.clone().unwrap_or_else(|| judge::map_of(&template_name).to_string());
+    // The label map the template declares in its own text (never one guessed from its name).
+    let map_name = match (&opts.map, template.label_map_name()) {
+        (Some(m), _) => m.clone(),
+        (None, Some(m)) => m,
+        (None, None) => {
+            return Err(Error::BadTemplate(format!(
+                "template {template_name} declares no label map; add a [template] section or give --map"
+            )))
+        }
+    };
     let map = if opts.control == Control::Order { None } else { Some(LabelMap::named(&map_name)?) };
     let sha = template.sha256();
     let (version, pairs) = eval_pairs(project)?;

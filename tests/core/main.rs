@@ -20,6 +20,7 @@ mod input;
 mod judge;
 mod judge_fidelity;
 mod judge_results;
+mod judge_templates;
 mod label;
 mod locality;
 mod output;
