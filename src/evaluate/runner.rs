@@ -305,15 +305,19 @@ fn find_or_create_run(
 ) -> Result<i64> {
     let (template_name, template_text, sha) = (&t.name, &t.text, &t.sha256());
     let params_json = serde_json::to_string(&opts.sampling).expect("parameters serialise");
-    let existing: Option<(i64, String, String, String, String, String)> = tx
+    let existing: Option<(i64, String, String, String, String, String, String)> = tx
         .query_row(
-            "SELECT id, base_url, model, template_sha256, label_map, params_json FROM judge_runs
+            "SELECT id, base_url, model, template_sha256, label_map, params_json, template_text FROM judge_runs
              WHERE name = ?1 AND split_id = ?2 AND control = ?3",
             params![opts.name, split_id, opts.control.as_str()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
         )
         .optional()?;
-    if let Some((id, base_url, model, old_sha, old_map, old_params)) = existing {
+    if let Some((id, base_url, model, old_sha, old_map, old_params, old_text)) = existing {
+        // A run begun before templates declared themselves sent the same messages: the added
+        // [template] section changes the file's sha256, not what the judge was asked.
+        let same_messages = judge::Template::parse(template_name, &old_text)
+            .is_ok_and(|old| old.declared.is_none() && old.system == t.system && old.user == t.user);
         let mut differs = Vec::new();
         if base_url != opts.base_url {
             differs.push(format!("base URL {base_url}"));
@@ -321,7 +325,7 @@ fn find_or_create_run(
         if model != opts.model {
             differs.push(format!("model {model}"));
         }
-        if &old_sha != sha {
+        if &old_sha != sha && !same_messages {
             differs.push(format!("template sha256 {}…", &old_sha[..12]));
         }
         if old_map != map_name {

@@ -169,3 +169,41 @@ fn a_template_that_declares_nothing_or_labels_its_instructions_do_not_list_is_re
     }
     assert_eq!(server.prompts().len(), 0, "nothing sent");
 }
+
+// A run begun before the shipped templates carried their declarations resumes: the section
+// changed the file's sha256, not the messages the judge was sent.
+#[test]
+fn a_run_begun_with_an_undeclared_shipped_template_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, p, pairs) = locked(dir.path());
+    drop(p);
+    let server = server(&pairs);
+    let run = || {
+        cli(&project)
+            .args(["judge", "run", "--base-url", &server.base_url, "--model", "a", "--template", "force_aware"])
+            .args(["--name", "a"])
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let db = rusqlite::Connection::open(&project).unwrap();
+    let text: String = db.query_row("SELECT template_text FROM judge_runs", [], |r| r.get(0)).unwrap();
+    let old = &text[text.find("[system]").unwrap()..];
+    db.execute(
+        "UPDATE judge_runs SET template_text = ?1, template_sha256 = ?2",
+        rusqlite::params![old, "0".repeat(64)],
+    )
+    .unwrap();
+    db.execute("UPDATE judge_requests SET answered_at = NULL WHERE seq < 3", []).unwrap();
+    drop(db);
+    let sent = server.prompts().len();
+    let again = run();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(server.prompts().len(), sent + 3, "only the three unanswered requests were sent");
+    // Another text is still refused.
+    let db = rusqlite::Connection::open(&project).unwrap();
+    db.execute("UPDATE judge_runs SET template_text = ?1", [old.replace("Claim:", "Statement:")]).unwrap();
+    drop(db);
+    let refused = run();
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("error [judge_run_differs]"));
+}
