@@ -103,7 +103,29 @@ pub fn run(
     progress: &mut dyn FnMut(&str, &RunProgress),
     cancel: &AtomicBool,
 ) -> Result<BatteryRuns> {
-    let (models, given) = &check_lists(models, templates)?;
+    let profiles: Vec<RunOptions> = models
+        .iter()
+        .map(|m| {
+            let mut o = base.clone();
+            o.model = m.clone();
+            o
+        })
+        .collect();
+    run_profiles(project, &profiles, templates, controls, progress, cancel)
+}
+
+/// [`run`] with each model's own provider profile (a panel file): `profiles[i].model` is the
+/// model, and everything else of the profile is sent with its cells.
+pub fn run_profiles(
+    project: &mut Project,
+    profiles: &[RunOptions],
+    templates: &[String],
+    controls: &[runner::Control],
+    progress: &mut dyn FnMut(&str, &RunProgress),
+    cancel: &AtomicBool,
+) -> Result<BatteryRuns> {
+    let names: Vec<String> = profiles.iter().map(|p| p.model.clone()).collect();
+    let (models, given) = &check_lists(&names, templates)?;
     // Every template is read (and checked) before the first request of any cell is sent; a cell
     // is named by the template's name, and the controls go to the one declared force-aware.
     let loaded = load(given)?;
@@ -124,7 +146,8 @@ pub fn run(
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        let mut o = base.clone();
+        let at = models.iter().position(|m| *m == model).expect("a listed model");
+        let mut o = profiles[at].clone();
         o.name = name.clone();
         o.model = model;
         o.template = template;

@@ -56,6 +56,19 @@ pub struct SamplingParams {
     pub seed: Option<u64>,
     /// The environment variable the API key was read from (never the key).
     pub api_key_env: Option<String>,
+    /// The API style (chat completions when absent, as runs before it was recorded were).
+    #[serde(default, skip_serializing_if = "super::providers::Api::is_chat")]
+    pub api: super::providers::Api,
+    /// The field the output cap is sent in, when not the style's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap_field: Option<String>,
+    /// Send no temperature (a provider whose deterministic mode is a named setting, in `extra`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_temperature: bool,
+    /// Fixed fields added to every request body.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(type = "Record<string, unknown>")]
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// One stored run, as `judge runs` lists it.

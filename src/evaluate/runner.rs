@@ -96,6 +96,10 @@ impl RunOptions {
                 max_tokens: Some(DEFAULT_MAX_TOKENS),
                 seed: None,
                 api_key_env: None,
+                api: Default::default(),
+                cap_field: None,
+                no_temperature: false,
+                extra: Default::default(),
             },
             concurrency: 4,
             limit: None,
@@ -179,6 +183,21 @@ pub fn check_options(opts: &RunOptions) -> Result<()> {
         return Err(Error::InvalidArgument(
             "--base-url holds a user name or password before `@`; it would be stored with the run and printed by `judge runs`. Give the address without it, and the key in an environment variable named by --api-key-env".into(),
         ));
+    }
+    if opts.sampling.api == super::providers::Api::Anthropic && opts.sampling.max_tokens.is_none() {
+        return Err(Error::InvalidArgument(
+            "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
+        ));
+    }
+    if let Some(k) = opts
+        .sampling
+        .extra
+        .keys()
+        .find(|k| ["model", "messages", "input", "system", "instructions"].contains(&k.as_str()))
+    {
+        return Err(Error::InvalidArgument(format!(
+            "the extra field `{k}` would replace the prompt or the model the run sends; extra fields are for fixed settings"
+        )));
     }
     if opts.max_attempts == 0 {
         return Err(Error::InvalidArgument(
@@ -438,6 +457,7 @@ pub fn completions_url(base_url: &str) -> String {
 /// Sends one request, retrying what may pass on a later try.
 #[allow(clippy::too_many_arguments)]
 fn exchange(
+    api: super::providers::Api,
     agent: &ureq::Agent,
     url: &str,
     key: Option<&str>,
@@ -455,8 +475,8 @@ fn exchange(
         }
         let sent_at = now();
         let mut request = agent.post(url).header("Content-Type", "application/json");
-        if let Some(k) = key {
-            request = request.header("Authorization", format!("Bearer {k}"));
+        for (name, value) in api.headers(key) {
+            request = request.header(name, value);
         }
         let mut retry_after = None;
         match request.send_json(body) {
@@ -464,7 +484,7 @@ fn exchange(
                 let status = response.status().as_u16();
                 let text = response.body_mut().read_to_string();
                 match (status, text) {
-                    (200..=299, Ok(body)) => match content_of(&body) {
+                    (200..=299, Ok(body)) => match api.content_of(&body) {
                         Ok(content) => {
                             let answered =
                                 Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
@@ -623,7 +643,8 @@ pub fn run(
     if !to_send.is_empty() {
         let agent: ureq::Agent =
             ureq::Agent::config_builder().timeout_global(Some(opts.timeout)).http_status_as_error(false).build().into();
-        let url = completions_url(&opts.base_url);
+        let api = opts.sampling.api;
+        let url = api.url(&opts.base_url);
         let jobs = Arc::new(Mutex::new(to_send.into_iter()));
         let (tx_done, rx_done) = mpsc::channel::<Done>();
         let workers = opts.concurrency.clamp(1, 64);
@@ -638,27 +659,12 @@ pub fn run(
                     return;
                 }
                 let Some((rid, system, prompt)) = jobs.lock().expect("job list").next() else { return };
-                let mut messages = Vec::new();
-                if let Some(system) = &system {
-                    messages.push(serde_json::json!({ "role": "system", "content": system }));
-                }
-                messages.push(serde_json::json!({ "role": "user", "content": prompt }));
-                let mut body = serde_json::json!({
-                    "model": model,
-                    "messages": messages,
-                    "temperature": sampling.temperature,
-                });
-                if let Some(n) = sampling.max_tokens {
-                    body["max_tokens"] = n.into();
-                }
-                if let Some(s) = sampling.seed {
-                    body["seed"] = s.into();
-                }
+                let body = api.body(&model, system.as_deref(), &prompt, &sampling);
                 // Ask again (a fresh request) while the answer holds no verdict the reader can use.
                 let (mut outcome, mut retries) = (Outcome::Cancelled, 0);
                 let mut set_aside: Vec<String> = Vec::new();
                 for answer in 1..=answer_attempts {
-                    let (o, r) = exchange(&agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
+                    let (o, r) = exchange(api, &agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
                     retries += r;
                     outcome = o;
                     let Outcome::Answered { content, answers, rejected, .. } = &mut outcome else { break };

@@ -19,6 +19,7 @@ mod import;
 mod input;
 mod judge;
 mod judge_fidelity;
+mod judge_providers;
 mod judge_results;
 mod judge_templates;
 mod label;

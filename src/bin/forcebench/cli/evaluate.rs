@@ -391,8 +391,12 @@ pub struct BatteryArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// The models, comma-separated, as the endpoint knows them
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required_unless_present = "panel", conflicts_with = "panel")]
     models: Vec<String>,
+    /// A panel file (TOML): the models, each with its provider profile (API style, base URL, key
+    /// variable, output cap, deterministic setting, extra fields); see schema/panel.schema.json
+    #[arg(long, value_name = "FILE")]
+    panel: Option<PathBuf>,
     /// The prompts, comma-separated (shipped names or template files)
     #[arg(long, value_delimiter = ',', default_value = "generic,force_aware,axis_free,dummy_axis")]
     templates: Vec<String>,
@@ -419,9 +423,24 @@ pub struct BatteryArgs {
 /// The options `judge run` and `judge battery` share.
 #[derive(Debug, clap::Args)]
 pub struct CommonRunArgs {
-    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions,
+    /// BASE/responses or BASE/messages by --api); a panel file gives one per model
     #[arg(long)]
-    base_url: String,
+    base_url: Option<String>,
+    /// The API style: chat (OpenAI chat completions), responses (OpenAI Responses) or anthropic
+    /// (Anthropic Messages)
+    #[arg(long, default_value = "chat")]
+    api: String,
+    /// The field the output cap is sent in [default: max_tokens, or max_output_tokens for responses]
+    #[arg(long, value_name = "FIELD")]
+    cap_field: Option<String>,
+    /// Send no temperature (for a provider whose deterministic mode is a named setting: --extra)
+    #[arg(long)]
+    no_temperature: bool,
+    /// A fixed field added to every request body, as KEY=JSON (repeatable), e.g.
+    /// --extra 'reasoning={"effort":"minimal"}'
+    #[arg(long, value_name = "KEY=JSON")]
+    extra: Vec<String>,
     /// How labels become scores [default: the template's own map]
     #[arg(long)]
     map: Option<String>,
@@ -459,8 +478,20 @@ pub struct CommonRunArgs {
 }
 
 impl CommonRunArgs {
-    fn options(&self, name: &str, model: &str, template: &str) -> evaluate::runner::RunOptions {
-        let mut opts = evaluate::runner::RunOptions::new(name, &self.base_url, model, template);
+    fn options(&self, name: &str, model: &str, template: &str) -> Result<evaluate::runner::RunOptions> {
+        let mut opts = evaluate::runner::RunOptions::new(name, self.base_url.as_deref().unwrap_or(""), model, template);
+        opts.sampling.api = self.api.parse().map_err(forcebench::Error::InvalidArgument)?;
+        opts.sampling.cap_field = self.cap_field.clone();
+        opts.sampling.no_temperature = self.no_temperature;
+        for e in &self.extra {
+            let bad = |m: String| forcebench::Error::InvalidArgument(format!("--extra `{e}`: {m}"));
+            let (k, v) = e.split_once('=').ok_or_else(|| bad("give KEY=JSON".into()))?;
+            let v: serde_json::Value =
+                serde_json::from_str(v).map_err(|x| bad(format!("the value is not JSON ({x})")))?;
+            if opts.sampling.extra.insert(k.trim().to_string(), v).is_some() {
+                return Err(bad("the field is given twice".into()));
+            }
+        }
         opts.map = self.map.clone();
         opts.sampling.api_key_env = self.api_key_env.clone();
         opts.sampling.temperature = self.temperature;
@@ -473,7 +504,17 @@ impl CommonRunArgs {
         opts.max_attempts = self.attempts;
         opts.answer_attempts = self.answer_attempts;
         opts.retry_wait = std::time::Duration::from_millis(self.retry_wait_ms);
-        opts
+        Ok(opts)
+    }
+
+    /// The options of one run, refused without a base URL.
+    fn run_options(&self, name: &str, model: &str, template: &str) -> Result<evaluate::runner::RunOptions> {
+        if self.base_url.is_none() {
+            return Err(forcebench::Error::InvalidArgument(
+                "--base-url is required (the endpoint, e.g. http://127.0.0.1:8080/v1)".into(),
+            ));
+        }
+        self.options(name, model, template)
     }
 }
 
@@ -500,21 +541,40 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
     // Every input is checked before anything is sent or stored: the report folder, the lists,
     // the controls, the run settings and (in the runner) every template.
     evaluate::battery::check_out(&a.out, a.force)?;
-    evaluate::battery::check_lists(&a.models, &a.templates)?;
     let controls: Vec<evaluate::runner::Control> =
         a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
-    let mut base = a.common.options("battery", "m", "generic");
-    evaluate::runner::check_options(&base)?;
+    let profiles = match &a.panel {
+        Some(file) => {
+            if a.common.base_url.is_some() {
+                return Err(forcebench::Error::InvalidArgument(
+                    "--base-url and --panel: the panel file gives each model's base URL".into(),
+                ));
+            }
+            evaluate::panel_file::read(file, &a.common.options("battery", "", "")?)?
+        }
+        None => {
+            let base = a.common.run_options("battery", "m", "generic")?;
+            evaluate::runner::check_options(&base)?;
+            a.models
+                .iter()
+                .map(|m| {
+                    let mut o = base.clone();
+                    o.model = m.clone();
+                    o
+                })
+                .collect()
+        }
+    };
+    let models: Vec<String> = profiles.iter().map(|o| o.model.clone()).collect();
+    evaluate::battery::check_lists(&models, &a.templates)?;
     let mut p = open(project)?;
     let mut failed = Vec::new();
     if !a.no_run {
-        (base.model, base.template) = (String::new(), String::new());
         let bar = progress_bar();
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let (done, errors) = evaluate::battery::run(
+        let (done, errors) = evaluate::battery::run_profiles(
             &mut p,
-            &base,
-            &a.models,
+            &profiles,
             &a.templates,
             &controls,
             &mut |cell, s| {
@@ -539,7 +599,7 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
         }
         failed = errors;
     }
-    let report = evaluate::battery::report(&p, &a.models, &a.templates, a.include_incomplete)?;
+    let report = evaluate::battery::report(&p, &models, &a.templates, a.include_incomplete)?;
     let written = report.write(&a.out, a.force)?;
     if a.json {
         print_json(&report)?;
@@ -585,7 +645,7 @@ fn print_rows(rows: &[evaluate::battery::TableRow]) {
 
 fn run_judge(project: Option<&Path>, a: RunArgs) -> Result<()> {
     let mut p = open(project)?;
-    let mut opts = a.common.options(&a.name, &a.model, &a.template);
+    let mut opts = a.common.run_options(&a.name, &a.model, &a.template)?;
     opts.control = a.control.parse().map_err(forcebench::Error::InvalidArgument)?;
     let _ = a.resume;
     let bar = progress_bar();
