@@ -21,7 +21,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use ts_rs::TS;
 
-use super::records::SamplingParams;
+/// What a request sends beside the prompt (the run's sampling parameters, as the runner gives
+/// them).
+pub struct Sampling<'a> {
+    /// `None`: no temperature is sent.
+    pub temperature: Option<f64>,
+    /// The output cap and the field it goes in (`None`: the style's own).
+    pub cap: Option<(u32, Option<&'a str>)>,
+    pub seed: Option<u64>,
+    pub extra: &'a std::collections::BTreeMap<String, Value>,
+}
 
 /// An API style.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -86,7 +95,7 @@ impl Api {
     }
 
     /// The request body for one prompt.
-    pub fn body(self, model: &str, system: Option<&str>, prompt: &str, s: &SamplingParams) -> Value {
+    pub fn body(self, model: &str, system: Option<&str>, prompt: &str, s: &Sampling) -> Value {
         let mut body = match self {
             Api::Chat => {
                 let mut messages = Vec::new();
@@ -111,16 +120,16 @@ impl Api {
                 b
             }
         };
-        if !s.no_temperature {
-            body["temperature"] = s.temperature.into();
+        if let Some(t) = s.temperature {
+            body["temperature"] = t.into();
         }
-        if let Some(n) = s.max_tokens {
-            body[s.cap_field.as_deref().unwrap_or(self.cap_field())] = n.into();
+        if let Some((n, field)) = s.cap {
+            body[field.unwrap_or(self.cap_field())] = n.into();
         }
         if let Some(seed) = s.seed {
             body["seed"] = seed.into();
         }
-        for (k, v) in &s.extra {
+        for (k, v) in s.extra {
             body[k.as_str()] = v.clone();
         }
         body
@@ -130,7 +139,25 @@ impl Api {
     /// a body that is not this style's answer at all.
     pub fn content_of(self, body: &str) -> std::result::Result<Option<String>, String> {
         match self {
-            Api::Chat => super::runner::content_of(body),
+            Api::Chat => {
+                let obj = object(body)?;
+                error_of(&obj)?;
+                let first = obj.get("choices").and_then(Value::as_array).and_then(|c| c.first());
+                let Some(choice) = first else {
+                    return Err("the body has no choices".into());
+                };
+                match choice.get("message") {
+                    Some(Value::Object(message)) => match message.get("content") {
+                        Some(Value::String(s)) => Ok(Some(s.clone())),
+                        None | Some(Value::Null) => Ok(None),
+                        Some(_) => Err("the message's content is not text".into()),
+                    },
+                    _ if choice.get("text").is_some() => {
+                        Err("the body is a legacy text completion (choices[].text), not a chat completion".into())
+                    }
+                    _ => Err("the first choice has no message".into()),
+                }
+            }
             Api::Responses => {
                 let obj = object(body)?;
                 error_of(&obj)?;

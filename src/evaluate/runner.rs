@@ -423,30 +423,7 @@ type Done = (String, Outcome, u64);
 /// answer without text (a refusal, a null content), `Err` (in words) for a body that is not a
 /// chat completion at all, which is a failed exchange rather than an answer.
 pub fn content_of(body: &str) -> std::result::Result<Option<String>, String> {
-    let v: serde_json::Value = serde_json::from_str(body)
-        .map_err(|_| "the body is not JSON (an HTML page or a proxy's message?)".to_string())?;
-    let Some(obj) = v.as_object() else {
-        return Err("the body is JSON but not an object".into());
-    };
-    if let Some(e) = obj.get("error").filter(|e| !e.is_null()) {
-        let what = e.get("message").and_then(|m| m.as_str()).map_or_else(|| e.to_string(), str::to_string);
-        return Err(format!("the body is an error object: {}", excerpt(&what).trim_start_matches(": ")));
-    }
-    let first = obj.get("choices").and_then(|c| c.as_array()).and_then(|c| c.first());
-    let Some(choice) = first else {
-        return Err("the body has no choices".into());
-    };
-    match choice.get("message") {
-        Some(serde_json::Value::Object(message)) => match message.get("content") {
-            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(_) => Err("the message's content is not text".into()),
-        },
-        _ if choice.get("text").is_some() => {
-            Err("the body is a legacy text completion (choices[].text), not a chat completion".into())
-        }
-        _ => Err("the first choice has no message".into()),
-    }
+    super::providers::Api::Chat.content_of(body)
 }
 
 /// The endpoint's URL for chat completions: `BASE/chat/completions` (BASE usually ends in `/v1`).
@@ -659,7 +636,17 @@ pub fn run(
                     return;
                 }
                 let Some((rid, system, prompt)) = jobs.lock().expect("job list").next() else { return };
-                let body = api.body(&model, system.as_deref(), &prompt, &sampling);
+                let body = api.body(
+                    &model,
+                    system.as_deref(),
+                    &prompt,
+                    &super::providers::Sampling {
+                        temperature: (!sampling.no_temperature).then_some(sampling.temperature),
+                        cap: sampling.max_tokens.map(|n| (n, sampling.cap_field.as_deref())),
+                        seed: sampling.seed,
+                        extra: &sampling.extra,
+                    },
+                );
                 // Ask again (a fresh request) while the answer holds no verdict the reader can use.
                 let (mut outcome, mut retries) = (Outcome::Cancelled, 0);
                 let mut set_aside: Vec<String> = Vec::new();
