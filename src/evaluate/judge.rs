@@ -10,6 +10,11 @@
 //! or any adjudicated field): a template asking for one is refused, and so is a placeholder that
 //! matches no field, so a misspelt `{{pasage}}` is never sent as written.
 //!
+//! A template file starts with a `[template]` section declaring its role, the paper's prompt it
+//! stands for, its label map and the fields it asks for ([`super::declaration`]); answers are read
+//! and tables placed by that declaration, never by the file's name, and a file without one is
+//! refused before anything is sent.
+//!
 //! Five templates ship with ForceBench: `generic`, `force_aware`, `axis_free` and `dummy_axis`
 //! (the paper's generic judge, force-aware judge and its two ablation controls) and `pairwise`
 //! (both claims of a pair, for the order control). `forcebench judge templates --out DIR` writes
