@@ -35,3 +35,5 @@ $fb "${p[@]}" split lock >/dev/null
 $fb "${p[@]}" export "$work/out" >/dev/null
 $fb verify "$work/out"
 HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HOME="$work/hf" "$venv/bin/python" tests/python/check_export_loads.py "$work/out"
+# Every numeric column of the judge report's CSVs is a number in pandas (negative FS included).
+"$venv/bin/python" tests/python/check_report_numbers.py "$fb" "$work/demo.forcebench" "$work/report"

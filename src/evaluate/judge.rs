@@ -10,6 +10,11 @@
 //! or any adjudicated field): a template asking for one is refused, and so is a placeholder that
 //! matches no field, so a misspelt `{{pasage}}` is never sent as written.
 //!
+//! A template file starts with a `[template]` section declaring its role, the paper's prompt it
+//! stands for, its label map and the fields it asks for ([`super::declaration`]); answers are read
+//! and tables placed by that declaration, never by the file's name, and a file without one is
+//! refused before anything is sent.
+//!
 //! Five templates ship with ForceBench: `generic`, `force_aware`, `axis_free` and `dummy_axis`
 //! (the paper's generic judge, force-aware judge and its two ablation controls) and `pairwise`
 //! (both claims of a pair, for the order control). `forcebench judge templates --out DIR` writes
@@ -48,11 +53,6 @@ pub const TEMPLATES: [(&str, &str, &str); 5] = [
 /// The four prompts of the paper's ablation (Table 3), in its order.
 pub const ABLATION: [&str; 4] = ["generic", "axis_free", "force_aware", "dummy_axis"];
 
-/// The label map a shipped template's answers use (`generic` for a file).
-pub fn map_of(template_name: &str) -> &'static str {
-    TEMPLATES.iter().find(|t| t.0 == template_name).map_or("generic", |t| t.2)
-}
-
 /// Whether a template asks about both claims at once (`{{claim_a}}` and `{{claim_b}}`).
 pub fn is_pairwise(text: &str) -> bool {
     text.contains("{{claim_a}}") && text.contains("{{claim_b}}")
@@ -80,13 +80,15 @@ const GOLD: [(&str, &str); 15] = [
     ("rationale", "the adjudicator's rationale"),
 ];
 
-/// A judge template: its name, its file text (what its sha256 is taken over) and its messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A judge template: its name, its file text (what its sha256 is taken over), its messages and
+/// what it declares about itself (its `[template]` section, see [`super::declaration`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Template {
     pub name: String,
     pub text: String,
     pub system: Option<String>,
     pub user: String,
+    pub declared: Option<super::declaration::Declaration>,
 }
 
 impl Template {
@@ -94,11 +96,18 @@ impl Template {
     pub fn parse(name: &str, text: &str) -> Result<Template> {
         let bad = |message: String| Error::BadTemplate(format!("template {name}: {message}"));
         let (mut system, mut user, mut current, mut seen_header) = (None::<String>, None::<String>, None, false);
+        let mut declaration = None::<String>;
         let mut buffer = String::new();
         let mut flush = |current: Option<&str>, buffer: &mut String| -> Result<()> {
             let body = buffer.trim_matches('\n').to_string();
             buffer.clear();
             match current {
+                Some("template") if declaration.is_none() && system.is_none() && user.is_none() => {
+                    declaration = Some(body)
+                }
+                Some("template") if declaration.is_none() => {
+                    return Err(bad("the [template] section comes first, before [system] and [user]".into()))
+                }
                 Some("system") if system.is_none() => system = Some(body),
                 Some("user") if user.is_none() => user = Some(body),
                 Some(section) => return Err(bad(format!("a second [{section}] section"))),
@@ -110,13 +119,13 @@ impl Template {
             }
             Ok(())
         };
-        let has_headers = text.lines().any(|l| matches!(l.trim_end(), "[system]" | "[user]"));
+        let has_headers = text.lines().any(|l| matches!(l.trim_end(), "[system]" | "[user]" | "[template]"));
         if has_headers {
             for line in text.split_inclusive('\n') {
                 match line.trim_end() {
-                    "[system]" | "[user]" => {
+                    header @ ("[system]" | "[user]" | "[template]") => {
                         flush(current, &mut buffer)?;
-                        current = Some(if line.trim_end() == "[system]" { "system" } else { "user" });
+                        current = Some(header.trim_matches(['[', ']']));
                         seen_header = true;
                     }
                     _ => buffer.push_str(line),
@@ -130,9 +139,23 @@ impl Template {
             (true, None) => return Err(bad("a [system] section but no [user] section".into())),
         };
         let system = system.filter(|s| !s.trim().is_empty());
-        let t = Template { name: name.to_string(), text: text.to_string(), system, user };
+        let mut t = Template { name: name.to_string(), text: text.to_string(), system, user, declared: None };
         t.check()?;
+        if let Some(section) = declaration {
+            let messages = format!("{}\n{}", t.system.as_deref().unwrap_or(""), t.user);
+            t.declared = Some(super::declaration::parse(name, &section, &messages, t.is_pairwise())?);
+        }
         Ok(t)
+    }
+
+    /// The label map its answers are read with, as it declares it (`None`: it declares none).
+    pub fn label_map_name(&self) -> Option<String> {
+        self.declared.as_ref().map(|d| d.label_map_name())
+    }
+
+    /// The paper's prompt it declares it stands for, if any.
+    pub fn prompt(&self) -> Option<&str> {
+        self.declared.as_ref().and_then(|d| d.prompt.as_deref())
     }
 
     /// Refuses a placeholder no judge may see or that matches no field, and a template with no
@@ -187,6 +210,14 @@ fn visible_list() -> String {
     VISIBLE.iter().map(|v| format!("{{{{{v}}}}}")).collect::<Vec<_>>().join(", ")
 }
 
+/// The placeholders of `text` that would show the judge what it is scored against (a stored
+/// template of an old run may hold one: such a run leaked the answer into its prompts).
+pub fn gold_placeholders(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = placeholders(text).into_iter().filter(|p| GOLD.iter().any(|g| g.0 == p)).collect();
+    out.dedup();
+    out
+}
+
 /// The names of the `{{name}}` placeholders in `text` (a name is letters, digits and `_`).
 fn placeholders(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -223,10 +254,17 @@ pub fn template(name_or_file: &str) -> Result<Template> {
     }
     let (_, text) = crate::input::read_text(path)?;
     let name = path.file_stem().map_or("custom".into(), |s| s.to_string_lossy().into_owned());
-    Template::parse(&name, &text).map_err(|e| match e {
+    let t = Template::parse(&name, &text).map_err(|e| match e {
         Error::BadTemplate(m) => Error::BadTemplate(format!("{name_or_file}: {m}")),
         other => other,
-    })
+    })?;
+    // A file says what it is in its own text: its name is never read as its role or label map.
+    if t.declared.is_none() {
+        return Err(Error::BadTemplate(format!(
+            "{name_or_file}: declares no label map or role; add a [template] section before [system] (role, prompt, labels, fields: see `forcebench judge templates --out DIR` for the shipped ones)"
+        )));
+    }
+    Ok(t)
 }
 
 /// One request for the judge.
@@ -330,43 +368,28 @@ pub enum Parsed {
     Unparsable,
 }
 
-/// The first balanced `{...}` in `text` that parses as a JSON object (code fences and prose
-/// around it are ignored).
+/// The first `{` in `text` from which a JSON object parses (code fences and prose around it are
+/// ignored). Each start is tried with a streaming parse that stops at the object's end or at the
+/// first byte that cannot continue it, so a start that fails costs only what it read; at most
+/// [`MAX_OBJECT_STARTS`] starts are tried, so the reader stays linear in the answer's size
+/// however many unbalanced braces it holds.
 pub(crate) fn first_object(text: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    while let Some(offset) = text[start..].find('{') {
-        let open = start + offset;
-        let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
-        for (i, &b) in bytes.iter().enumerate().skip(open) {
-            if in_string {
-                match (escaped, b) {
-                    (true, _) => escaped = false,
-                    (false, b'\\') => escaped = true,
-                    (false, b'"') => in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            match b {
-                b'"' => in_string = true,
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str(&text[open..=i]) {
-                            return Some(m);
-                        }
-                        break;
-                    }
-                }
-                _ => {}
-            }
+    let mut tried = 0;
+    for (open, _) in text.match_indices('{') {
+        tried += 1;
+        if tried > MAX_OBJECT_STARTS {
+            break;
         }
-        start = open + 1;
+        let mut stream = serde_json::Deserializer::from_str(&text[open..]).into_iter::<serde_json::Value>();
+        if let Some(Ok(serde_json::Value::Object(m))) = stream.next() {
+            return Some(m);
+        }
     }
     None
 }
+
+/// How many `{` of one answer the reader tries as the start of its JSON object.
+pub const MAX_OBJECT_STARTS: usize = 64;
 
 /// Everything read from one answer: the verdict and the other fields the prompts ask for.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -426,12 +449,16 @@ pub fn parse_answer(text: &str, map: &LabelMap) -> Answer {
                 normal_label(&s)
             }
         });
-        let score = number("score");
-        if let Some(s) = score.filter(|s| s.is_finite()) {
-            a.label = label;
-            a.score = Some(s);
-            a.parsed = Parsed::Json;
-            return a;
+        // The label decides the score. A bare number counts only under a map that takes numeric
+        // scores, and only within [0, 1]: a stray `"score": 0.9` beside a label, or a
+        // `"score": 1e300`, says nothing the label map does not.
+        if let Some(s) = number("score").filter(|s| map.numeric && (0.0..=1.0).contains(s)) {
+            if label.as_ref().is_none_or(|l| !map.scores.contains_key(l)) {
+                a.label = label;
+                a.score = Some(s);
+                a.parsed = Parsed::Json;
+                return a;
+            }
         }
         if let Some(l) = label {
             if let Some(score) = map.scores.get(&l).copied() {

@@ -4,15 +4,22 @@
 //! and to the raised claim (`raised`). Monotonicity violation rate
 //! MVR = mean of 1[s_raised >= s_safe] (lower is better; a tie is a violation) and force
 //! sensitivity FS = mean of (s_safe - s_raised) (higher is better). A pair whose output is
-//! missing, unparsable or refused for either claim counts as a violation with margin 0, and is
-//! counted and listed.
+//! unparsable or refused for either claim (an answer that stayed unusable after the retries)
+//! counts as a violation with margin 0, and is counted and listed. A claim that was never
+//! answered at all (no output: a run stopped, limited or cut off) is not a judgment: its pair is
+//! left out of MVR and FS and counted as `unanswered`, and the evaluator is incomplete
+//! ([`Completeness`]); [`fitness`] keeps incomplete evaluators out of pooled tables.
 
 pub mod baselines;
 pub mod battery;
+pub mod declaration;
+pub mod fitness;
 pub mod judge;
 pub mod lexicon;
 pub mod panel;
+pub mod panel_file;
 pub mod plots;
+pub mod providers;
 pub mod records;
 pub mod runner;
 pub mod trust;
@@ -52,14 +59,24 @@ pub const LABEL_MAPS: [&str; 3] = [BUILT_IN_MAPS[0].0, BUILT_IN_MAPS[1].0, BUILT
 pub struct LabelMap {
     pub name: String,
     pub scores: BTreeMap<String, f64>,
+    /// Whether an answer may give a score in [0, 1] instead of a label (a map file says so with
+    /// a `"score"` entry of `true`); the built-in maps take labels only.
+    pub numeric: bool,
 }
 
 impl LabelMap {
-    /// `generic`, `force`, `audit`, or a JSON file mapping labels to numbers.
+    /// `generic`, `force`, `audit`, a JSON file mapping labels to numbers, or such a JSON object
+    /// inline (how a template's declared labels are stored with its run).
     pub fn named(name: &str) -> Result<LabelMap> {
         if let Some((_, pairs)) = BUILT_IN_MAPS.iter().find(|(n, _)| *n == name) {
             let scores = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-            return Ok(LabelMap { name: name.into(), scores });
+            return Ok(LabelMap { name: name.into(), scores, numeric: false });
+        }
+        if name.trim_start().starts_with('{') {
+            let scores: BTreeMap<String, f64> = serde_json::from_str(name).map_err(|e| {
+                Error::InvalidArgument(format!("the declared label map `{name}` is not label -> number: {e}"))
+            })?;
+            return Ok(LabelMap { name: name.into(), scores, numeric: false });
         }
         let path = name;
         let file = Path::new(path);
@@ -74,14 +91,21 @@ impl LabelMap {
         })?;
         let obj = value.as_object().ok_or_else(|| problem("a label map is a JSON object of label -> number".into()))?;
         let mut scores = BTreeMap::new();
+        let mut numeric = false;
         for (k, v) in obj {
+            if k == "score" {
+                numeric = v.as_bool().ok_or_else(|| {
+                    problem("`score` says whether answers may give a number in [0, 1]: true or false".into())
+                })?;
+                continue;
+            }
             let n = v
                 .as_f64()
                 .filter(|n| n.is_finite())
                 .ok_or_else(|| problem(format!("label `{k}`: {v} is not a number")))?;
             scores.insert(k.clone(), n);
         }
-        Ok(LabelMap { name: path.to_string(), scores })
+        Ok(LabelMap { name: path.to_string(), scores, numeric })
     }
 }
 
@@ -182,11 +206,39 @@ pub struct Metrics {
     pub fs: Option<f64>,
     #[ts(type = "number")]
     pub violations: u64,
-    /// Pairs with a missing, unparsable or refused output (counted as violations, margin 0).
+    /// Pairs with an unparsable or refused output (counted as violations, margin 0).
     #[ts(type = "number")]
     pub missing: u64,
     pub mvr_ci95: Option<[f64; 2]>,
     pub fs_ci95: Option<[f64; 2]>,
+    /// Pairs left out of MVR and FS because a claim of theirs was never answered (not in
+    /// `n_pairs`: a request that got no answer is not a judgment).
+    #[ts(type = "number")]
+    pub unanswered: u64,
+}
+
+/// How much of an evaluator's work is there, counted in requests (one per claim, two per pair).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, TS)]
+pub struct Completeness {
+    /// Every request the evaluator was asked (two per evaluation pair).
+    #[ts(type = "number")]
+    pub requests: u64,
+    /// Answered with a usable score.
+    #[ts(type = "number")]
+    pub answered: u64,
+    /// Answered, but with no usable verdict after the retries (each a violation, margin 0).
+    #[ts(type = "number")]
+    pub unusable: u64,
+    /// Never answered (transport losses, a cancel, `--limit`, lines missing from a file).
+    #[ts(type = "number")]
+    pub unanswered: u64,
+}
+
+impl Completeness {
+    /// Every request has an answer (usable or not).
+    pub fn complete(&self) -> bool {
+        self.unanswered == 0
+    }
 }
 
 /// One pair's outcome: (violation, margin, missing).
@@ -225,6 +277,7 @@ pub fn metrics(pairs: &[PairOutcome], bootstrap: Option<(u32, u64)>) -> Metrics 
         missing: pairs.iter().filter(|p| p.2).count() as u64,
         mvr_ci95: None,
         fs_ci95: None,
+        unanswered: 0,
     };
     if n == 0 {
         return m;
@@ -263,8 +316,10 @@ pub struct EvaluatorReport {
     pub per_axis: BTreeMap<String, Metrics>,
     pub per_severity: BTreeMap<String, Metrics>,
     pub per_source: BTreeMap<String, Metrics>,
-    /// Pairs with a missing, unparsable or refused output, with what is wrong.
+    /// Pairs with an unparsable or refused output, with what is wrong.
     pub missing_pairs: Vec<MissingPair>,
+    /// Its requests answered, answered but unusable, and never answered.
+    pub completeness: Completeness,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -332,16 +387,29 @@ pub fn report(
     for o in outputs {
         scores.insert((o.id.as_str(), o.safe), o);
     }
-    let mut outcomes = Vec::with_capacity(pairs.len());
+    // `None`: a claim of the pair was never answered (left out, counted as unanswered).
+    let mut outcomes: Vec<Option<PairOutcome>> = Vec::with_capacity(pairs.len());
     let mut missing_pairs = Vec::new();
+    let mut completeness = Completeness { requests: 2 * pairs.len() as u64, ..Completeness::default() };
     for p in pairs {
-        let get = |safe: bool| scores.get(&(p.id.as_str(), safe)).and_then(|o| o.score);
+        let row = |safe: bool| scores.get(&(p.id.as_str(), safe));
+        for safe in [true, false] {
+            match row(safe) {
+                None => completeness.unanswered += 1,
+                Some(o) if o.score.is_none() => completeness.unusable += 1,
+                Some(_) => completeness.answered += 1,
+            }
+        }
+        if row(true).is_none() || row(false).is_none() {
+            outcomes.push(None);
+            continue;
+        }
+        let get = |safe: bool| row(safe).and_then(|o| o.score);
         let o = outcome(get(true), get(false));
         if o.2 {
             let why = |safe: bool| -> Option<String> {
                 let claim = if safe { "safe" } else { "raised" };
-                match scores.get(&(p.id.as_str(), safe)) {
-                    None => Some(format!("no {claim} output")),
+                match row(safe) {
                     Some(o) if o.score.is_none() => Some(match &o.label {
                         Some(l) => format!("{claim} label `{l}` is not in the label map"),
                         None => format!("{claim} output has no usable score or label"),
@@ -352,24 +420,31 @@ pub fn report(
             let reasons: Vec<String> = [why(true), why(false)].into_iter().flatten().collect();
             missing_pairs.push(MissingPair { id: p.id.clone(), problem: reasons.join("; ") });
         }
-        outcomes.push(o);
+        outcomes.push(Some(o));
     }
+    let scored = |list: &[Option<PairOutcome>]| -> Metrics {
+        let kept: Vec<PairOutcome> = list.iter().flatten().copied().collect();
+        let mut m = metrics(&kept, bootstrap);
+        m.unanswered = list.iter().filter(|o| o.is_none()).count() as u64;
+        m
+    };
     let group = |key: &dyn Fn(&Pair) -> String| -> BTreeMap<String, Metrics> {
-        let mut by: BTreeMap<String, Vec<PairOutcome>> = BTreeMap::new();
+        let mut by: BTreeMap<String, Vec<Option<PairOutcome>>> = BTreeMap::new();
         for (p, o) in pairs.iter().zip(&outcomes) {
             by.entry(key(p)).or_default().push(*o);
         }
-        by.into_iter().map(|(k, v)| (k, metrics(&v, bootstrap))).collect()
+        by.into_iter().map(|(k, v)| (k, scored(&v))).collect()
     };
     EvaluatorReport {
         name: name.to_string(),
         label_map: map_name.to_string(),
         split_version: version,
-        overall: metrics(&outcomes, bootstrap),
+        overall: scored(&outcomes),
         per_axis: group(&|p| p.axis.clone()),
         per_severity: group(&|p| p.severity.to_string()),
         per_source: group(&|p| p.source.clone()),
         missing_pairs,
+        completeness,
     }
 }
 
@@ -436,6 +511,16 @@ fn store(project: &mut Project, name: &str, map: &str, outputs: &[Output]) -> Re
     }
     tx.commit()?;
     Ok(())
+}
+
+/// The names of the evaluators stored on the locked split, in name order.
+pub fn stored_names(project: &Project) -> Result<Vec<String>> {
+    let (version, _) = eval_pairs(project)?;
+    let mut stmt = project.conn().prepare(
+        "SELECT e.name FROM evaluators e JOIN splits s ON s.id = e.split_id WHERE s.version = ?1 ORDER BY e.name",
+    )?;
+    let names = stmt.query_map([version], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(names)
 }
 
 /// Every stored evaluator on the locked split, scored again (for the comparison table).

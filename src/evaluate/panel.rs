@@ -28,9 +28,12 @@ pub struct Pooled {
     pub units: u64,
     #[ts(type = "number")]
     pub violations: u64,
-    /// Units with a missing, unparsable or refused output (counted as violations, margin 0).
+    /// Units with an unparsable or refused output (counted as violations, margin 0).
     #[ts(type = "number")]
     pub missing: u64,
+    /// Units left out because a claim was never answered (only with incomplete members let in).
+    #[ts(type = "number")]
+    pub unanswered: u64,
     pub mvr: Option<f64>,
     pub fs: Option<f64>,
     /// Percentile intervals from a bootstrap over pairs.
@@ -61,6 +64,7 @@ impl PanelReport {
             missing: p.missing,
             mvr_ci95: p.mvr_ci95,
             fs_ci95: p.fs_ci95,
+            unanswered: p.unanswered,
         };
         EvaluatorReport {
             name: name.to_string(),
@@ -71,12 +75,16 @@ impl PanelReport {
             per_severity: BTreeMap::new(),
             per_source: BTreeMap::new(),
             missing_pairs: Vec::new(),
+            completeness: super::Completeness::default(),
         }
     }
 }
 
+/// One member's outcome on one pair; `None` when a claim of the pair was never answered.
+pub type Unit = Option<PairOutcome>;
+
 /// Each named evaluator's outcome on every evaluation pair (in the pairs' order), and the pairs.
-pub fn outcomes(project: &Project, names: &[String]) -> Result<(i64, Vec<Pair>, Vec<Vec<PairOutcome>>)> {
+pub fn outcomes(project: &Project, names: &[String]) -> Result<(i64, Vec<Pair>, Vec<Vec<Unit>>)> {
     let (version, pairs) = eval_pairs(project)?;
     let conn = project.conn();
     let mut all = Vec::with_capacity(names.len());
@@ -101,8 +109,17 @@ pub fn outcomes(project: &Project, names: &[String]) -> Result<(i64, Vec<Pair>, 
             let (cid, claim, score) = row?;
             scores.insert((cid, claim == "safe"), score);
         }
-        let get = |p: &Pair, safe: bool| scores.get(&(p.id.clone(), safe)).copied().flatten();
-        all.push(pairs.iter().map(|p| outcome(get(p, true), get(p, false))).collect());
+        // No output row: never answered (left out); a row without a score: unusable (violation).
+        let get = |p: &Pair, safe: bool| scores.get(&(p.id.clone(), safe)).copied();
+        all.push(
+            pairs
+                .iter()
+                .map(|p| match (get(p, true), get(p, false)) {
+                    (Some(s), Some(r)) => Some(outcome(s, r)),
+                    _ => None,
+                })
+                .collect(),
+        );
     }
     Ok((version, pairs, all))
 }
@@ -114,14 +131,12 @@ fn percentile_ci(v: &mut [f64]) -> [f64; 2] {
 }
 
 /// Pools `members` (each a list of outcomes over the same `idx` pairs) with a pair bootstrap.
-fn pool(members: &[Vec<PairOutcome>], idx: &[usize], bootstrap: Option<(u32, u64)>) -> Pooled {
+fn pool(members: &[Vec<Unit>], idx: &[usize], bootstrap: Option<(u32, u64)>) -> Pooled {
     let n = idx.len();
-    let j = members.len();
     let sums = |draw: &mut dyn Iterator<Item = usize>| -> (f64, f64, u64) {
         let (mut v, mut m, mut k) = (0.0, 0.0, 0u64);
         for i in draw {
-            for member in members {
-                let o = member[i];
+            for o in members.iter().filter_map(|member| member[i]) {
                 v += f64::from(u8::from(o.0));
                 m += o.1;
                 k += 1;
@@ -129,12 +144,16 @@ fn pool(members: &[Vec<PairOutcome>], idx: &[usize], bootstrap: Option<(u32, u64
         }
         (v, m, k)
     };
-    let units = (n * j) as u64;
+    let units = idx.iter().map(|&i| members.iter().filter(|m| m[i].is_some()).count() as u64).sum();
+    let count = |f: &dyn Fn(&PairOutcome) -> bool| -> u64 {
+        idx.iter().map(|&i| members.iter().filter(|m| m[i].as_ref().is_some_and(f)).count() as u64).sum()
+    };
     let mut p = Pooled {
         n_pairs: n as u64,
         units,
-        violations: idx.iter().map(|&i| members.iter().filter(|m| m[i].0).count() as u64).sum(),
-        missing: idx.iter().map(|&i| members.iter().filter(|m| m[i].2).count() as u64).sum(),
+        violations: count(&|o| o.0),
+        missing: count(&|o| o.2),
+        unanswered: (n * members.len()) as u64 - units,
         mvr: None,
         fs: None,
         mvr_ci95: None,
@@ -152,44 +171,65 @@ fn pool(members: &[Vec<PairOutcome>], idx: &[usize], bootstrap: Option<(u32, u64
         for _ in 0..reps {
             let draw: Vec<usize> = (0..n).map(|_| idx[rng.below(n as u64) as usize]).collect();
             let (v, m, k) = sums(&mut draw.into_iter());
-            mvrs.push(v / k as f64);
-            fss.push(m / k as f64);
+            // A draw of only unanswered units (possible only with incomplete members) has no rate.
+            if k > 0 {
+                mvrs.push(v / k as f64);
+                fss.push(m / k as f64);
+            }
         }
-        p.mvr_ci95 = Some(percentile_ci(&mut mvrs));
-        p.fs_ci95 = Some(percentile_ci(&mut fss));
+        if !mvrs.is_empty() {
+            p.mvr_ci95 = Some(percentile_ci(&mut mvrs));
+            p.fs_ci95 = Some(percentile_ci(&mut fss));
+        }
     }
     p
 }
 
-fn distinct(names: &[String], what: &str) -> Result<()> {
+/// The names in the form they are stored (trimmed, NFC), refused when empty or when one
+/// evaluator is named twice (in whatever spelling: composed and decomposed forms are one name).
+fn distinct(names: &[String], what: &str) -> Result<Vec<String>> {
     if names.is_empty() {
         return Err(Error::InvalidArgument(format!("{what} needs at least one evaluator name")));
     }
     let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(names.len());
     for n in names {
-        if !seen.insert(n.trim()) {
+        let key = super::evaluator_name(n)?;
+        if !seen.insert(key.clone()) {
             return Err(Error::InvalidArgument(format!(
-                "`{}` is named twice in {what}: each evaluator counts once",
-                n.trim()
+                "`{key}` is named twice in {what}: each evaluator counts once"
             )));
         }
+        out.push(key);
     }
-    Ok(())
+    Ok(out)
 }
 
-/// Pools the named evaluators over the locked split's pairs.
+/// Pools the named evaluators over the locked split's pairs (complete, non-leaky ones only).
 pub fn panel(project: &Project, names: &[String], bootstrap: Option<(u32, u64)>) -> Result<PanelReport> {
+    panel_with(project, names, bootstrap, false)
+}
+
+/// [`panel`], letting incomplete members in when `include_incomplete` (their unanswered pairs
+/// are left out of the units and counted in `unanswered`).
+pub fn panel_with(
+    project: &Project,
+    names: &[String],
+    bootstrap: Option<(u32, u64)>,
+    include_incomplete: bool,
+) -> Result<PanelReport> {
     crate::limits::bootstrap(bootstrap)?;
-    distinct(names, "a panel")?;
-    let (version, pairs, members) = outcomes(project, names)?;
-    Ok(panel_of(names, version, &pairs, &members, bootstrap))
+    let names = distinct(names, "a panel")?;
+    super::fitness::check(project, &names, include_incomplete)?;
+    let (version, pairs, members) = outcomes(project, &names)?;
+    Ok(panel_of(&names, version, &pairs, &members, bootstrap))
 }
 
 fn panel_of(
     names: &[String],
     version: i64,
     pairs: &[Pair],
-    members: &[Vec<PairOutcome>],
+    members: &[Vec<Unit>],
     bootstrap: Option<(u32, u64)>,
 ) -> PanelReport {
     let all: Vec<usize> = (0..pairs.len()).collect();
@@ -231,6 +271,10 @@ pub struct PairedReport {
     pub both_violate: u64,
     #[ts(type = "number")]
     pub neither_violates: u64,
+    /// Member-pairs left out because either side never answered a claim of the pair (only with
+    /// incomplete evaluators let in).
+    #[ts(type = "number")]
+    pub unanswered: u64,
     /// MVR(A) − MVR(B), with a paired-bootstrap interval over pairs.
     pub delta_mvr: Option<f64>,
     pub delta_mvr_ci95: Option<[f64; 2]>,
@@ -263,9 +307,27 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
 
 /// Compares A and B (each one evaluator or a panel; panels are matched member by member).
 pub fn paired(project: &Project, a: &[String], b: &[String], bootstrap: Option<(u32, u64)>) -> Result<PairedReport> {
+    paired_with(project, a, b, bootstrap, false)
+}
+
+/// [`paired`], letting incomplete evaluators in when `include_incomplete` (a unit either side
+/// never answered is left out and counted in `unanswered`).
+pub fn paired_with(
+    project: &Project,
+    a: &[String],
+    b: &[String],
+    bootstrap: Option<(u32, u64)>,
+    include_incomplete: bool,
+) -> Result<PairedReport> {
     crate::limits::bootstrap(bootstrap)?;
-    distinct(a, "side A")?;
-    distinct(b, "side B")?;
+    let a = distinct(a, "side A")?;
+    let b = distinct(b, "side B")?;
+    if a == b {
+        return Err(Error::InvalidArgument(format!(
+            "side A and side B are the same ({}): a comparison needs two different evaluators or panels",
+            a.join(", ")
+        )));
+    }
     if a.len() != b.len() {
         return Err(Error::InvalidArgument(format!(
             "side A has {} evaluator(s) and side B {}: a paired comparison matches them one to one",
@@ -273,9 +335,12 @@ pub fn paired(project: &Project, a: &[String], b: &[String], bootstrap: Option<(
             b.len()
         )));
     }
-    let (version, pairs, oa) = outcomes(project, a)?;
-    let (_, _, ob) = outcomes(project, b)?;
-    Ok(paired_of(a, b, version, pairs.len(), &oa, &ob, bootstrap))
+    let mut both = a.clone();
+    both.extend(b.iter().filter(|n| !a.contains(n)).cloned());
+    super::fitness::check(project, &both, include_incomplete)?;
+    let (version, pairs, oa) = outcomes(project, &a)?;
+    let (_, _, ob) = outcomes(project, &b)?;
+    Ok(paired_of(&a, &b, version, pairs.len(), &oa, &ob, bootstrap))
 }
 
 fn paired_of(
@@ -283,71 +348,75 @@ fn paired_of(
     b: &[String],
     version: i64,
     n: usize,
-    oa: &[Vec<PairOutcome>],
-    ob: &[Vec<PairOutcome>],
+    oa: &[Vec<Unit>],
+    ob: &[Vec<Unit>],
     bootstrap: Option<(u32, u64)>,
 ) -> PairedReport {
-    let (mut only_a, mut only_b, mut both, mut neither) = (0, 0, 0, 0);
+    let (mut only_a, mut only_b, mut both, mut neither, mut left_out) = (0, 0, 0, 0, 0u64);
+    // Per pair: (violations A − violations B, margins A − margins B, units), summed over the
+    // members whose unit both sides answered; and the sums of each side over the same units.
+    let mut diffs: Vec<(f64, f64, u64)> = vec![(0.0, 0.0, 0); n];
+    let (mut va, mut vb, mut fa, mut fb) = (0.0, 0.0, 0.0, 0.0);
     for (ma, mb) in oa.iter().zip(ob) {
-        for i in 0..n {
-            match (ma[i].0, mb[i].0) {
+        for (i, d) in diffs.iter_mut().enumerate() {
+            let (Some(x), Some(y)) = (ma[i], mb[i]) else {
+                left_out += 1;
+                continue;
+            };
+            match (x.0, y.0) {
                 (true, false) => only_a += 1,
                 (false, true) => only_b += 1,
                 (true, true) => both += 1,
                 (false, false) => neither += 1,
             }
+            let (vx, vy) = (f64::from(u8::from(x.0)), f64::from(u8::from(y.0)));
+            *d = (d.0 + vx - vy, d.1 + x.1 - y.1, d.2 + 1);
+            (va, vb, fa, fb) = (va + vx, vb + vy, fa + x.1, fb + y.1);
         }
     }
-    let j = oa.len();
-    // Per pair: (violations A − violations B, margins A − margins B), summed over members.
-    let diffs: Vec<(f64, f64)> = (0..n)
-        .map(|i| {
-            oa.iter().zip(ob).fold((0.0, 0.0), |(dv, dm), (ma, mb)| {
-                (dv + f64::from(u8::from(ma[i].0)) - f64::from(u8::from(mb[i].0)), dm + ma[i].1 - mb[i].1)
-            })
-        })
-        .collect();
-    let units = (n * j) as f64;
-    let mean = |f: &dyn Fn(&PairOutcome) -> f64, side: &[Vec<PairOutcome>]| {
-        (units > 0.0).then(|| side.iter().map(|m| m.iter().map(f).sum::<f64>()).sum::<f64>() / units)
-    };
-    let viol = |o: &PairOutcome| f64::from(u8::from(o.0));
-    let margin = |o: &PairOutcome| o.1;
+    let units: u64 = diffs.iter().map(|d| d.2).sum();
+    let per = |sum: f64| (units > 0).then(|| sum / units as f64);
     let mut r = PairedReport {
-        a: a.iter().map(|s| s.trim().to_string()).collect(),
-        b: b.iter().map(|s| s.trim().to_string()).collect(),
+        a: a.to_vec(),
+        b: b.to_vec(),
         split_version: version,
         n_pairs: n as u64,
-        units: units as u64,
-        mvr_a: mean(&viol, oa),
-        mvr_b: mean(&viol, ob),
-        fs_a: mean(&margin, oa),
-        fs_b: mean(&margin, ob),
+        units,
+        mvr_a: per(va),
+        mvr_b: per(vb),
+        fs_a: per(fa),
+        fs_b: per(fb),
         only_a_violates: only_a,
         only_b_violates: only_b,
         both_violate: both,
         neither_violates: neither,
-        delta_mvr: (units > 0.0).then(|| diffs.iter().map(|d| d.0).sum::<f64>() / units),
+        unanswered: left_out,
+        delta_mvr: per(diffs.iter().map(|d| d.0).sum::<f64>()),
         delta_mvr_ci95: None,
-        delta_fs: (units > 0.0).then(|| diffs.iter().map(|d| d.1).sum::<f64>() / units),
+        delta_fs: per(diffs.iter().map(|d| d.1).sum::<f64>()),
         delta_fs_ci95: None,
         mcnemar_p: mcnemar_exact(only_a, only_b),
     };
-    if let Some((reps, seed)) = bootstrap.filter(|b| b.0 > 0 && n > 0) {
+    if let Some((reps, seed)) = bootstrap.filter(|b| b.0 > 0 && n > 0 && units > 0) {
         let mut rng = crate::sample::SplitMix64::new(seed);
         let (mut dv, mut dm) = (Vec::with_capacity(reps as usize), Vec::with_capacity(reps as usize));
         for _ in 0..reps {
-            let (mut sv, mut sm) = (0.0, 0.0);
+            let (mut sv, mut sm, mut k) = (0.0, 0.0, 0u64);
             for _ in 0..n {
                 let d = diffs[rng.below(n as u64) as usize];
                 sv += d.0;
                 sm += d.1;
+                k += d.2;
             }
-            dv.push(sv / units);
-            dm.push(sm / units);
+            if k > 0 {
+                dv.push(sv / k as f64);
+                dm.push(sm / k as f64);
+            }
         }
-        r.delta_mvr_ci95 = Some(percentile_ci(&mut dv));
-        r.delta_fs_ci95 = Some(percentile_ci(&mut dm));
+        if !dv.is_empty() {
+            r.delta_mvr_ci95 = Some(percentile_ci(&mut dv));
+            r.delta_fs_ci95 = Some(percentile_ci(&mut dm));
+        }
     }
     r
 }

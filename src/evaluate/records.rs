@@ -56,6 +56,19 @@ pub struct SamplingParams {
     pub seed: Option<u64>,
     /// The environment variable the API key was read from (never the key).
     pub api_key_env: Option<String>,
+    /// The API style (chat completions when absent, as runs before it was recorded were).
+    #[serde(default, skip_serializing_if = "super::providers::Api::is_chat")]
+    pub api: super::providers::Api,
+    /// The field the output cap is sent in, when not the style's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap_field: Option<String>,
+    /// Send no temperature (a provider whose deterministic mode is a named setting, in `extra`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_temperature: bool,
+    /// Fixed fields added to every request body.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(type = "Record<string, unknown>")]
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// One stored run, as `judge runs` lists it.
@@ -93,6 +106,21 @@ pub struct RunRecord {
     /// Answered requests whose kept answer still has no verdict (they count as missing).
     #[ts(type = "number")]
     pub unusable: u64,
+    /// Why the run is leaky, if it is: its stored template shows the judge a field it is scored
+    /// against (as the first `force_aware` template did with `{{axis}}`). A leaky run is kept out
+    /// of every table, panel and comparison.
+    pub leaky: Option<String>,
+}
+
+/// A base URL as it may be shown: a user name or password before `@` (which runs made before
+/// such URLs were refused may hold) is replaced by `***`.
+pub fn shown_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+        None => url.to_string(),
+    }
 }
 
 /// Every judge run of the project, newest split first, then by name and control.
@@ -105,7 +133,7 @@ pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
                 r.template_source, r.parser_version, r.answer_attempts,
                 (SELECT coalesce(sum(max(q.attempts - max(q.answer_attempts, q.answered_at IS NOT NULL), 0)), 0) FROM judge_requests q WHERE q.run_id = r.id),
                 (SELECT coalesce(sum(max(q.answer_attempts - 1, 0)), 0) FROM judge_requests q WHERE q.run_id = r.id),
-                r.id
+                r.id, r.template_text
          FROM judge_runs r JOIN splits s ON s.id = r.split_id ORDER BY s.version DESC, r.name, r.control",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -113,7 +141,7 @@ pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
             r.get::<_, String>(0)?,
             r.get::<_, String>(1)?,
             r.get(2)?,
-            r.get(3)?,
+            r.get::<_, String>(3)?,
             r.get(4)?,
             r.get(5)?,
             r.get(6)?,
@@ -125,6 +153,7 @@ pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
             r.get::<_, i64>(12)?,
             (r.get::<_, Option<String>>(13)?, r.get::<_, Option<String>>(14)?, r.get::<_, Option<u32>>(15)?),
             (r.get::<_, i64>(16)?, r.get::<_, i64>(17)?, r.get::<_, i64>(18)?),
+            r.get::<_, String>(19)?,
         ))
     })?;
     let mut out = Vec::new();
@@ -145,13 +174,19 @@ pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
             a,
             (template_source, parser_version, answer_attempts),
             (transport_retries, answer_retries, run_id),
+            template_text,
         ) = row?;
+        let gold = judge::gold_placeholders(&template_text);
+        let leaky = (!gold.is_empty()).then(|| {
+            let list: Vec<String> = gold.iter().map(|g| format!("{{{{{g}}}}}")).collect();
+            format!("its template puts {} in the prompt, a field the judge is scored against", list.join(", "))
+        });
         let unusable = unusable_answers(project, run_id, &control, &label_map)?;
         out.push(RunRecord {
             name,
             control: control.parse().map_err(Error::Corrupt)?,
             split_version,
-            base_url,
+            base_url: shown_url(&base_url),
             model,
             template,
             template_sha256,
@@ -167,6 +202,7 @@ pub fn runs(project: &Project) -> Result<Vec<RunRecord>> {
             transport_retries: transport_retries as u64,
             answer_retries: answer_retries as u64,
             unusable,
+            leaky,
         });
     }
     Ok(out)

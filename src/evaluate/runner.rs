@@ -11,9 +11,12 @@
 //! again; an answered request never is.
 //!
 //! Failures: a timeout, a lost connection, 429 and 5xx are retried with exponential backoff
-//! (honouring `Retry-After` in seconds) up to `max_attempts`; a request still failing is left
-//! unanswered (the run says how many, and a later run sends them). Any other 4xx (a wrong model,
-//! a missing key) stops the run at once: retrying would not help.
+//! (honouring `Retry-After` in seconds; every wait at most [`MAX_WAIT`]) up to `max_attempts`; a
+//! request still failing is left unanswered (the run says how many, and a later run sends them).
+//! A 200 whose body is not the API's answer (an HTML page, an error object, an array, a legacy
+//! `choices[].text` completion) is such a failure too: it is not the judge's answer, so it is
+//! retried and then left unanswered, never scored. Any other 4xx (a wrong model, a missing key)
+//! stops the run at once: retrying would not help.
 //!
 //! Answers the reader cannot use: as the ForceBench protocol does, an answer with no verdict the
 //! reader can find (prose, broken JSON, a label the map does not know, a refusal with or without
@@ -93,6 +96,10 @@ impl RunOptions {
                 max_tokens: Some(DEFAULT_MAX_TOKENS),
                 seed: None,
                 api_key_env: None,
+                api: Default::default(),
+                cap_field: None,
+                no_temperature: false,
+                extra: Default::default(),
             },
             concurrency: 4,
             limit: None,
@@ -158,6 +165,70 @@ pub struct RunSummary {
     /// The evaluator's scores (control `none`), over every answered request.
     pub report: Option<super::EvaluatorReport>,
     pub stats: Option<judge::ResponseStats>,
+}
+
+/// Refuses settings no run can be made with, in words, before anything is read or sent: a base
+/// URL that is not http(s) or that carries a user name or password (it would be stored with the
+/// run and printed by `judge runs`; the key belongs in an environment variable), and zero tries,
+/// answers or seconds (a run that may not send, or may not wait, is no run).
+pub fn check_options(opts: &RunOptions) -> Result<()> {
+    let url = opts.base_url.trim();
+    let Some(rest) = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://")) else {
+        return Err(Error::InvalidArgument(format!(
+            "--base-url `{url}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)"
+        )));
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(Error::InvalidArgument(
+            "--base-url holds a user name or password before `@`; it would be stored with the run and printed by `judge runs`. Give the address without it, and the key in an environment variable named by --api-key-env".into(),
+        ));
+    }
+    if opts.sampling.api == super::providers::Api::Anthropic && opts.sampling.max_tokens.is_none() {
+        return Err(Error::InvalidArgument(
+            "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
+        ));
+    }
+    if let Some(k) = opts
+        .sampling
+        .extra
+        .keys()
+        .find(|k| ["model", "messages", "input", "system", "instructions"].contains(&k.as_str()))
+    {
+        return Err(Error::InvalidArgument(format!(
+            "the extra field `{k}` would replace the prompt or the model the run sends; extra fields are for fixed settings"
+        )));
+    }
+    if opts.max_attempts == 0 {
+        return Err(Error::InvalidArgument(
+            "--attempts 0 would send nothing: give at least 1 (tries per request)".into(),
+        ));
+    }
+    if opts.answer_attempts == 0 {
+        return Err(Error::InvalidArgument(
+            "--answer-attempts 0 would keep no answer: give at least 1 (answers asked for per request)".into(),
+        ));
+    }
+    if opts.timeout.is_zero() {
+        return Err(Error::InvalidArgument("--timeout 0 leaves no time for an answer: give at least 1 second".into()));
+    }
+    Ok(())
+}
+
+/// Refuses a template that does not fit the control: the order control asks a pairwise
+/// template, the others one claim at a time.
+fn check_control(control: Control, t: &judge::Template) -> Result<()> {
+    let name = &t.name;
+    match (control, t.is_pairwise()) {
+        (Control::Order, false) => Err(Error::InvalidArgument(format!(
+            "the order control needs a pairwise template (with {{{{claim_a}}}} and {{{{claim_b}}}}), such as `pairwise`; `{name}` is not one"
+        ))),
+        (Control::None | Control::SwappedEvidence, true) => Err(Error::InvalidArgument(format!(
+            "`{name}` is a pairwise template (both claims in one prompt): it is for the order control (`--control order`), not for --control {}",
+            control.as_str()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The requests of a run, in the run's seeded order.
@@ -253,15 +324,19 @@ fn find_or_create_run(
 ) -> Result<i64> {
     let (template_name, template_text, sha) = (&t.name, &t.text, &t.sha256());
     let params_json = serde_json::to_string(&opts.sampling).expect("parameters serialise");
-    let existing: Option<(i64, String, String, String, String, String)> = tx
+    let existing: Option<(i64, String, String, String, String, String, String)> = tx
         .query_row(
-            "SELECT id, base_url, model, template_sha256, label_map, params_json FROM judge_runs
+            "SELECT id, base_url, model, template_sha256, label_map, params_json, template_text FROM judge_runs
              WHERE name = ?1 AND split_id = ?2 AND control = ?3",
             params![opts.name, split_id, opts.control.as_str()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
         )
         .optional()?;
-    if let Some((id, base_url, model, old_sha, old_map, old_params)) = existing {
+    if let Some((id, base_url, model, old_sha, old_map, old_params, old_text)) = existing {
+        // A run begun before templates declared themselves sent the same messages: the added
+        // [template] section changes the file's sha256, not what the judge was asked.
+        let same_messages = judge::Template::parse(template_name, &old_text)
+            .is_ok_and(|old| old.declared.is_none() && old.system == t.system && old.user == t.user);
         let mut differs = Vec::new();
         if base_url != opts.base_url {
             differs.push(format!("base URL {base_url}"));
@@ -269,7 +344,7 @@ fn find_or_create_run(
         if model != opts.model {
             differs.push(format!("model {model}"));
         }
-        if &old_sha != sha {
+        if &old_sha != sha && !same_messages {
             differs.push(format!("template sha256 {}…", &old_sha[..12]));
         }
         if old_map != map_name {
@@ -338,18 +413,17 @@ enum Outcome {
     Cancelled,
 }
 
+/// The longest wait between two tries of one request, whatever `Retry-After` or the backoff say.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+
 /// What a worker sends back: the request, the outcome and how many retries it took.
 type Done = (String, Outcome, u64);
 
-/// The message text of a chat-completions body (`choices[0].message.content`), `None` when the
-/// body is not that JSON or holds a refusal without text.
-fn content_of(body: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(body).ok()?;
-    let message = v.get("choices")?.get(0)?.get("message")?;
-    match message.get("content") {
-        Some(serde_json::Value::String(s)) => Some(s.clone()),
-        _ => None,
-    }
+/// The message text of a chat-completions body (`choices[0].message.content`): `Ok(None)` for an
+/// answer without text (a refusal, a null content), `Err` (in words) for a body that is not a
+/// chat completion at all, which is a failed exchange rather than an answer.
+pub fn content_of(body: &str) -> std::result::Result<Option<String>, String> {
+    super::providers::Api::Chat.content_of(body)
 }
 
 /// The endpoint's URL for chat completions: `BASE/chat/completions` (BASE usually ends in `/v1`).
@@ -360,6 +434,7 @@ pub fn completions_url(base_url: &str) -> String {
 /// Sends one request, retrying what may pass on a later try.
 #[allow(clippy::too_many_arguments)]
 fn exchange(
+    api: super::providers::Api,
     agent: &ureq::Agent,
     url: &str,
     key: Option<&str>,
@@ -377,8 +452,8 @@ fn exchange(
         }
         let sent_at = now();
         let mut request = agent.post(url).header("Content-Type", "application/json");
-        if let Some(k) = key {
-            request = request.header("Authorization", format!("Bearer {k}"));
+        for (name, value) in api.headers(key) {
+            request = request.header(name, value);
         }
         let mut retry_after = None;
         match request.send_json(body) {
@@ -386,12 +461,14 @@ fn exchange(
                 let status = response.status().as_u16();
                 let text = response.body_mut().read_to_string();
                 match (status, text) {
-                    (200..=299, Ok(body)) => {
-                        let content = content_of(&body);
-                        let answered =
-                            Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
-                        return (answered, retries);
-                    }
+                    (200..=299, Ok(body)) => match api.content_of(&body) {
+                        Ok(content) => {
+                            let answered =
+                                Outcome::Answered { status, body, content, sent_at, answers: 1, rejected: Vec::new() };
+                            return (answered, retries);
+                        }
+                        Err(why) => last = format!("HTTP {status}, but not an answer: {why}{}", excerpt(&body)),
+                    },
                     (200..=299, Err(e)) => last = format!("the answer could not be read: {e}"),
                     (429 | 500..=599, text) => {
                         retry_after = response
@@ -430,8 +507,8 @@ fn exchange(
             break;
         }
         retries += 1;
-        let pause = retry_after.unwrap_or(wait);
-        wait = (wait * 2).min(Duration::from_secs(60));
+        let pause = retry_after.unwrap_or(wait).min(MAX_WAIT);
+        wait = (wait.min(MAX_WAIT) * 2).min(MAX_WAIT);
         // Sleep in short steps so a cancel is heard.
         let until = Instant::now() + pause;
         while Instant::now() < until {
@@ -477,13 +554,8 @@ pub fn run(
 ) -> Result<RunSummary> {
     crate::limits::retry_wait(opts.retry_wait)?;
     let name = super::evaluator_name(&opts.name)?;
+    check_options(opts)?;
     let key = api_key(opts.sampling.api_key_env.as_deref())?;
-    if !(opts.base_url.starts_with("http://") || opts.base_url.starts_with("https://")) {
-        return Err(Error::InvalidArgument(format!(
-            "--base-url `{}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)",
-            opts.base_url
-        )));
-    }
     if opts.model.trim().is_empty() {
         return Err(Error::InvalidArgument("--model needs the model's name as the endpoint knows it".into()));
     }
@@ -494,8 +566,18 @@ pub fn run(
         )));
     }
     let template = judge::template(&opts.template)?;
+    check_control(opts.control, &template)?;
     let template_name = template.name.clone();
-    let map_name = opts.map.clone().unwrap_or_else(|| judge::map_of(&template_name).to_string());
+    // The label map the template declares in its own text (never one guessed from its name).
+    let map_name = match (&opts.map, template.label_map_name()) {
+        (Some(m), _) => m.clone(),
+        (None, Some(m)) => m,
+        (None, None) => {
+            return Err(Error::BadTemplate(format!(
+                "template {template_name} declares no label map; add a [template] section or give --map"
+            )))
+        }
+    };
     let map = if opts.control == Control::Order { None } else { Some(LabelMap::named(&map_name)?) };
     let sha = template.sha256();
     let (version, pairs) = eval_pairs(project)?;
@@ -539,7 +621,8 @@ pub fn run(
     if !to_send.is_empty() {
         let agent: ureq::Agent =
             ureq::Agent::config_builder().timeout_global(Some(opts.timeout)).http_status_as_error(false).build().into();
-        let url = completions_url(&opts.base_url);
+        let api = opts.sampling.api;
+        let url = api.url(&opts.base_url);
         let jobs = Arc::new(Mutex::new(to_send.into_iter()));
         let (tx_done, rx_done) = mpsc::channel::<Done>();
         let workers = opts.concurrency.clamp(1, 64);
@@ -554,27 +637,22 @@ pub fn run(
                     return;
                 }
                 let Some((rid, system, prompt)) = jobs.lock().expect("job list").next() else { return };
-                let mut messages = Vec::new();
-                if let Some(system) = &system {
-                    messages.push(serde_json::json!({ "role": "system", "content": system }));
-                }
-                messages.push(serde_json::json!({ "role": "user", "content": prompt }));
-                let mut body = serde_json::json!({
-                    "model": model,
-                    "messages": messages,
-                    "temperature": sampling.temperature,
-                });
-                if let Some(n) = sampling.max_tokens {
-                    body["max_tokens"] = n.into();
-                }
-                if let Some(s) = sampling.seed {
-                    body["seed"] = s.into();
-                }
+                let body = api.body(
+                    &model,
+                    system.as_deref(),
+                    &prompt,
+                    &super::providers::Sampling {
+                        temperature: (!sampling.no_temperature).then_some(sampling.temperature),
+                        cap: sampling.max_tokens.map(|n| (n, sampling.cap_field.as_deref())),
+                        seed: sampling.seed,
+                        extra: &sampling.extra,
+                    },
+                );
                 // Ask again (a fresh request) while the answer holds no verdict the reader can use.
                 let (mut outcome, mut retries) = (Outcome::Cancelled, 0);
                 let mut set_aside: Vec<String> = Vec::new();
                 for answer in 1..=answer_attempts {
-                    let (o, r) = exchange(&agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
+                    let (o, r) = exchange(api, &agent, &url, key.as_deref(), &body, max_attempts, retry_wait, &stop);
                     retries += r;
                     outcome = o;
                     let Outcome::Answered { content, answers, rejected, .. } = &mut outcome else { break };

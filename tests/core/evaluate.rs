@@ -194,16 +194,33 @@ fn evaluate_and_baselines_from_the_command_line() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert_eq!((v["n_pairs"].as_u64(), v["violations"].as_u64(), v["missing"].as_u64()), (Some(6), Some(5), Some(4)));
-    close(v["mvr"].as_f64().unwrap(), 5.0 / 6.0);
+    // Only pairs 0 and 1 have both claims answered: the rest were never answered, which is not a
+    // judgment (left out and counted), while a tie is a violation.
+    assert_eq!(
+        (v["n_pairs"].as_u64(), v["violations"].as_u64(), v["missing"].as_u64(), v["unanswered"].as_u64()),
+        (Some(2), Some(1), Some(0), Some(4))
+    );
+    assert_eq!(v["completeness"], serde_json::json!({ "requests": 12, "answered": 5, "unusable": 0, "unanswered": 7 }));
+    close(v["mvr"].as_f64().unwrap(), 0.5);
     let scope = &v["per_axis"]["scope"];
     assert!(scope["mvr_ci95"].is_array() && scope["n_pairs"].as_u64().unwrap() > 0, "per-axis intervals: {scope}");
-    close(v["fs"].as_f64().unwrap(), 1.0 / 6.0);
-    assert!(v["missing_pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|m| m["id"] == eval[2].as_str() && m["problem"] == "no raised output"));
+    close(v["fs"].as_f64().unwrap(), 0.5);
+    assert_eq!(v["missing_pairs"], serde_json::json!([]), "an unanswered claim is not an unusable answer");
+    // An incomplete evaluator is kept out of a panel, by name, with what is missing.
+    run(&["evaluate", "panel", "judge"]).assert().failure().stderr(predicates::str::contains(
+        "error [unfinished]: `judge` is incomplete: 7 of its 12 requests were never answered (5 answered, 0 answered but unusable)",
+    ));
+    let out = run(&["evaluate", "panel", "judge", "--include-incomplete", "--json", "--bootstrap", "0"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let panel: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (panel["units"].as_u64(), panel["violations"].as_u64(), panel["unanswered"].as_u64()),
+        (Some(2), Some(1), Some(4))
+    );
     let out = run(&["baselines", "run", "--json"]).assert().success().get_output().stdout.clone();
     let b: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(b.as_array().unwrap().len(), 5);
@@ -228,7 +245,8 @@ fn the_judge_response_parser_on_malformed_responses() {
             Parsed::Json,
         ),
         ("{label: force_gap} but really {\"verdict\": \"FORCE_GAP\"}", &force, Some(0.0), Parsed::Json),
-        ("{\"score\": \"0.4\"}", &force, Some(0.4), Parsed::Json),
+        // The force map takes labels only: a bare score is no verdict under it.
+        ("{\"score\": \"0.4\"}", &force, None, Parsed::Unparsable),
         ("I think this is a force_gap, since the passage hedges.", &force, Some(0.0), Parsed::LabelInText),
         ("either force_gap or force_calibrated", &force, None, Parsed::Unparsable),
         ("The claim is unsupported by the passage.", &generic, Some(0.0), Parsed::LabelInText),
@@ -392,7 +410,10 @@ fn an_evaluator_named_in_decomposed_form_is_the_one_stored_composed() {
     let all: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let names: Vec<&str> = all.as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
     assert_eq!(names, ["Jos\u{e9}"], "the second import replaced the first, under the composed name");
-    run(&["evaluate", "paired", "Jose\u{301}", "Jos\u{e9}"]).assert().success();
+    run(&["evaluate", "paired", "Jose\u{301}", "Jos\u{e9}"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("side A and side B are the same (Jos\u{e9})"));
     run(&["evaluate", "remove", "Jose\u{301}"]).assert().success();
     let out = run(&["evaluate", "--json"]).assert().success().get_output().stdout.clone();
     let all: serde_json::Value = serde_json::from_slice(&out).unwrap();

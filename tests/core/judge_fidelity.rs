@@ -377,14 +377,14 @@ fn the_battery_reproduces_the_papers_pooled_counts_through_the_command_line() {
     assert!((generic["mvr"].as_f64().unwrap() - 374.0 / 792.0).abs() < 1e-12);
     let t3 = std::fs::read_to_string(out_dir.join("table3.csv")).unwrap();
     let lines: Vec<&str> = t3.lines().collect();
-    assert_eq!(lines[0], "evaluator,prompt,violations,units,mvr,mvr_low,mvr_high,fs,fs_low,fs_high");
-    assert!(lines[1].starts_with("Model aggregate,Generic support,374,792,0.472,"), "{}", lines[1]);
-    assert!(lines[2].starts_with("Model aggregate,Minimal axis-free force,194,792,0.245,"), "{}", lines[2]);
-    assert!(lines[3].starts_with("Model aggregate,Axis-list force-aware,194,792,0.245,"), "{}", lines[3]);
-    assert!(lines[4].starts_with("Model aggregate,Dummy-axis control,403,792,0.509,"), "{}", lines[4]);
+    assert_eq!(lines[0], "evaluator,prompt,violations,units,unanswered,mvr,mvr_low,mvr_high,fs,fs_low,fs_high");
+    assert!(lines[1].starts_with("Model aggregate,Generic support,374,792,0,0.472,"), "{}", lines[1]);
+    assert!(lines[2].starts_with("Model aggregate,Minimal axis-free force,194,792,0,0.245,"), "{}", lines[2]);
+    assert!(lines[3].starts_with("Model aggregate,Axis-list force-aware,194,792,0,0.245,"), "{}", lines[3]);
+    assert!(lines[4].starts_with("Model aggregate,Dummy-axis control,403,792,0,0.509,"), "{}", lines[4]);
     let grid = std::fs::read_to_string(out_dir.join("figure3_grid.csv")).unwrap();
     assert_eq!(grid.lines().count(), 1 + 16, "four models × four prompts");
-    assert!(grid.contains("gpt-5.5,generic,gpt-5.5@generic,198,94,0.475,"), "{grid}");
+    assert!(grid.contains("gpt-5.5,generic,gpt-5.5@generic,198,94,0,0.475,"), "{grid}");
     for f in ["figure2_mvr_fs.svg", "figure3_grid.svg", "figure4_mvr_by_axis.svg", "report.json", "table2.csv"] {
         assert!(out_dir.join(f).exists(), "{f}");
     }

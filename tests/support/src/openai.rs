@@ -1,6 +1,8 @@
 //! A scripted OpenAI-compatible server on 127.0.0.1 (never any other address), answering
 //! `POST /v1/chat/completions` from a script: the core's judge tests, the shell's and the
-//! window's runs all talk to this one.
+//! window's runs all talk to this one. [`Server::start_with_path`] also serves OpenAI Responses
+//! (`POST /v1/responses`) and Anthropic Messages (`POST /v1/messages`), telling the script which
+//! was asked ([`Reply::responses`] and [`Reply::anthropic`] answer in those shapes).
 //!
 //! ```no_run
 //! use forcebench_test_support::openai::{Reply, Server};
@@ -39,6 +41,24 @@ impl Reply {
         Reply { status: 200, body: body.to_string(), retry_after: None, delay: Duration::ZERO, cut: None, hang: false }
     }
 
+    /// An OpenAI Responses answer whose output text is `text`.
+    pub fn responses(text: &str) -> Reply {
+        let body = json!({ "id": "resp_x", "object": "response", "status": "completed", "output": [
+            { "type": "reasoning", "id": "rs_x", "summary": [] },
+            { "type": "message", "id": "msg_x", "role": "assistant", "content": [
+                { "type": "output_text", "text": text, "annotations": [] }
+            ]}
+        ]});
+        Reply { body: body.to_string(), ..Reply::content("") }
+    }
+
+    /// An Anthropic Messages answer whose text block is `text`.
+    pub fn anthropic(text: &str) -> Reply {
+        let body = json!({ "id": "msg_x", "type": "message", "role": "assistant", "model": "m",
+            "content": [{ "type": "text", "text": text }], "stop_reason": "end_turn" });
+        Reply { body: body.to_string(), ..Reply::content("") }
+    }
+
     /// An error status with a small JSON body.
     pub fn status(status: u16) -> Reply {
         Reply { status, body: "{\"error\":\"scripted\"}".into(), ..Reply::content("") }
@@ -59,9 +79,13 @@ impl Reply {
 pub struct Seen {
     pub body: Value,
     pub auth: Option<String>,
+    /// The path asked for (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`).
+    pub path: String,
+    /// Every header, names lower-cased.
+    pub headers: HashMap<String, String>,
 }
 
-type Script = dyn Fn(&Value, usize) -> Reply + Send + Sync;
+type Script = dyn Fn(&str, &Value, usize) -> Reply + Send + Sync;
 
 /// The running server. It serves until the test process ends (dropping this does not stop it).
 pub struct Server {
@@ -77,12 +101,23 @@ impl Server {
     /// Starts a server answering each request with `script(body, n)`, `n` being how many times
     /// the same prompt (the last message's content) was received before (0 the first time).
     pub fn start(script: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::serve(Arc::new(move |path: &str, body: &Value, n: usize| {
+            assert_eq!(path, "/v1/chat/completions");
+            script(body, n)
+        }))
+    }
+
+    /// Starts a server for every API style: `script(path, body, n)`.
+    pub fn start_with_path(script: impl Fn(&str, &Value, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::serve(Arc::new(script))
+    }
+
+    fn serve(script: Arc<Script>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let (connections, answered): (Arc<AtomicUsize>, Arc<AtomicUsize>) = Default::default();
         let counts: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-        let script: Arc<Script> = Arc::new(script);
         let (log, accepted, done) = (seen.clone(), connections.clone(), answered.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -95,8 +130,13 @@ impl Server {
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
                         return;
                     }
-                    assert!(line.starts_with("POST /v1/chat/completions "), "{line}");
-                    let (mut length, mut auth) = (0usize, None);
+                    let path = line.split(' ').nth(1).unwrap_or("").to_string();
+                    assert!(
+                        line.starts_with("POST ")
+                            && ["/v1/chat/completions", "/v1/responses", "/v1/messages"].contains(&path.as_str()),
+                        "{line}"
+                    );
+                    let (mut length, mut auth, mut headers) = (0usize, None, HashMap::new());
                     loop {
                         let mut h = String::new();
                         if reader.read_line(&mut h).unwrap_or(0) == 0 {
@@ -107,6 +147,7 @@ impl Server {
                             break;
                         }
                         let (k, v) = h.split_once(':').unwrap();
+                        headers.insert(k.to_ascii_lowercase(), v.trim().to_string());
                         match k.to_ascii_lowercase().as_str() {
                             "content-length" => length = v.trim().parse().unwrap(),
                             "authorization" => auth = Some(v.trim().to_string()),
@@ -125,8 +166,8 @@ impl Server {
                         *n += 1;
                         *n - 1
                     };
-                    let reply = script(&body, n);
-                    log.lock().unwrap().push(Seen { body, auth });
+                    let reply = script(&path, &body, n);
+                    log.lock().unwrap().push(Seen { body, auth, path, headers });
                     if reply.hang {
                         let _held = stream;
                         loop {
@@ -171,8 +212,12 @@ impl Server {
     }
 }
 
-/// The user message of a request (the last message; a system message may come first).
+/// The user message of a request (the last message; a system message may come first), or a
+/// Responses request's `input`.
 pub fn user_message(body: &Value) -> &str {
+    if let Some(input) = body.get("input").and_then(Value::as_str) {
+        return input;
+    }
     let messages = body["messages"].as_array().unwrap();
     let last = messages.last().unwrap();
     assert_eq!(last["role"], "user");

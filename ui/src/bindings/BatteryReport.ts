@@ -6,4 +6,8 @@ import type { PooledPrompt } from "./PooledPrompt";
 /**
  * Everything the report folder holds.
  */
-export type BatteryReport = { models: Array<string>, templates: Array<string>, cells: Array<Cell>, pooled: Array<PooledPrompt>, baselines: Array<EvaluatorReport>, };
+export type BatteryReport = { models: Array<string>, templates: Array<string>, cells: Array<Cell>, pooled: Array<PooledPrompt>, baselines: Array<EvaluatorReport>, 
+/**
+ * What a reader of the tables must know (units left out as never answered), one a line.
+ */
+footnotes: Array<string>, };

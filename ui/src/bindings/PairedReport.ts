@@ -17,6 +17,11 @@ only_a_violates: number,
  */
 only_b_violates: number, both_violate: number, neither_violates: number, 
 /**
+ * Member-pairs left out because either side never answered a claim of the pair (only with
+ * incomplete evaluators let in).
+ */
+unanswered: number, 
+/**
  * MVR(A) − MVR(B), with a paired-bootstrap interval over pairs.
  */
 delta_mvr: number | null, delta_mvr_ci95: [number, number] | null, 

@@ -6,9 +6,13 @@ import type { Pooled } from "./Pooled";
  */
 export type PanelReport = { members: Array<string>, split_version: number, per_axis: { [key in string]?: Pooled }, n_pairs: number, units: number, violations: number, 
 /**
- * Units with a missing, unparsable or refused output (counted as violations, margin 0).
+ * Units with an unparsable or refused output (counted as violations, margin 0).
  */
-missing: number, mvr: number | null, fs: number | null, 
+missing: number, 
+/**
+ * Units left out because a claim was never answered (only with incomplete members let in).
+ */
+unanswered: number, mvr: number | null, fs: number | null, 
 /**
  * Percentile intervals from a bootstrap over pairs.
  */

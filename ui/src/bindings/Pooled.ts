@@ -5,9 +5,13 @@
  */
 export type Pooled = { n_pairs: number, units: number, violations: number, 
 /**
- * Units with a missing, unparsable or refused output (counted as violations, margin 0).
+ * Units with an unparsable or refused output (counted as violations, margin 0).
  */
-missing: number, mvr: number | null, fs: number | null, 
+missing: number, 
+/**
+ * Units left out because a claim was never answered (only with incomplete members let in).
+ */
+unanswered: number, mvr: number | null, fs: number | null, 
 /**
  * Percentile intervals from a bootstrap over pairs.
  */

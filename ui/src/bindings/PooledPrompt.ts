@@ -4,4 +4,8 @@ import type { PanelReport } from "./PanelReport";
 /**
  * One prompt pooled over the models that have scores under it.
  */
-export type PooledPrompt = { template: string, panel: PanelReport, };
+export type PooledPrompt = { template: string, 
+/**
+ * The paper's prompt the template declares it stands for (what places it in the tables).
+ */
+prompt: string | null, panel: PanelReport, };

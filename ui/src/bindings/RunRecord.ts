@@ -30,4 +30,10 @@ answer_retries: number,
 /**
  * Answered requests whose kept answer still has no verdict (they count as missing).
  */
-unusable: number, };
+unusable: number, 
+/**
+ * Why the run is leaky, if it is: its stored template shows the judge a field it is scored
+ * against (as the first `force_aware` template did with `{{axis}}`). A leaky run is kept out
+ * of every table, panel and comparison.
+ */
+leaky: string | null, };

@@ -7,4 +7,8 @@ export type TableRow = { evaluator: string, prompt: string, violations: number,
 /**
  * Pairs for a baseline, judges × pairs for a pooled prompt.
  */
-units: number, mvr: number | null, mvr_ci95: [number, number] | null, fs: number | null, fs_ci95: [number, number] | null, };
+units: number, 
+/**
+ * Units left out as never answered (0 unless incomplete evaluators were included).
+ */
+unanswered: number, mvr: number | null, mvr_ci95: [number, number] | null, fs: number | null, fs_ci95: [number, number] | null, };

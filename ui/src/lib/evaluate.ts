@@ -78,11 +78,18 @@ export type GridPick = { label: string; members: string[] };
 /** The pick for a cell, or for a whole prompt column (the models scored under it, in order). */
 export function gridPick(grid: BatteryReport, template: string, model?: string): GridPick {
   if (model !== undefined) return { label: `${model} · ${template}`, members: [`${model}@${template}`] };
-  const members = grid.cells.filter((c) => c.template === template && c.metrics).map((c) => c.evaluator);
+  // A column is the prompt's pool: only the cells the core pooled (complete, not leaky).
+  const members = grid.cells.filter((c) => c.template === template && c.metrics && !c.left_out).map((c) => c.evaluator);
   return { label: `all models · ${template}`, members };
 }
 
 /** "p = 0.0312", or "p < 0.0001". */
 export function fmtP(p: number): string {
   return p < 0.0001 ? "p < 0.0001" : `p = ${p.toFixed(4)}`;
+}
+
+/** A cell's completeness in words: "" when every request was answered, else what is missing. */
+export function completenessNote(c: { requests: number; answered: number; unusable: number; unanswered: number } | null): string {
+  if (!c || c.unanswered === 0) return "";
+  return `${c.unanswered} of ${c.requests} requests never answered`;
 }

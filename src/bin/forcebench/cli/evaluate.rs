@@ -61,6 +61,9 @@ pub enum EvaluateSub {
         names: Vec<String>,
         #[command(flatten)]
         bootstrap: Bootstrap,
+        /// Pool incomplete evaluators too (their never-answered pairs are left out and counted)
+        #[arg(long)]
+        include_incomplete: bool,
         #[arg(long)]
         json: bool,
     },
@@ -74,6 +77,9 @@ pub enum EvaluateSub {
         b: String,
         #[command(flatten)]
         bootstrap: Bootstrap,
+        /// Compare incomplete evaluators too (units either side never answered are left out)
+        #[arg(long)]
+        include_incomplete: bool,
         #[arg(long)]
         json: bool,
     },
@@ -91,10 +97,10 @@ fn names_of(list: &str) -> Vec<String> {
 
 fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
     match sub {
-        EvaluateSub::Panel { names, bootstrap, json } => {
+        EvaluateSub::Panel { names, bootstrap, include_incomplete, json } => {
             let p = open(project)?;
             let names: Vec<String> = names.iter().flat_map(|n| names_of(n)).collect();
-            let r = evaluate::panel::panel(&p, &names, bootstrap.plan())?;
+            let r = evaluate::panel::panel_with(&p, &names, bootstrap.plan(), include_incomplete)?;
             if json {
                 return print_json(&r);
             }
@@ -112,6 +118,12 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                 r.members.len(),
                 o.missing
             );
+            if o.unanswered > 0 {
+                println!(
+                    "note: {} unit(s) never answered by an incomplete member are left out of these figures (not violations)",
+                    o.unanswered
+                );
+            }
             println!("per axis");
             for (axis, m) in &r.per_axis {
                 println!(
@@ -125,9 +137,10 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
             }
             Ok(())
         }
-        EvaluateSub::Paired { a, b, bootstrap, json } => {
+        EvaluateSub::Paired { a, b, bootstrap, include_incomplete, json } => {
             let p = open(project)?;
-            let r = evaluate::panel::paired(&p, &names_of(&a), &names_of(&b), bootstrap.plan())?;
+            let r =
+                evaluate::panel::paired_with(&p, &names_of(&a), &names_of(&b), bootstrap.plan(), include_incomplete)?;
             if json {
                 return print_json(&r);
             }
@@ -145,6 +158,12 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                 "discordant units: only A violates {}, only B violates {} (both {}, neither {}); McNemar exact p = {:.4}",
                 r.only_a_violates, r.only_b_violates, r.both_violate, r.neither_violates, r.mcnemar_p
             );
+            if r.unanswered > 0 {
+                println!(
+                    "note: {} unit(s) that either side never answered are left out of these figures",
+                    r.unanswered
+                );
+            }
             Ok(())
         }
         EvaluateSub::Remove { name, json } => {
@@ -231,20 +250,34 @@ fn ci(v: Option<[f64; 2]>) -> String {
 
 fn print_table(reports: &[EvaluatorReport]) {
     println!(
-        "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
-        "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing"
+        "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8} {:>10}",
+        "evaluator", "pairs", "MVR", "  95% CI", "FS", "  95% CI", "missing", "unanswered"
     );
     for r in reports {
         let m = &r.overall;
         println!(
-            "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8}",
+            "{:<28} {:>6} {:>7} {:<16} {:>7} {:<16} {:>8} {:>10}",
             r.name,
             m.n_pairs,
             f(m.mvr),
             ci(m.mvr_ci95),
             f(m.fs),
             ci(m.fs_ci95),
-            m.missing
+            m.missing,
+            m.unanswered
+        );
+    }
+    let incomplete: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.completeness.complete())
+        .map(|r| {
+            format!("{} ({} of {} requests never answered)", r.name, r.completeness.unanswered, r.completeness.requests)
+        })
+        .collect();
+    if !incomplete.is_empty() {
+        println!(
+            "incomplete (their unanswered pairs are left out above, and they are kept out of panels and tables): {}",
+            incomplete.join(", ")
         );
     }
 }
@@ -358,8 +391,12 @@ pub struct BatteryArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// The models, comma-separated, as the endpoint knows them
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required_unless_present = "panel", conflicts_with = "panel")]
     models: Vec<String>,
+    /// A panel file (TOML): the models, each with its provider profile (API style, base URL, key
+    /// variable, output cap, deterministic setting, extra fields); see schema/panel.schema.json
+    #[arg(long, value_name = "FILE")]
+    panel: Option<PathBuf>,
     /// The prompts, comma-separated (shipped names or template files)
     #[arg(long, value_delimiter = ',', default_value = "generic,force_aware,axis_free,dummy_axis")]
     templates: Vec<String>,
@@ -375,6 +412,10 @@ pub struct BatteryArgs {
     /// Only write the report from what is stored: send nothing
     #[arg(long)]
     no_run: bool,
+    /// Pool incomplete cells too: their never-answered pairs are left out, and every table and
+    /// figure counts them (`unanswered`) with a footnote
+    #[arg(long)]
+    include_incomplete: bool,
     #[arg(long)]
     json: bool,
 }
@@ -382,9 +423,24 @@ pub struct BatteryArgs {
 /// The options `judge run` and `judge battery` share.
 #[derive(Debug, clap::Args)]
 pub struct CommonRunArgs {
-    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions,
+    /// BASE/responses or BASE/messages by --api); a panel file gives one per model
     #[arg(long)]
-    base_url: String,
+    base_url: Option<String>,
+    /// The API style: chat (OpenAI chat completions), responses (OpenAI Responses) or anthropic
+    /// (Anthropic Messages)
+    #[arg(long, default_value = "chat")]
+    api: String,
+    /// The field the output cap is sent in [default: max_tokens, or max_output_tokens for responses]
+    #[arg(long, value_name = "FIELD")]
+    cap_field: Option<String>,
+    /// Send no temperature (for a provider whose deterministic mode is a named setting: --extra)
+    #[arg(long)]
+    no_temperature: bool,
+    /// A fixed field added to every request body, as KEY=JSON (repeatable), e.g.
+    /// --extra 'reasoning={"effort":"minimal"}'
+    #[arg(long, value_name = "KEY=JSON")]
+    extra: Vec<String>,
     /// How labels become scores [default: the template's own map]
     #[arg(long)]
     map: Option<String>,
@@ -406,7 +462,7 @@ pub struct CommonRunArgs {
     /// Send at most N unanswered requests, then stop (a later run sends the rest)
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// Seconds one request may take before it is retried
+    /// Seconds one request may take before it is retried (at least 1)
     #[arg(long, default_value_t = 120)]
     timeout: u64,
     /// Tries per request (429, 5xx, timeouts and lost connections are retried)
@@ -422,8 +478,20 @@ pub struct CommonRunArgs {
 }
 
 impl CommonRunArgs {
-    fn options(&self, name: &str, model: &str, template: &str) -> evaluate::runner::RunOptions {
-        let mut opts = evaluate::runner::RunOptions::new(name, &self.base_url, model, template);
+    fn options(&self, name: &str, model: &str, template: &str) -> Result<evaluate::runner::RunOptions> {
+        let mut opts = evaluate::runner::RunOptions::new(name, self.base_url.as_deref().unwrap_or(""), model, template);
+        opts.sampling.api = self.api.parse().map_err(forcebench::Error::InvalidArgument)?;
+        opts.sampling.cap_field = self.cap_field.clone();
+        opts.sampling.no_temperature = self.no_temperature;
+        for e in &self.extra {
+            let bad = |m: String| forcebench::Error::InvalidArgument(format!("--extra `{e}`: {m}"));
+            let (k, v) = e.split_once('=').ok_or_else(|| bad("give KEY=JSON".into()))?;
+            let v: serde_json::Value =
+                serde_json::from_str(v).map_err(|x| bad(format!("the value is not JSON ({x})")))?;
+            if opts.sampling.extra.insert(k.trim().to_string(), v).is_some() {
+                return Err(bad("the field is given twice".into()));
+            }
+        }
         opts.map = self.map.clone();
         opts.sampling.api_key_env = self.api_key_env.clone();
         opts.sampling.temperature = self.temperature;
@@ -431,11 +499,22 @@ impl CommonRunArgs {
         opts.sampling.seed = self.seed;
         opts.concurrency = self.concurrency;
         opts.limit = self.limit;
-        opts.timeout = std::time::Duration::from_secs(self.timeout.max(1));
-        opts.max_attempts = self.attempts.max(1);
-        opts.answer_attempts = self.answer_attempts.max(1);
+        // Zeros are passed on as given: the runner refuses them in words.
+        opts.timeout = std::time::Duration::from_secs(self.timeout);
+        opts.max_attempts = self.attempts;
+        opts.answer_attempts = self.answer_attempts;
         opts.retry_wait = std::time::Duration::from_millis(self.retry_wait_ms);
-        opts
+        Ok(opts)
+    }
+
+    /// The options of one run, refused without a base URL.
+    fn run_options(&self, name: &str, model: &str, template: &str) -> Result<evaluate::runner::RunOptions> {
+        if self.base_url.is_none() {
+            return Err(forcebench::Error::InvalidArgument(
+                "--base-url is required (the endpoint, e.g. http://127.0.0.1:8080/v1)".into(),
+            ));
+        }
+        self.options(name, model, template)
     }
 }
 
@@ -459,18 +538,43 @@ fn show_progress(bar: &indicatif::ProgressBar, s: &evaluate::runner::RunProgress
 }
 
 fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
+    // Every input is checked before anything is sent or stored: the report folder, the lists,
+    // the controls, the run settings and (in the runner) every template.
+    evaluate::battery::check_out(&a.out, a.force)?;
+    let controls: Vec<evaluate::runner::Control> =
+        a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
+    let profiles = match &a.panel {
+        Some(file) => {
+            if a.common.base_url.is_some() {
+                return Err(forcebench::Error::InvalidArgument(
+                    "--base-url and --panel: the panel file gives each model's base URL".into(),
+                ));
+            }
+            evaluate::panel_file::read(file, &a.common.options("battery", "", "")?)?
+        }
+        None => {
+            let base = a.common.run_options("battery", "m", "generic")?;
+            evaluate::runner::check_options(&base)?;
+            a.models
+                .iter()
+                .map(|m| {
+                    let mut o = base.clone();
+                    o.model = m.clone();
+                    o
+                })
+                .collect()
+        }
+    };
+    let models: Vec<String> = profiles.iter().map(|o| o.model.clone()).collect();
+    evaluate::battery::check_lists(&models, &a.templates)?;
     let mut p = open(project)?;
     let mut failed = Vec::new();
     if !a.no_run {
-        let controls: Vec<evaluate::runner::Control> =
-            a.controls.iter().map(|c| c.parse().map_err(forcebench::Error::InvalidArgument)).collect::<Result<_>>()?;
-        let base = a.common.options("battery", "", "");
         let bar = progress_bar();
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let (done, errors) = evaluate::battery::run(
+        let (done, errors) = evaluate::battery::run_profiles(
             &mut p,
-            &base,
-            &a.models,
+            &profiles,
             &a.templates,
             &controls,
             &mut |cell, s| {
@@ -495,7 +599,7 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
         }
         failed = errors;
     }
-    let report = evaluate::battery::report(&p, &a.models, &a.templates)?;
+    let report = evaluate::battery::report(&p, &models, &a.templates, a.include_incomplete)?;
     let written = report.write(&a.out, a.force)?;
     if a.json {
         print_json(&report)?;
@@ -504,6 +608,9 @@ fn run_battery(project: Option<&Path>, a: BatteryArgs) -> Result<()> {
         print_rows(&report.table2());
         println!("Table 3 (prompt ablation)");
         print_rows(&report.table3());
+        for note in &report.footnotes {
+            println!("note: {note}");
+        }
         for path in &written {
             println!("wrote {}", path.display());
         }
@@ -538,7 +645,7 @@ fn print_rows(rows: &[evaluate::battery::TableRow]) {
 
 fn run_judge(project: Option<&Path>, a: RunArgs) -> Result<()> {
     let mut p = open(project)?;
-    let mut opts = a.common.options(&a.name, &a.model, &a.template);
+    let mut opts = a.common.run_options(&a.name, &a.model, &a.template)?;
     opts.control = a.control.parse().map_err(forcebench::Error::InvalidArgument)?;
     let _ = a.resume;
     let bar = progress_bar();
@@ -659,7 +766,7 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             }
             for r in &runs {
                 println!(
-                    "{} ({}) split v{}: {} at {}, template {} (sha256 {}…), {}/{} answered{}",
+                    "{} ({}) split v{}: {} at {}, template {} (sha256 {}…), {}/{} answered{}{}",
                     r.name,
                     r.control.as_str(),
                     r.split_version,
@@ -669,7 +776,10 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
                     &r.template_sha256[..12],
                     r.answered,
                     r.requests,
-                    r.finished_at.as_deref().map_or(String::new(), |t| format!(", finished {t}"))
+                    r.finished_at.as_deref().map_or(String::new(), |t| format!(", finished {t}")),
+                    r.leaky.as_deref().map_or(String::new(), |why| format!(
+                        "\n  LEAKY: {why}; kept out of every table, panel and comparison"
+                    ))
                 );
             }
             Ok(())
