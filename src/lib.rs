@@ -9,6 +9,7 @@ pub mod annotate;
 pub mod assign;
 pub mod bindings;
 pub mod candidate;
+pub mod contexts;
 pub mod crashpoint;
 pub mod db;
 pub mod error;

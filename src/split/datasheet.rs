@@ -32,6 +32,12 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         fmt_num(&a["percent_agreement"]), fmt_num(&a["krippendorff_alpha"])
     ));
     out.push_str("## Counts at every stage\n\n| stage | rows |\n|---|---|\n");
+    if let Some(b) = &s.before_candidacy {
+        for (stage, n) in crate::contexts::funnel_lines(b) {
+            let depth = stage.len() - stage.trim_start().len();
+            out.push_str(&format!("| {}{} | {n} |\n", "↳ ".repeat(depth / 2), stage.trim_start()));
+        }
+    }
     for (stage, n) in [
         ("candidates", c.candidates),
         ("double-annotated", c.double_annotated),
@@ -45,6 +51,14 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         ("evaluation", c.eval),
     ] {
         out.push_str(&format!("| {stage} | {n} |\n"));
+    }
+    if let Some(b) = &s.before_candidacy {
+        out.push_str(&format!(
+            "\nThe first rows count the cited contexts the candidates were drafted from: every context imported was screened for a visible local boundary, kept contexts were drafted, and each draft was promoted into the candidate pool or excluded with a reason. The candidate pool holds {} rows: {} promoted from contexts and {} imported as candidate rows.\n",
+            c.candidates,
+            b.promoted,
+            c.candidates.saturating_sub(b.promoted.max(0) as u64)
+        ));
     }
     out.push_str("\n## Per axis\n\n| axis | accepted | capped | locality-removed | retained | evaluation | eval sev 1 / 2 / 3 |\n|---|---|---|---|---|---|---|\n");
     for t in &s.per_axis {
@@ -147,6 +161,9 @@ pub(super) struct Recorded {
     pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
     #[serde(default)]
     pub(super) leakage_audit: Option<super::LeakageAudit>,
+    /// Present only for projects with contexts: the datasheet's counts then begin at them.
+    #[serde(default)]
+    pub(super) before_candidacy: Option<crate::contexts::ContextCounts>,
 }
 
 #[derive(Deserialize)]

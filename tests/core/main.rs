@@ -9,6 +9,7 @@ mod bindings;
 mod candidate;
 mod cli;
 mod common;
+mod contexts;
 mod db;
 mod error;
 mod evaluate;

@@ -7,6 +7,7 @@
 
 mod adjudication;
 mod annotation;
+mod contexts;
 mod evaluate;
 mod feedback;
 mod guideline;
@@ -55,6 +56,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Cited contexts before candidacy: import, list, show, screen (keep or drop with a reason), counts
+    #[command(subcommand)]
+    Contexts(contexts::ContextsCommand),
+    /// Drafts of kept contexts: set fields by hand, list, show, promote into candidates, exclude
+    #[command(subcommand)]
+    Draft(contexts::DraftCommand),
     /// List or show candidate rows
     #[command(subcommand)]
     Candidates(CandidatesCommand),
@@ -246,6 +253,9 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("rows     {} in {} groups", report.candidates, report.groups);
             for (state, n) in &report.states {
                 println!("  {:<18} {n}", state.as_str());
+            }
+            if let Some(c) = &report.contexts {
+                contexts::print_counts(c);
             }
             let f = &report.funnel;
             println!("funnel");
@@ -503,6 +513,8 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Contexts(cmd) => contexts::contexts_cmd(cli.project.as_deref(), cmd),
+        Command::Draft(cmd) => contexts::draft_cmd(cli.project.as_deref(), cmd),
         Command::Guideline(args) => guideline::guideline_cmd(cli.project.as_deref(), args),
         Command::Feedback(args) => feedback::feedback_cmd(cli.project.as_deref(), args),
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
