@@ -12,6 +12,7 @@ pub mod candidate;
 pub mod contexts;
 pub mod crashpoint;
 pub mod db;
+pub mod drafting;
 pub mod error;
 pub mod evaluate;
 pub mod feedback;

@@ -11,6 +11,7 @@ mod cli;
 mod common;
 mod contexts;
 mod db;
+mod drafting;
 mod error;
 mod evaluate;
 mod feedback;

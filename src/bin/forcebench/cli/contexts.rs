@@ -93,6 +93,11 @@ pub enum DraftCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Draft every kept context without a draft with a model (an OpenAI-compatible endpoint);
+    /// running it again under the same name resumes
+    Run(DraftRunArgs),
+    /// Print the shipped drafting prompt (to copy and edit for --template)
+    Prompt,
     /// Exclude a context's draft before candidacy, with a reason
     Exclude {
         id: String,
@@ -111,6 +116,97 @@ pub enum DraftCommand {
 /// A stage's name as `--stage` and the JSON write it.
 fn stage_name(stage: contexts::ContextStage) -> String {
     serde_json::to_value(stage).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DraftRunArgs {
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    #[arg(long)]
+    base_url: String,
+    /// The model's name as the endpoint knows it
+    #[arg(long)]
+    model: String,
+    /// A drafting prompt file with {{context}} and {{passage}} [default: the shipped prompt]
+    #[arg(long, value_name = "FILE")]
+    template: Option<PathBuf>,
+    /// The run's name (a run is resumed by running it again under the same name)
+    #[arg(long)]
+    name: String,
+    /// The environment variable holding the API key (sent as a bearer token, never stored)
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
+    /// Sampling temperature
+    #[arg(long, default_value_t = 0.0)]
+    temperature: f64,
+    /// The output cap sent as max_tokens; 0 sends none
+    #[arg(long, default_value_t = forcebench::evaluate::runner::DEFAULT_MAX_TOKENS)]
+    max_tokens: u32,
+    /// Send at most N of the waiting contexts, then stop
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// The longest one request may take, in seconds
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// Tries per request on a timeout, 429 or 5xx
+    #[arg(long, default_value_t = 5)]
+    attempts: u32,
+    /// The wait before the first retry, in milliseconds (doubled after each)
+    #[arg(long, default_value_t = 500)]
+    retry_wait_ms: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+fn draft_run(project: Option<&Path>, a: DraftRunArgs) -> Result<()> {
+    use forcebench::drafting as model;
+    if a.timeout == 0 || a.attempts == 0 {
+        return Err(Error::InvalidArgument("--timeout and --attempts must be at least 1".into()));
+    }
+    let mut p = open(project)?;
+    let mut opts = model::DraftRunOptions::new(&a.name, &a.base_url, &a.model);
+    opts.template = a.template;
+    opts.api_key_env = a.api_key_env;
+    opts.temperature = a.temperature;
+    opts.max_tokens = (a.max_tokens > 0).then_some(a.max_tokens);
+    let limit = a.limit;
+    opts.limit = limit;
+    opts.timeout = std::time::Duration::from_secs(a.timeout);
+    opts.max_attempts = a.attempts;
+    opts.retry_wait = std::time::Duration::from_millis(a.retry_wait_ms);
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let s = model::run(&mut p, &opts, &mut |_, _| {}, &cancel)?;
+    if a.json {
+        return print_json(&s);
+    }
+    println!(
+        "drafting run {} ({}, prompt {} sha256 {}…): {} context(s); {} answered before, {} now, {} drafted",
+        s.name,
+        s.model,
+        s.prompt_source,
+        &s.prompt_sha256[..12],
+        s.requests,
+        s.answered_before,
+        s.answered_now,
+        s.drafted
+    );
+    for (id, why) in &s.unusable {
+        println!("  {id}: no draft from the answer (kept as it came): {why}");
+    }
+    for (id, why) in &s.failures {
+        println!("  {id}: not answered: {why}");
+    }
+    if !s.skipped.is_empty() {
+        println!("  not sent (drafted or decided since the run began): {}", s.skipped.join(", "));
+    }
+    if s.unanswered > 0 && limit.is_some() {
+        println!("  {} kept context(s) still wait (--limit); run the same command again to go on", s.unanswered);
+    } else if s.unanswered > 0 {
+        return Err(Error::Unfinished(format!(
+            "{} kept context(s) of this run are still unanswered; run the same command again to resume",
+            s.unanswered
+        )));
+    }
+    Ok(())
 }
 
 fn reason(text: &str) -> Result<ExclusionReason> {
@@ -346,6 +442,11 @@ pub(super) fn draft_cmd(project: Option<&Path>, cmd: DraftCommand) -> Result<()>
                     );
                 }
             }
+            Ok(())
+        }
+        DraftCommand::Run(args) => draft_run(project, args),
+        DraftCommand::Prompt => {
+            print!("{}", forcebench::drafting::DRAFTING_PROMPT);
             Ok(())
         }
         DraftCommand::Exclude { id, reason: why, note, by, json } => {
