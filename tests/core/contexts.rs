@@ -435,3 +435,70 @@ fn a_promotion_refused_says_nothing_was_promoted_and_never_overwrites_a_candidat
     assert!(err.to_string().contains("draft c1: a candidate with this id is already in the pool with other content (it differs in group_id, source_id, passage"), "{err}");
     assert_eq!(dump(&project), before);
 }
+
+#[test]
+fn the_demo_project_has_contexts_at_every_stage() {
+    let (_dir, _, mut project) = temp_project();
+    forcebench::sample::load_demo_project(&mut project).unwrap();
+    let stages: Vec<ContextStage> = contexts::list(&project).unwrap().into_iter().map(|r| r.stage).collect();
+    for s in [
+        ContextStage::Unscreened,
+        ContextStage::Dropped,
+        ContextStage::Kept,
+        ContextStage::Drafted,
+        ContextStage::Excluded,
+        ContextStage::Promoted,
+    ] {
+        assert!(stages.contains(&s), "no context at {s:?}: {stages:?}");
+    }
+    let c = contexts::accounting(project.conn()).unwrap().unwrap();
+    assert!(c.mismatches().is_empty());
+    assert!(c.dropped_by_reason.values().filter(|n| **n > 0).count() >= 2);
+    assert!(c.excluded_by_reason.values().filter(|n| **n > 0).count() >= 2);
+    // One waiting draft is ready, one shows what promotion would refuse.
+    let waiting: Vec<usize> = draft::list(&project)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.stage == ContextStage::Drafted)
+        .map(|r| r.problems.len())
+        .collect();
+    assert!(waiting.contains(&0) && waiting.iter().any(|n| *n > 0), "{waiting:?}");
+    // The promoted context is a candidate of its own, not assigned; the sample rows are as before.
+    let status = forcebench::status::status(&project).unwrap();
+    assert_eq!(status.candidates, 107);
+    assert_eq!(status.states[&forcebench::vocab::WorkflowState::Imported], 1);
+    // Loading the sample contexts again adds nothing.
+    let drafts = |p: &Project| -> i64 { p.conn().query_row("SELECT count(*) FROM drafts", [], |r| r.get(0)).unwrap() };
+    let n = drafts(&project);
+    assert!(!forcebench::sample::load_sample_contexts(&mut project).unwrap());
+    assert_eq!((drafts(&project), contexts::accounting(project.conn()).unwrap().unwrap()), (n, c));
+}
+
+#[test]
+fn the_sample_contexts_match_the_context_schema_once_their_names_are_mapped() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("schema/context.schema.json")).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let mut reader = csv::Reader::from_path(root.join("sample-data/contexts.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let field = |name: &str| {
+        contexts::FIELD_NAMES.iter().find(|(alias, _)| *alias == name).map_or(name.to_string(), |(_, f)| f.to_string())
+    };
+    let mut n = 0;
+    for record in reader.records() {
+        let record = record.unwrap();
+        let object: serde_json::Map<String, serde_json::Value> =
+            headers.iter().zip(record.iter()).map(|(h, v)| (field(h), v.into())).collect();
+        let instance = serde_json::Value::Object(object);
+        assert!(v.is_valid(&instance), "{instance}");
+        n += 1;
+    }
+    assert_eq!(n, 10);
+    // Every alias the table names is documented in the schema beside its field.
+    for (alias, f) in contexts::FIELD_NAMES {
+        let text = schema["properties"][f]["description"].as_str().unwrap();
+        assert!(text.contains(alias), "{alias} is not documented for {f}");
+    }
+    assert!(!v.is_valid(&serde_json::json!({"id": "a", "source_dataset": "X", "source_id": "1", "context": "q", "passage": "p", "answers": []})));
+}

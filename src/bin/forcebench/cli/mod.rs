@@ -179,6 +179,8 @@ pub enum SampleCommand {
     Generate(GenerateArgs),
     /// Import the bundled hand-written sample candidates into the project
     Load,
+    /// Import the bundled sample contexts and take them through every step before candidacy
+    Contexts,
     /// Simulate both assigned annotators on the first N sample rows (for demonstrations)
     Annotate {
         #[arg(long, default_value_t = 80)]
@@ -551,6 +553,16 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;
             println!("simulated {n} annotations on the first {rows} rows (seed {seed})");
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Contexts) => {
+            let mut project = open(cli.project.as_deref())?;
+            if !sample::load_sample_contexts(&mut project)? {
+                println!("the project already has contexts; the sample's were not loaded");
+            }
+            if let Some(c) = forcebench::contexts::accounting(project.conn())? {
+                contexts::print_counts(&c);
+            }
             Ok(())
         }
         Command::Sample(SampleCommand::Load) => {
