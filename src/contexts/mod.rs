@@ -16,6 +16,7 @@
 
 pub mod draft;
 pub mod import;
+pub mod uptake;
 
 use rusqlite::params;
 use serde::Serialize;

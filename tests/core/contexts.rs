@@ -502,3 +502,61 @@ fn the_sample_contexts_match_the_context_schema_once_their_names_are_mapped() {
     }
     assert!(!v.is_valid(&serde_json::json!({"id": "a", "source_dataset": "X", "source_id": "1", "context": "q", "passage": "p", "answers": []})));
 }
+
+#[test]
+fn suggestions_followed_through_per_field_drafter_and_family() {
+    use forcebench::contexts::uptake;
+    let (dir, _, mut project) = temp_project();
+    // One row from a file (drafter `imported`), one promoted from a context drafted by dana.
+    let file = write(dir.path(), "c.csv", csv_file(&[csv_row("f1")]));
+    forcebench::import::import_file(&mut project, &file, &mut |_, _| {}).unwrap();
+    let ctx = write(dir.path(), "ctx.csv", qa_csv(&[("c1", "ExpertQA")]));
+    contexts::import_file(&mut project, &ctx, &mut |_, _| {}).unwrap();
+    contexts::screen(&mut project, "c1", ScreenDecision::Keep, None, None, "lee").unwrap();
+    draft_ok(&mut project, "c1");
+    draft::set(&mut project, "c1", "repair", "The drug may reduce pain in adults.", "dana").unwrap();
+    draft::promote(&mut project, &[], true, "lee").unwrap();
+    for (n, role) in [("ana", forcebench::roster::Role::Annotator), ("ben", forcebench::roster::Role::Annotator)] {
+        forcebench::roster::add(&project, n, role).unwrap();
+    }
+    forcebench::assign::assign(&mut project, 1).unwrap();
+    // ana changes the axis of both rows; ben changes the severity of c1 only. Every other field
+    // is left as suggested (prefilled).
+    let ana = write(
+        dir.path(),
+        "ana.jsonl",
+        "{\"id\":\"f1\",\"decision\":\"accept_force_gap\",\"axis\":\"scope\"}\n{\"id\":\"c1\",\"decision\":\"accept_force_gap\",\"axis\":\"scope\"}\n",
+    );
+    let ben = write(
+        dir.path(),
+        "ben.jsonl",
+        "{\"id\":\"f1\",\"decision\":\"accept_force_gap\"}\n{\"id\":\"c1\",\"decision\":\"accept_force_gap\",\"severity\":3}\n",
+    );
+    forcebench::annotate::import_jsonl(&mut project, &ana, "ana").unwrap();
+    forcebench::annotate::import_jsonl(&mut project, &ben, "ben").unwrap();
+
+    let r = uptake::uptake(&project).unwrap();
+    assert_eq!((r.annotations, r.hidden), (4, 0));
+    // By hand: axis suggested on 4 annotations, ana edited 2 -> 2 kept of 4; severity 1 edit of 4.
+    let axis = &r.by_field["axis"];
+    assert_eq!((axis.compared, axis.accepted, axis.edited), (4, 2, 2));
+    assert_eq!(axis.acceptance_rate, Some(0.5));
+    assert_eq!((r.by_field["severity"].accepted, r.by_field["severity"].compared), (3, 4));
+    // Both rows suggest a repair, kept by everyone.
+    assert_eq!((r.by_field["repair"].compared, r.by_field["repair"].accepted), (4, 4));
+    assert_eq!(r.by_field["calibrated_claim"].acceptance_rate, Some(1.0));
+    // c1's drafter is dana (hand family); f1's is `imported`, family none.
+    assert_eq!((r.by_drafter["dana"]["severity"].compared, r.by_drafter["dana"]["severity"].accepted), (2, 1));
+    assert_eq!(r.by_drafter["imported"]["severity"].accepted, 2);
+    assert_eq!(r.by_family["hand"]["axis"].edited, 1);
+    assert_eq!(r.by_family["none"]["axis"].edited, 1);
+
+    // An annotation last changed with the suggestions hidden is left out: its annotator did not
+    // see the suggestion it would be compared with.
+    forcebench::settings::set_suggestion_mode(&mut project, forcebench::settings::SuggestionMode::Hidden).unwrap();
+    forcebench::annotate::set_field(&mut project, "c1", "ben", forcebench::annotate::Field::Notes, Some("checked"))
+        .unwrap();
+    let r = uptake::uptake(&project).unwrap();
+    assert_eq!((r.annotations, r.hidden), (3, 1));
+    assert_eq!(r.by_drafter["dana"]["severity"].compared, 1);
+}

@@ -98,6 +98,12 @@ pub enum DraftCommand {
     Run(DraftRunArgs),
     /// Print the shipped drafting prompt (to copy and edit for --template)
     Prompt,
+    /// How often annotators kept each suggested field: acceptance and edit rates per field, per
+    /// drafter and per construction family
+    Uptake {
+        #[arg(long)]
+        json: bool,
+    },
     /// Exclude a context's draft before candidacy, with a reason
     Exclude {
         id: String,
@@ -445,6 +451,33 @@ pub(super) fn draft_cmd(project: Option<&Path>, cmd: DraftCommand) -> Result<()>
             Ok(())
         }
         DraftCommand::Run(args) => draft_run(project, args),
+        DraftCommand::Uptake { json } => {
+            let p = open(project)?;
+            let r = forcebench::contexts::uptake::uptake(&p)?;
+            if json {
+                return print_json(&r);
+            }
+            println!(
+                "{} finished annotation(s) compared with the suggestions they started from{}",
+                r.annotations,
+                if r.hidden > 0 { format!(" ({} with suggestions hidden left out)", r.hidden) } else { String::new() }
+            );
+            let rate = |u: &forcebench::contexts::uptake::Uptake| {
+                u.acceptance_rate.map_or("—".to_string(), |x| format!("{:.0}% kept of {}", x * 100.0, u.compared))
+            };
+            for (title, table) in [("by drafter", &r.by_drafter), ("by construction family", &r.by_family)] {
+                println!("{title}");
+                for (key, fields) in table {
+                    let parts: Vec<String> = fields.iter().map(|(f, u)| format!("{f} {}", rate(u))).collect();
+                    println!("  {key:<18} {}", parts.join(", "));
+                }
+            }
+            println!("all");
+            for (f, u) in &r.by_field {
+                println!("  {f:<18} {}", rate(u));
+            }
+            Ok(())
+        }
         DraftCommand::Prompt => {
             print!("{}", forcebench::drafting::DRAFTING_PROMPT);
             Ok(())
