@@ -9,7 +9,7 @@
 //! The drafter of a promoted candidate is its promoted draft's author (a person, or the model of
 //! a drafting run); a candidate imported from a file has the drafter `imported`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use ts_rs::TS;
 
@@ -23,7 +23,7 @@ pub const FIELDS: &[&str] = &["evidence_span", "calibrated_claim", "raised_claim
 pub const IMPORTED: &str = "imported";
 
 /// How often a suggestion was kept.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct Uptake {
     /// Annotation fields that had a suggestion.
     #[ts(type = "number")]
@@ -50,7 +50,7 @@ impl Uptake {
 
 /// The report: per field over all annotations, and per field for each drafter and each
 /// construction family.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct UptakeReport {
     /// Finished annotations compared (suggestions shown).
     #[ts(type = "number")]
@@ -66,7 +66,11 @@ pub struct UptakeReport {
 
 /// The uptake of every suggestion over the project's finished annotations.
 pub fn uptake(project: &Project) -> Result<UptakeReport> {
-    let conn = project.conn();
+    uptake_in(project.conn())
+}
+
+/// [`uptake`] read through a connection (a lock reads it in its transaction).
+pub(crate) fn uptake_in(conn: &rusqlite::Connection) -> Result<UptakeReport> {
     // Each candidate: its suggestions, drafter and family.
     let mut rows: HashMap<String, ([Option<String>; 6], String, String)> = HashMap::new();
     {

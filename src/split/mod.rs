@@ -706,6 +706,9 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
     // Only a project with contexts has the key: a manifest without them reads as it always did.
     if let Some(c) = &locked.before_candidacy {
         manifest["before_candidacy"] = serde_json::to_value(c).expect("counts");
+        // How much of what was annotated people kept of the drafts, as the lock found it.
+        let uptake = crate::contexts::uptake::uptake_in(&tx)?;
+        manifest["suggestion_uptake"] = serde_json::to_value(&uptake).expect("uptake");
     }
     manifest["leakage_audit"] = serde_json::to_value(&audit).expect("audit");
     manifest["extra_row_fields"] = serde_json::json!(export::EXTRA_ROW_FIELDS);

@@ -588,6 +588,23 @@ fn check_before_candidacy(dir: &Path, manifest: &Value) -> Result<()> {
     if let Some(first) = counts.mismatches().into_iter().next() {
         return Err(fail(format!("before_candidacy: {first}")));
     }
+    if let Some(u) = manifest.get("suggestion_uptake") {
+        let u: crate::contexts::uptake::UptakeReport = serde_json::from_value(u.clone())
+            .map_err(|e| fail(format!("suggestion_uptake is not the suggestions followed through: {e}")))?;
+        let tables = std::iter::once(("all", &u.by_field))
+            .chain(u.by_drafter.iter().map(|(k, t)| (k.as_str(), t)))
+            .chain(u.by_family.iter().map(|(k, t)| (k.as_str(), t)));
+        for (key, table) in tables {
+            for (field, x) in table {
+                if x.accepted.checked_add(x.edited) != Some(x.compared) {
+                    return Err(fail(format!(
+                        "suggestion_uptake ({key}, {field}): {} kept + {} edited, but {} compared",
+                        x.accepted, x.edited, x.compared
+                    )));
+                }
+            }
+        }
+    }
     let candidates = manifest["counts"]["candidates"].as_i64().unwrap_or(-1);
     if counts.promoted > candidates {
         return Err(fail(format!(

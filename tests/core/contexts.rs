@@ -391,6 +391,10 @@ fn the_funnel_begins_at_the_contexts_through_status_split_export_and_verify() {
     for line in [
         "| contexts imported | 5 |\n| ↳ not screened yet | 1 |\n| ↳ dropped at screening | 1 |\n| ↳ ↳ no_visible_boundary | 1 |\n| kept | 3 |\n| ↳ not drafted yet | 1 |\n| drafted | 2 |\n| ↳ excluded before candidacy | 1 |\n| ↳ ↳ ordinary_addition | 1 |\n| promoted to candidates | 1 |\n| candidates | 14 |",
         "The candidate pool holds 14 rows: 1 promoted from contexts and 13 imported as candidate rows.",
+        // Both annotators kept the suggested axis of the 13 file rows they labelled.
+        "## Suggestions followed through\n\nEach finished annotation whose suggestions were shown (26 annotations; 0 with suggestions hidden left out)",
+        "| drafter imported | axis | 26 | 26 | 100.0% |",
+        "| family none | axis | 26 | 26 | 100.0% |",
     ] {
         assert!(sheet.contains(line), "{line}\n---\n{sheet}");
     }
@@ -413,6 +417,19 @@ fn the_funnel_begins_at_the_contexts_through_status_split_export_and_verify() {
         err.to_string().ends_with("before_candidacy: drafted is 2, but pending + excluded + promoted add up to 3"),
         "{err}"
     );
+    // So is an uptake whose kept and edited do not make up what was compared.
+    let forged = dir.path().join("forged-uptake");
+    std::fs::create_dir(&forged).unwrap();
+    for name in fs::EXPORT_FILES {
+        std::fs::copy(out.join(name), forged.join(name)).unwrap();
+    }
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(forged.join("manifest.json")).unwrap()).unwrap();
+    m["suggestion_uptake"]["by_field"]["axis"]["accepted"] = 25.into();
+    std::fs::write(forged.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+    crate::split::reseal(&forged);
+    let err = fs::verify(&forged).unwrap_err();
+    assert!(err.to_string().ends_with("suggestion_uptake (all, axis): 25 kept + 0 edited, but 26 compared"), "{err}");
 }
 
 #[test]
