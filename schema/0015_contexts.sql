@@ -120,7 +120,9 @@ CREATE TABLE draft_outcomes (
     CHECK ((outcome = 'excluded') = (reason IS NOT NULL))
 ) STRICT;
 
-ALTER TABLE candidates ADD COLUMN context_id TEXT REFERENCES contexts(id);
+-- No foreign key on the column: the core sets it only when it promotes a context's draft, and a
+-- plain column can be dropped again (tests that rewind a project's schema do).
+ALTER TABLE candidates ADD COLUMN context_id TEXT;
 
 -- The records are kept as they were written.
 CREATE TRIGGER contexts_no_update BEFORE UPDATE ON contexts

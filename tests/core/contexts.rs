@@ -577,3 +577,59 @@ fn suggestions_followed_through_per_field_drafter_and_family() {
     assert_eq!((r.annotations, r.hidden), (3, 1));
     assert_eq!(r.by_drafter["dana"]["severity"].compared, 1);
 }
+
+#[test]
+fn the_command_line_screens_drafts_and_promotes_with_coded_errors() {
+    use assert_cmd::Command;
+    let (dir, path, project) = temp_project();
+    drop(project);
+    let file = write(dir.path(), "contexts.csv", qa_csv(&[("c1", "ExpertQA"), ("c2", "ELI5")]));
+    let fb = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").env("HOME", dir.path()).arg("--project").arg(&path).args(args);
+        cmd.output().unwrap()
+    };
+    let out = fb(&["contexts", "import", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("{}: imported 2 new contexts", file.display()));
+    let out = fb(&["contexts", "screen", "c1", "drop"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("error [reason_required]: dropping context `c1` needs a reason"));
+    let out = fb(&["contexts", "screen", "c1", "drop", "--reason", "dull"]);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("error [invalid_argument]: --reason: `dull` is not an exclusion reason"));
+    let out = fb(&["contexts", "list", "--stage", "finished"]);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("error [invalid_argument]: --stage: `finished` is not a stage"));
+    assert!(fb(&["contexts", "screen", "c2", "drop", "--reason", "ordinary_addition"]).status.success());
+    assert!(fb(&["contexts", "screen", "c1", "keep"]).status.success());
+    for (field, value) in [
+        ("evidence_span", "may reduce pain"),
+        ("calibrated_claim", "The drug may reduce pain."),
+        ("raised_claim", "The drug reduces pain."),
+    ] {
+        assert!(fb(&["draft", "set", "c1", field, value, "--by", "dana"]).status.success());
+    }
+    let out = fb(&["draft", "promote", "--all", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["promoted"], serde_json::json!(["c1"]));
+    let out = fb(&["status", "--json"]);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["candidates"], 1);
+    assert_eq!(
+        (
+            status["contexts"]["imported"].as_i64(),
+            status["contexts"]["dropped_by_reason"]["ordinary_addition"].as_i64()
+        ),
+        (Some(2), Some(1))
+    );
+    let out = fb(&["contexts", "list", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (rows[0]["stage"].as_str(), rows[1]["screening"]["reason"].as_str()),
+        (Some("promoted"), Some("ordinary_addition"))
+    );
+    let out = fb(&["draft", "exclude", "nope", "--reason", "ordinary_addition"]);
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error [context_not_found]: no context with id `nope`"));
+}
