@@ -120,8 +120,8 @@ fn prompt(template: Option<&Path>) -> Result<(String, String)> {
     Ok((file, text))
 }
 
-/// The draft fields a model's answer holds: the first JSON object in it (fences and prose
-/// around it are ignored), its draft keys as text (a severity number as its digits). `Err` says
+/// The draft fields a model's answer holds: the JSON object from its first `{` to its last `}`
+/// (fences and prose around it are ignored), its draft keys as text (a severity number as its digits). `Err` says
 /// why the answer makes no draft.
 pub fn read_answer(content: &str) -> std::result::Result<DraftFields, String> {
     let start = content.find('{').ok_or("the answer holds no JSON object")?;
@@ -273,7 +273,7 @@ pub fn run(
         }
         // A context drafted (by hand or another run), promoted, excluded or dropped meanwhile is
         // not asked about: a model's answer never replaces a person's draft behind their back.
-        if State::load(project.conn())?.stage(&id) != ContextStage::Kept {
+        if State::of(project.conn(), &id)?.stage(&id) != ContextStage::Kept {
             summary.skipped.push(id);
             continue;
         }

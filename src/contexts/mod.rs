@@ -242,6 +242,9 @@ fn rows(conn: &rusqlite::Connection, only: Option<&str>) -> Result<Vec<ContextRo
     Ok(out)
 }
 
+/// A screening record as read: decision, reason, note, by, at.
+type ScreeningRow = (String, Option<String>, Option<String>, String, String);
+
 /// The screening, draft and outcome in force for every context, read in three scans.
 pub(crate) struct State {
     pub screenings: HashMap<String, ContextScreening>,
@@ -290,6 +293,39 @@ impl State {
         Ok(State { screenings, drafts, outcomes })
     }
 
+    /// The state of one context alone, in a few indexed lookups (for a step that visits contexts
+    /// one at a time, where loading every context's state each time would be quadratic).
+    pub(crate) fn of(conn: &rusqlite::Connection, id: &str) -> Result<State> {
+        use rusqlite::OptionalExtension;
+        let mut state = State { screenings: HashMap::new(), drafts: HashMap::new(), outcomes: HashMap::new() };
+        let screening: Option<ScreeningRow> = conn
+            .query_row(
+                "SELECT decision, reason, note, screened_by, screened_at FROM context_screenings
+                 WHERE context_id = ?1 ORDER BY id DESC LIMIT 1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?;
+        if let Some((decision, reason, note, by, at)) = screening {
+            let reason = reason.as_deref().map(parse).transpose()?;
+            state.screenings.insert(id.into(), ContextScreening { decision: parse(&decision)?, reason, note, by, at });
+        }
+        let version: Option<i64> =
+            conn.query_row("SELECT max(version) FROM drafts WHERE context_id = ?1", [id], |r| r.get(0))?;
+        if let Some(v) = version {
+            state.drafts.insert(id.into(), v);
+        }
+        let outcome: Option<(String, Option<String>)> = conn
+            .query_row("SELECT outcome, reason FROM draft_outcomes WHERE context_id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        if let Some((outcome, reason)) = outcome {
+            state.outcomes.insert(id.into(), (outcome == "promoted", reason.as_deref().map(parse).transpose()?));
+        }
+        Ok(state)
+    }
+
     pub(crate) fn stage(&self, id: &str) -> ContextStage {
         match self.outcomes.get(id) {
             Some((true, _)) => return ContextStage::Promoted,
@@ -335,6 +371,12 @@ pub fn screen(
         _ => {}
     }
     let state = State::load(project.conn())?;
+    let current = state.screenings.get(&id);
+    let same = current.is_some_and(|s| s.decision == decision && s.reason == reason && s.note == note);
+    if same {
+        // The decision in force, asked again (a script run twice): nothing to record.
+        return Ok(ContextScreenReport { context: get(project, &id)?, changed: false });
+    }
     match state.stage(&id) {
         ContextStage::Drafted | ContextStage::Promoted | ContextStage::Excluded => {
             let what = match state.stage(&id) {
@@ -349,16 +391,12 @@ pub fn screen(
         }
         _ => {}
     }
-    let current = state.screenings.get(&id);
-    let same = current.is_some_and(|s| s.decision == decision && s.reason == reason && s.note == note);
-    if !same {
-        project.conn().execute(
-            "INSERT INTO context_screenings (context_id, decision, reason, note, screened_by, screened_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, decision.as_str(), reason.map(ExclusionReason::as_str), note, by, now()],
-        )?;
-    }
-    Ok(ContextScreenReport { context: get(project, &id)?, changed: !same })
+    project.conn().execute(
+        "INSERT INTO context_screenings (context_id, decision, reason, note, screened_by, screened_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, decision.as_str(), reason.map(ExclusionReason::as_str), note, by, now()],
+    )?;
+    Ok(ContextScreenReport { context: get(project, &id)?, changed: true })
 }
 
 /// Counts of one source dataset before candidacy.

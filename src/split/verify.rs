@@ -585,6 +585,20 @@ fn check_before_candidacy(dir: &Path, manifest: &Value) -> Result<()> {
     let fail = |message: String| mismatch(dir, "manifest.json", message);
     let counts: crate::contexts::ContextCounts = serde_json::from_value(value.clone())
         .map_err(|e| fail(format!("before_candidacy is not the counts before candidacy: {e}")))?;
+    let all = [
+        counts.imported,
+        counts.unscreened,
+        counts.dropped,
+        counts.kept,
+        counts.awaiting_draft,
+        counts.drafted,
+        counts.pending,
+        counts.excluded,
+        counts.promoted,
+    ];
+    if all.iter().chain(counts.dropped_by_reason.values()).chain(counts.excluded_by_reason.values()).any(|n| *n < 0) {
+        return Err(fail("before_candidacy holds a negative count".into()));
+    }
     if let Some(first) = counts.mismatches().into_iter().next() {
         return Err(fail(format!("before_candidacy: {first}")));
     }

@@ -231,8 +231,12 @@ fn a_draft_is_written_by_hand_one_version_at_a_time_and_promoted_into_a_candidat
         project.conn().query_row("SELECT context_id FROM candidates WHERE id = 'c1'", [], |r| r.get(0)).unwrap();
     assert_eq!(linked.as_deref(), Some("c1"));
     assert_eq!(stage(&project, "c1"), ContextStage::Promoted);
-    // A promoted context's draft and screening stay as they are.
+    // A promoted context's draft and screening stay as they are; the decision in force asked
+    // again (a script run twice) records nothing and is no error.
     assert_eq!(draft::set(&mut project, "c1", "repair", "x", "dana").unwrap_err().code(), "wrong_row_state");
+    let again = contexts::screen(&mut project, "c1", ScreenDecision::Keep, None, None, "lee").unwrap();
+    assert!(!again.changed);
+    assert_eq!(contexts::screenings(&project, "c1").unwrap().len(), 1);
     let err = contexts::screen(
         &mut project,
         "c1",
