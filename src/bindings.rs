@@ -17,6 +17,14 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::status::StatusReport::export_all_to(dir)?;
     crate::import::ImportReport::export_all_to(dir)?;
     crate::import::ImportRefusal::export_all_to(dir)?;
+    crate::contexts::ContextRow::export_all_to(dir)?;
+    crate::contexts::ContextScreenReport::export_all_to(dir)?;
+    crate::contexts::ContextCounts::export_all_to(dir)?;
+    crate::contexts::draft::DraftRow::export_all_to(dir)?;
+    crate::contexts::draft::DraftSetReport::export_all_to(dir)?;
+    crate::contexts::draft::DraftPromoteReport::export_all_to(dir)?;
+    crate::drafting::DraftRunSummary::export_all_to(dir)?;
+    crate::contexts::uptake::UptakeReport::export_all_to(dir)?;
     crate::assign::AssignReport::export_all_to(dir)?;
     crate::vocab::Decision::export_all_to(dir)?;
     crate::vocab::BoundaryType::export_all_to(dir)?;

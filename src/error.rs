@@ -65,6 +65,10 @@ pub enum Error {
     #[error("no candidate with id `{0}`")]
     CandidateNotFound(String),
 
+    /// An id given to a context or draft step that no imported context has.
+    #[error("{0}")]
+    ContextNotFound(String),
+
     /// A value given to a command that it cannot take (an unknown field, a cap of 0, an empty name).
     #[error("{0}")]
     InvalidArgument(String),
@@ -260,6 +264,7 @@ impl Error {
             Error::VerifyFailed { .. } => "verify_failed",
             Error::NotAPacket { .. } => "not_a_packet",
             Error::CandidateNotFound(_) => "not_found",
+            Error::ContextNotFound(_) => "context_not_found",
             Error::InvalidArgument(_) => "invalid_argument",
             Error::BadOutputPath(_) => "bad_output_path",
             Error::NotOnRoster(_) => "not_on_roster",
@@ -454,11 +459,16 @@ fn io_words(path: &std::path::Path, e: &std::io::Error) -> String {
 /// Most problems are shown; a file with thousands of bad rows is cut short after this many.
 pub const MAX_REPORTED_PROBLEMS: usize = 50;
 
+/// The `file` of the problems a promotion of drafts finds: nothing is imported then, but
+/// nothing is promoted either, and the message says so.
+pub const DRAFTS_TO_PROMOTE: &str = "the drafts to promote";
+
 fn format_problems(file: &str, problems: &[InputProblem]) -> String {
     let mut out = format!(
-        "{file}: {} problem{} found; nothing was imported",
+        "{file}: {} problem{} found; nothing was {}",
         problems.len(),
-        if problems.len() == 1 { "" } else { "s" }
+        if problems.len() == 1 { "" } else { "s" },
+        if file == DRAFTS_TO_PROMOTE { "promoted" } else { "imported" }
     );
     for p in problems.iter().take(MAX_REPORTED_PROBLEMS) {
         out.push_str("\n  ");

@@ -99,25 +99,63 @@ impl InputFormat {
 /// Progress of a long import, reported while reading: bytes parsed so far out of the total.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
-/// One row as read from a file, before validation: values by position in [`FIELDS`]
+/// One row as read from a file, before validation: values by position in the layout's fields
 /// (`None` = null or absent).
-struct RawRow {
-    line: u64,
-    values: [Option<String>; 14],
+pub(crate) struct RawRow {
+    pub(crate) line: u64,
+    pub(crate) values: Vec<Option<String>>,
+}
+
+/// What a row file holds: its fields in order, which must be filled, which hold numbers, and
+/// other names a column or key may carry for a field (`(alias, field)`). Candidates and
+/// contexts are read by the same readers through their own layouts.
+pub(crate) struct Layout {
+    pub(crate) fields: &'static [&'static str],
+    pub(crate) required: &'static [&'static str],
+    pub(crate) numbers: &'static [&'static str],
+    pub(crate) aliases: &'static [(&'static str, &'static str)],
+}
+
+/// The candidate file's layout.
+pub(crate) const CANDIDATES: Layout =
+    Layout { fields: FIELDS, required: REQUIRED, numbers: &["severity"], aliases: &[] };
+
+impl Layout {
+    /// The field a column or key names, directly or through an alias.
+    fn field(&self, name: &str) -> Option<&'static str> {
+        self.fields
+            .iter()
+            .copied()
+            .find(|f| *f == name)
+            .or_else(|| self.aliases.iter().find(|(alias, _)| *alias == name).map(|(_, f)| *f))
+    }
+
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| *f == name)
+    }
+
+    /// The problem with a second column or key for a field already read.
+    fn repeated(&self, name: &str, field: &str, first: &str) -> String {
+        if name == field && first == field {
+            "this column appears twice in the header".into()
+        } else {
+            format!("`{first}` and `{name}` both name the field `{field}`; keep one of them")
+        }
+    }
 }
 
 fn field_index(name: &str) -> Option<usize> {
-    FIELDS.iter().position(|f| *f == name)
+    CANDIDATES.index(name)
 }
 
 /// Collects problems against one file.
-struct Problems {
-    file: String,
-    list: Vec<InputProblem>,
+pub(crate) struct Problems {
+    pub(crate) file: String,
+    pub(crate) list: Vec<InputProblem>,
 }
 
 impl Problems {
-    fn add(&mut self, line: Option<u64>, field: Option<&str>, message: impl Into<String>) {
+    pub(crate) fn add(&mut self, line: Option<u64>, field: Option<&str>, message: impl Into<String>) {
         self.list.push(InputProblem {
             file: self.file.clone(),
             line,
@@ -153,10 +191,7 @@ pub fn import_bytes(
         problems.add(None, None, "the file is empty");
         return Err(invalid(problems));
     }
-    let raw = match format {
-        InputFormat::Csv => read_csv(bytes, &mut problems, progress),
-        InputFormat::Jsonl => read_jsonl(bytes, &mut problems, progress),
-    };
+    let raw = read_rows(&CANDIDATES, format, bytes, &mut problems, progress);
     if raw.is_empty() && problems.list.is_empty() {
         problems.add(None, None, "the file has no data rows");
     }
@@ -175,7 +210,21 @@ pub fn import_bytes(
     write_rows(project, rows, report)
 }
 
-fn invalid(problems: Problems) -> Error {
+/// Reads the rows of a file in `format` by `layout`, recording every problem.
+pub(crate) fn read_rows(
+    layout: &Layout,
+    format: InputFormat,
+    bytes: &[u8],
+    problems: &mut Problems,
+    progress: Progress,
+) -> Vec<RawRow> {
+    match format {
+        InputFormat::Csv => read_csv(layout, bytes, problems, progress),
+        InputFormat::Jsonl => read_jsonl(layout, bytes, problems, progress),
+    }
+}
+
+pub(crate) fn invalid(problems: Problems) -> Error {
     Error::InvalidInput { file: problems.file, problems: problems.list }
 }
 
@@ -216,7 +265,7 @@ impl<'a> FileLines<'a> {
 /// Reports progress every this many bytes (and at the end).
 const PROGRESS_STEP: u64 = 256 * 1024;
 
-fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
+fn read_csv(layout: &Layout, bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
     let total = bytes.len() as u64;
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(bytes);
     let headers = match reader.headers() {
@@ -229,21 +278,28 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     // Map each column to a known field; unknown and repeated columns are errors (a typo in a
     // header would otherwise silently drop a whole column).
     let mut columns: Vec<Option<&'static str>> = Vec::with_capacity(headers.len());
+    let mut named: Vec<&str> = Vec::with_capacity(headers.len());
     for name in headers.iter() {
         let name = name.trim();
-        match FIELDS.iter().find(|f| **f == name) {
-            Some(f) if columns.contains(&Some(*f)) => {
-                problems.add(Some(1), Some(f), "this column appears twice in the header");
+        match layout.field(name) {
+            Some(f) if columns.contains(&Some(f)) => {
+                let first = named[columns.iter().position(|c| *c == Some(f)).expect("seen")];
+                problems.add(Some(1), Some(f), layout.repeated(name, f, first));
                 columns.push(None);
             }
             Some(f) => columns.push(Some(f)),
             None => {
-                problems.add(Some(1), Some(name), format!("unknown column; the columns are {}", FIELDS.join(", ")));
+                problems.add(
+                    Some(1),
+                    Some(name),
+                    format!("unknown column; the columns are {}", layout.fields.join(", ")),
+                );
                 columns.push(None);
             }
         }
+        named.push(name);
     }
-    for required in REQUIRED {
+    for required in layout.required {
         if !columns.contains(&Some(*required)) {
             problems.add(Some(1), Some(required), "required column is missing from the header");
         }
@@ -279,14 +335,14 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
             }
         }
         let line = record.position().map_or(line, |p| lines.of_record_at(p.byte()));
-        let mut values: [Option<String>; 14] = Default::default();
+        let mut values: Vec<Option<String>> = vec![None; layout.fields.len()];
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
             if value.len() > MAX_LINE_BYTES {
                 // Kept, so the row is not also reported as missing this field.
                 problems.add(Some(line), Some(field), field_too_long(value.len()));
             }
-            values[field_index(field).expect("known field")] = Some(value.to_string());
+            values[layout.index(field).expect("known field")] = Some(value.to_string());
         }
         rows.push(RawRow { line, values });
         let done = reader.position().byte();
@@ -299,7 +355,7 @@ fn read_csv(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<Ra
     rows
 }
 
-fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
+fn read_jsonl(layout: &Layout, bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<RawRow> {
     let total = bytes.len() as u64;
     let mut rows = Vec::new();
     let mut offset = 0u64;
@@ -323,15 +379,25 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
                 continue;
             }
         };
-        let mut values: [Option<String>; 14] = Default::default();
+        let mut values: Vec<Option<String>> = vec![None; layout.fields.len()];
+        let mut named: Vec<(&'static str, String)> = Vec::new();
         for (key, value) in object {
-            let Some(field) = FIELDS.iter().find(|f| **f == key) else {
-                problems.add(Some(line), Some(&key), format!("unknown field; the fields are {}", FIELDS.join(", ")));
+            let Some(field) = layout.field(&key) else {
+                problems.add(
+                    Some(line),
+                    Some(&key),
+                    format!("unknown field; the fields are {}", layout.fields.join(", ")),
+                );
                 continue;
             };
-            let kind = if *field == "severity" { ValueKind::WholeNumber } else { ValueKind::Text };
+            if let Some((_, first)) = named.iter().find(|(f, _)| *f == field) {
+                problems.add(Some(line), Some(field), layout.repeated(&key, field, first));
+                continue;
+            }
+            named.push((field, key.clone()));
+            let kind = if layout.numbers.contains(&field) { ValueKind::WholeNumber } else { ValueKind::Text };
             match field_text(kind, value) {
-                Ok(text) => values[field_index(field).expect("known field")] = text,
+                Ok(text) => values[layout.index(field).expect("known field")] = text,
                 Err(message) => problems.add(Some(line), Some(field), message),
             }
         }
@@ -342,7 +408,7 @@ fn read_jsonl(bytes: &[u8], problems: &mut Problems, progress: Progress) -> Vec<
 }
 
 /// Validates every row; returns the valid candidates with their lines, and records problems.
-fn validate_all(raw: Vec<RawRow>, problems: &mut Problems) -> Vec<(u64, Candidate)> {
+pub(crate) fn validate_all(raw: Vec<RawRow>, problems: &mut Problems) -> Vec<(u64, Candidate)> {
     let mut first_line_of: HashMap<String, u64> = HashMap::with_capacity(raw.len());
     let mut rows = Vec::with_capacity(raw.len());
     for row in raw {
@@ -475,7 +541,25 @@ fn span_mismatch(span: &str, passage: &str) -> String {
 }
 
 /// Writes the validated rows in one transaction, or nothing if any id conflicts.
-fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: ImportReport) -> Result<ImportReport> {
+fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, report: ImportReport) -> Result<ImportReport> {
+    let (new_rows, report) = new_rows(project, rows, report)?;
+    if new_rows.is_empty() {
+        return Ok(report);
+    }
+    let tx = project.conn_mut().transaction()?;
+    let report = insert_rows(&tx, &new_rows, report)?;
+    tx.commit()?;
+    Ok(report)
+}
+
+/// The validated rows not in the project yet, with their content hashes; rows already there
+/// with the same content are counted as unchanged, and a row whose id is there with other
+/// content refuses the whole write (every such row is listed).
+pub(crate) fn new_rows(
+    project: &Project,
+    rows: Vec<(u64, Candidate)>,
+    mut report: ImportReport,
+) -> Result<(Vec<(Candidate, String)>, ImportReport)> {
     let mut conflicts = Vec::new();
     let mut new_rows = Vec::with_capacity(rows.len());
     let pool_is_empty: bool =
@@ -511,10 +595,16 @@ fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: Im
     if !conflicts.is_empty() {
         return Err(Error::ImportConflict { file: report.file, conflicts });
     }
-    if new_rows.is_empty() {
-        return Ok(report);
-    }
-    let tx = project.conn_mut().transaction()?;
+    Ok((new_rows, report))
+}
+
+/// Inserts new candidate rows (from [`new_rows`]) and the import record naming where they came
+/// from, inside the caller's transaction.
+pub(crate) fn insert_rows(
+    tx: &rusqlite::Transaction,
+    new_rows: &[(Candidate, String)],
+    mut report: ImportReport,
+) -> Result<ImportReport> {
     tx.execute(
         "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -558,7 +648,6 @@ fn write_rows(project: &mut Project, rows: Vec<(u64, Candidate)>, mut report: Im
             ])?;
         }
     }
-    tx.commit()?;
     report.inserted = new_rows.len() as u64;
     Ok(report)
 }

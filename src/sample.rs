@@ -227,7 +227,105 @@ pub fn load_demo_project(project: &mut Project) -> Result<()> {
     if already == 0 {
         annotate_sample(project, DEMO_ANNOTATED_ROWS, 1)?;
     }
+    // After the annotations: the promoted context joins the pool unassigned, and the sample
+    // rows' assignment and simulated labels stay as they were.
+    load_sample_contexts(project)?;
     Ok(())
+}
+
+/// The sample's cited contexts (`sample-data/contexts.csv`, in a cited-QA shape read through the
+/// field-name table), written by the ForceBench Studio team like the candidates.
+pub const SAMPLE_CONTEXTS_CSV: &[u8] = include_bytes!("../sample-data/contexts.csv");
+
+/// Imports the sample's contexts and takes them to every stage before candidacy, so each step
+/// has something to show: two left unscreened, two dropped (each with its reason), one kept and
+/// not drafted, one drafted and ready, one drafted with a span that promotion would refuse, two
+/// drafts excluded (each with its reason) and one promoted into the candidate pool. Does nothing
+/// in a project that already has contexts (and returns false).
+pub fn load_sample_contexts(project: &mut Project) -> Result<bool> {
+    use crate::contexts::{self, draft, ExclusionReason as R, ScreenDecision as D};
+    let any: bool = project.conn().query_row("SELECT EXISTS (SELECT 1 FROM contexts)", [], |r| r.get(0))?;
+    if any {
+        return Ok(false);
+    }
+    contexts::import_bytes(project, "sample-data/contexts.csv", InputFormat::Csv, SAMPLE_CONTEXTS_CSV, &mut |_, _| {})?;
+    let by = "the lead";
+    contexts::screen(
+        project,
+        "ctx-03",
+        D::Drop,
+        Some(R::NoVisibleBoundary),
+        Some("names the founders; no wording to overstate"),
+        by,
+    )?;
+    contexts::screen(project, "ctx-04", D::Drop, Some(R::PassageUnavailable), None, by)?;
+    for id in ["ctx-05", "ctx-06", "ctx-07", "ctx-08", "ctx-09", "ctx-10"] {
+        contexts::screen(project, id, D::Keep, None, None, by)?;
+    }
+    let drafts: &[(&str, [&str; 7])] = &[
+        ("ctx-06", [
+            "Schools chose whether to join the pilot",
+            "Reading scores in the Brenn pilot schools rose more over one year than in comparison schools.",
+            "The Brenn reading program raised reading scores.",
+            "Reading scores in the schools that chose to join the Brenn pilot rose more than in comparison schools.",
+            "The passage compares schools that chose to join, which shows an association, not that the program caused the rise.",
+            "relation",
+            "2",
+        ]),
+        ("ctx-07", [
+            "Caldor will pass 50,000",
+            "Planners expect Caldor to pass 50,000 residents before 2030 if current growth continues.",
+            "Caldor will pass 50,000 residents before 2030.",
+            "Planners expect Caldor to pass 50,000 residents before 2030 if growth continues.",
+            "The passage gives a conditional projection, not a certainty.",
+            "modality",
+            "2",
+        ]),
+        ("ctx-08", [
+            "manufactured under licence by Pell Industries",
+            "The Halden pump is manufactured under licence by Pell Industries.",
+            "The Halden pump was designed by Pell Industries.",
+            "",
+            "",
+            "relation",
+            "2",
+        ]),
+        ("ctx-09", [
+            "include bicycle parking",
+            "The Sorrel ordinance requires new buildings over four storeys to include bicycle parking.",
+            "The Sorrel ordinance requires new buildings over four storeys to include bicycle and car parking.",
+            "",
+            "",
+            "scope",
+            "1",
+        ]),
+        ("ctx-10", [
+            "has not reported results",
+            "The Lumo vaccine is approved for adults aged 18 and over.",
+            "The Lumo vaccine is approved for everyone aged 12 and over.",
+            "The Lumo vaccine is approved for adults; a trial in children aged 12 to 17 has not reported.",
+            "The approval covers adults only; the trial in children has not reported results.",
+            "scope",
+            "3",
+        ]),
+    ];
+    for (id, values) in drafts {
+        for (field, value) in draft::DRAFT_FIELDS.iter().zip(values) {
+            if !value.is_empty() {
+                draft::set(project, id, field, value, by)?;
+            }
+        }
+    }
+    draft::exclude(
+        project,
+        "ctx-08",
+        R::ChangesEntityOrTarget,
+        Some("the raised claim names the designer, not the maker"),
+        by,
+    )?;
+    draft::exclude(project, "ctx-09", R::OrdinaryAddition, None, by)?;
+    draft::promote(project, &["ctx-10".to_string()], false, by)?;
+    Ok(true)
 }
 
 /// The sample's answer key (`sample-data/README.md`): rows written to be rejected, with the

@@ -31,6 +31,12 @@ pub struct StatusReport {
     pub groups: i64,
     /// How many rows reached each step of the protocol, overall and per axis.
     pub funnel: Funnel,
+    /// The steps before candidacy (contexts imported, screened, drafted, excluded, promoted),
+    /// when the project has contexts; absent otherwise, so a project without contexts reads as
+    /// it always did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub contexts: Option<crate::contexts::ContextCounts>,
     /// The software reading the project: its version, commit and the schema version it writes.
     pub software: crate::software::Software,
 }
@@ -419,6 +425,7 @@ pub fn status(project: &Project) -> Result<StatusReport> {
         by_suggested_axis,
         groups: k.groups,
         funnel: funnel(conn, rows, &states)?,
+        contexts: crate::contexts::accounting(conn)?,
         software: crate::software::software(),
     })
 }

@@ -839,3 +839,65 @@ pub(crate) fn outputs_of(
     }
     Ok((outputs, stats))
 }
+
+/// A client of an OpenAI-compatible endpoint for the other steps that ask a model (drafting
+/// candidates), so they send through the same HTTP client, retries and refusals as a judge run.
+pub(crate) struct ChatClient {
+    agent: ureq::Agent,
+    url: String,
+    key: Option<String>,
+}
+
+/// What one request of a [`ChatClient`] came to.
+pub(crate) enum Asked {
+    /// A 200: the body as received, the message text read from it, when it was asked for.
+    Answered {
+        status: u16,
+        body: String,
+        content: Option<String>,
+        sent_at: String,
+    },
+    /// Given up on after retries (the last failure, in words).
+    GaveUp(String),
+    /// A refusal retrying cannot fix (401, 404...).
+    Fatal(String),
+    Cancelled,
+}
+
+impl ChatClient {
+    /// A client of `base_url`, with the key read from the environment variable named (never
+    /// stored); refused for an address that is not http(s).
+    pub(crate) fn new(base_url: &str, api_key_env: Option<&str>, timeout: Duration) -> Result<ChatClient> {
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(Error::InvalidArgument(format!(
+                "--base-url `{base_url}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)"
+            )));
+        }
+        let key = api_key(api_key_env)?;
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build().into();
+        Ok(ChatClient { agent, url: completions_url(base_url), key })
+    }
+
+    /// Sends one chat-completions body, retrying as a judge run does; returns the outcome and
+    /// the retries it took.
+    pub(crate) fn ask(
+        &self,
+        body: &serde_json::Value,
+        max_attempts: u32,
+        retry_wait: Duration,
+        cancel: &AtomicBool,
+    ) -> (Asked, u64) {
+        let (outcome, retries) =
+            exchange(&self.agent, &self.url, self.key.as_deref(), body, max_attempts, retry_wait, cancel);
+        let asked = match outcome {
+            Outcome::Answered { status, body, content, sent_at, .. } => {
+                Asked::Answered { status, body, content, sent_at }
+            }
+            Outcome::GaveUp(why) => Asked::GaveUp(why),
+            Outcome::Fatal(why) => Asked::Fatal(why),
+            Outcome::Cancelled => Asked::Cancelled,
+        };
+        (asked, retries)
+    }
+}

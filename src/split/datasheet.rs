@@ -32,6 +32,12 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         fmt_num(&a["percent_agreement"]), fmt_num(&a["krippendorff_alpha"])
     ));
     out.push_str("## Counts at every stage\n\n| stage | rows |\n|---|---|\n");
+    if let Some(b) = &s.before_candidacy {
+        for (stage, n) in crate::contexts::funnel_lines(b) {
+            let depth = stage.len() - stage.trim_start().len();
+            out.push_str(&format!("| {}{} | {n} |\n", "↳ ".repeat(depth / 2), stage.trim_start()));
+        }
+    }
     for (stage, n) in [
         ("candidates", c.candidates),
         ("double-annotated", c.double_annotated),
@@ -45,6 +51,14 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         ("evaluation", c.eval),
     ] {
         out.push_str(&format!("| {stage} | {n} |\n"));
+    }
+    if let Some(b) = &s.before_candidacy {
+        out.push_str(&format!(
+            "\nThe first rows count the cited contexts the candidates were drafted from: every context imported was screened for a visible local boundary, kept contexts were drafted, and each draft was promoted into the candidate pool or excluded with a reason. The candidate pool holds {} rows: {} promoted from contexts and {} imported as candidate rows.\n",
+            c.candidates,
+            b.promoted,
+            c.candidates.saturating_sub(b.promoted.max(0) as u64)
+        ));
     }
     out.push_str("\n## Per axis\n\n| axis | accepted | capped | locality-removed | retained | evaluation | eval sev 1 / 2 / 3 |\n|---|---|---|---|---|---|---|\n");
     for t in &s.per_axis {
@@ -93,6 +107,9 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
         }
         out.push('\n');
     }
+    if let Some(u) = &s.suggestion_uptake {
+        uptake_section(&mut out, u);
+    }
     if let Some(a) = &s.leakage_audit {
         out.push_str(&format!(
             "## Leakage audit\n\nThe {} evaluation rows were compared with the {} other retained rows: groups shared {}, passages shared {}, raised claims shared {} (passages and claims compared with case, spacing and punctuation ignored). All three are zero by construction; `forcebench verify` recomputes them from the files.\n\n",
@@ -128,6 +145,28 @@ fn promotion_section(out: &mut String, p: &super::Promotion) {
     out.push('\n');
 }
 
+/// How much of the drafters' suggestions the annotators kept, per drafter and per construction
+/// family (only for projects with contexts, whose candidates were drafted in the project).
+fn uptake_section(out: &mut String, u: &crate::contexts::uptake::UptakeReport) {
+    out.push_str(&format!(
+        "## Suggestions followed through\n\nEach finished annotation whose suggestions were shown ({} annotations; {} with suggestions hidden left out) compared with the suggestion it started from, field by field: kept as suggested, or edited. A promoted candidate's drafter is the author of its draft (a person, or a model); `imported` rows came from a candidate file.\n\n| by | field | kept | compared | kept share |\n|---|---|---|---|---|\n",
+        u.annotations, u.hidden
+    ));
+    for (kind, table) in [("drafter", &u.by_drafter), ("family", &u.by_family)] {
+        for (key, fields) in table {
+            for (field, x) in fields {
+                out.push_str(&format!(
+                    "| {kind} {key} | {field} | {} | {} | {} |\n",
+                    x.accepted,
+                    x.compared,
+                    x.acceptance_rate.map_or("—".to_string(), |r| format!("{:.1}%", r * 100.0))
+                ));
+            }
+        }
+    }
+    out.push('\n');
+}
+
 /// What the lock recorded of a split, read back from its stored manifest: an export writes the
 /// datasheet and the removal list from it rather than recomputing them.
 #[derive(Deserialize)]
@@ -147,6 +186,12 @@ pub(super) struct Recorded {
     pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
     #[serde(default)]
     pub(super) leakage_audit: Option<super::LeakageAudit>,
+    /// Present only for projects with contexts: the datasheet's counts then begin at them.
+    #[serde(default)]
+    pub(super) before_candidacy: Option<crate::contexts::ContextCounts>,
+    /// Recorded with `before_candidacy`: the suggestions followed through.
+    #[serde(default)]
+    pub(super) suggestion_uptake: Option<crate::contexts::uptake::UptakeReport>,
 }
 
 #[derive(Deserialize)]

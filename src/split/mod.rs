@@ -340,6 +340,11 @@ pub struct SplitShow {
     /// Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
     #[ts(type = "Record<string, [number, number]>")]
     pub by_family: BTreeMap<String, [u64; 2]>,
+    /// The steps before candidacy, when the project has contexts (the funnel then begins at
+    /// the contexts); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before_candidacy: Option<crate::contexts::ContextCounts>,
 }
 
 /// The name a row without a construction family is counted under.
@@ -541,7 +546,8 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     }
     let roles = draft_roles(&d);
     let head = (split_id, version, "draft".to_string(), params_json, created_at, None);
-    let show = build_show(&facts, head, &roles)?;
+    let mut show = build_show(&facts, head, &roles)?;
+    show.before_candidacy = crate::contexts::accounting(&tx)?;
     tx.commit()?;
     Ok(show)
 }
@@ -554,7 +560,9 @@ pub fn show(project: &Project) -> Result<Option<SplitShow>> {
 fn show_in(conn: &Connection) -> Result<Option<SplitShow>> {
     let Some(head) = latest(conn)? else { return Ok(None) };
     let roles = read_roles(conn, head.0)?;
-    Ok(Some(build_show(&facts::load(conn)?, head, &roles)?))
+    let mut show = build_show(&facts::load(conn)?, head, &roles)?;
+    show.before_candidacy = crate::contexts::accounting(conn)?;
+    Ok(Some(show))
 }
 
 /// Builds the report of a split from its rows' roles and the project's current facts.
@@ -583,6 +591,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         stale: Vec::new(),
         promotion: Promotion::default(),
         by_family: BTreeMap::new(),
+        before_candidacy: None,
     };
     for (id, role) in roles {
         let r = facts
@@ -700,6 +709,7 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
     // The manifest records the rows the draft held back at lock time (issue 28).
     locked.promotion.held_back = current.promotion.held_back.clone();
+    locked.before_candidacy = crate::contexts::accounting(&tx)?;
     // Issue 28: the leakage audit; a split whose evaluation set shares a group, a passage or a
     // raised claim with the rest is refused.
     let audit = leakage::audit_split(&tx, &locked.eval_ids, &locked.retained_ids)?;
@@ -710,6 +720,13 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         )));
     }
     let mut manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
+    // Only a project with contexts has the key: a manifest without them reads as it always did.
+    if let Some(c) = &locked.before_candidacy {
+        manifest["before_candidacy"] = serde_json::to_value(c).expect("counts");
+        // How much of what was annotated people kept of the drafts, as the lock found it.
+        let uptake = crate::contexts::uptake::uptake_in(&tx)?;
+        manifest["suggestion_uptake"] = serde_json::to_value(&uptake).expect("uptake");
+    }
     manifest["leakage_audit"] = serde_json::to_value(&audit).expect("audit");
     manifest["extra_row_fields"] = serde_json::json!(export::EXTRA_ROW_FIELDS);
     // One update: once its status says locked, the split cannot change (a trigger refuses).

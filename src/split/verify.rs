@@ -138,6 +138,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     let benchmark = check_benchmark(dir, &eval, &columns)?;
     check_counts(dir, &manifest, &eval, &benchmark, &removed, [rejected, adjudicated])?;
     check_leakage_audit(dir, &manifest, &eval)?;
+    check_before_candidacy(dir, &manifest)?;
 
     // The content hash, from the records.
     let eval_ids: Vec<String> = eval.iter().map(|r| r.id.clone()).collect();
@@ -571,6 +572,59 @@ fn check_leakage_audit(dir: &Path, manifest: &Value, eval: &[Record]) -> Result<
                 format!("leakage_audit.{key} is {}, but the rows share none", recorded[key]),
             ));
         }
+    }
+    Ok(())
+}
+
+/// The counts before candidacy add up, when the manifest has them: every context imported was
+/// left unscreened, dropped or kept; every kept one is drafted or waiting; every draft is
+/// waiting, excluded or promoted; the reasons add up to their totals; and no more contexts were
+/// promoted than the pool holds candidates.
+fn check_before_candidacy(dir: &Path, manifest: &Value) -> Result<()> {
+    let Some(value) = manifest.get("before_candidacy") else { return Ok(()) };
+    let fail = |message: String| mismatch(dir, "manifest.json", message);
+    let counts: crate::contexts::ContextCounts = serde_json::from_value(value.clone())
+        .map_err(|e| fail(format!("before_candidacy is not the counts before candidacy: {e}")))?;
+    let all = [
+        counts.imported,
+        counts.unscreened,
+        counts.dropped,
+        counts.kept,
+        counts.awaiting_draft,
+        counts.drafted,
+        counts.pending,
+        counts.excluded,
+        counts.promoted,
+    ];
+    if all.iter().chain(counts.dropped_by_reason.values()).chain(counts.excluded_by_reason.values()).any(|n| *n < 0) {
+        return Err(fail("before_candidacy holds a negative count".into()));
+    }
+    if let Some(first) = counts.mismatches().into_iter().next() {
+        return Err(fail(format!("before_candidacy: {first}")));
+    }
+    if let Some(u) = manifest.get("suggestion_uptake") {
+        let u: crate::contexts::uptake::UptakeReport = serde_json::from_value(u.clone())
+            .map_err(|e| fail(format!("suggestion_uptake is not the suggestions followed through: {e}")))?;
+        let tables = std::iter::once(("all", &u.by_field))
+            .chain(u.by_drafter.iter().map(|(k, t)| (k.as_str(), t)))
+            .chain(u.by_family.iter().map(|(k, t)| (k.as_str(), t)));
+        for (key, table) in tables {
+            for (field, x) in table {
+                if x.accepted.checked_add(x.edited) != Some(x.compared) {
+                    return Err(fail(format!(
+                        "suggestion_uptake ({key}, {field}): {} kept + {} edited, but {} compared",
+                        x.accepted, x.edited, x.compared
+                    )));
+                }
+            }
+        }
+    }
+    let candidates = manifest["counts"]["candidates"].as_i64().unwrap_or(-1);
+    if counts.promoted > candidates {
+        return Err(fail(format!(
+            "before_candidacy: {} contexts promoted, more than the {candidates} candidates counted",
+            counts.promoted
+        )));
     }
     Ok(())
 }

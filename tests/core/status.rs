@@ -114,6 +114,7 @@ fn oracle_status(p: &forcebench::Project) -> status::StatusReport {
         ),
         groups: conn.query_row("SELECT count(DISTINCT group_id) FROM candidates", [], |r| r.get(0)).unwrap(),
         funnel,
+        contexts: forcebench::contexts::accounting(conn).unwrap(),
         software: forcebench::software::software(),
     };
     conn.execute_batch("DROP VIEW temp.candidate_states").unwrap();

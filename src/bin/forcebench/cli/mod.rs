@@ -7,6 +7,7 @@
 
 mod adjudication;
 mod annotation;
+mod contexts;
 mod evaluate;
 mod feedback;
 mod guideline;
@@ -55,6 +56,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Cited contexts before candidacy: import, list, show, screen (keep or drop with a reason), counts
+    #[command(subcommand)]
+    Contexts(contexts::ContextsCommand),
+    /// Drafts of kept contexts: set fields by hand, list, show, promote into candidates, exclude
+    #[command(subcommand)]
+    Draft(contexts::DraftCommand),
     /// List or show candidate rows
     #[command(subcommand)]
     Candidates(CandidatesCommand),
@@ -172,6 +179,8 @@ pub enum SampleCommand {
     Generate(GenerateArgs),
     /// Import the bundled hand-written sample candidates into the project
     Load,
+    /// Import the bundled sample contexts and take them through every step before candidacy
+    Contexts,
     /// Simulate both assigned annotators on the first N sample rows (for demonstrations)
     Annotate {
         #[arg(long, default_value_t = 80)]
@@ -246,6 +255,9 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("rows     {} in {} groups", report.candidates, report.groups);
             for (state, n) in &report.states {
                 println!("  {:<18} {n}", state.as_str());
+            }
+            if let Some(c) = &report.contexts {
+                contexts::print_counts(c);
             }
             let f = &report.funnel;
             println!("funnel");
@@ -502,6 +514,8 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Contexts(cmd) => contexts::contexts_cmd(cli.project.as_deref(), cmd),
+        Command::Draft(cmd) => contexts::draft_cmd(cli.project.as_deref(), cmd),
         Command::Guideline(args) => guideline::guideline_cmd(cli.project.as_deref(), args),
         Command::Feedback(args) => feedback::feedback_cmd(cli.project.as_deref(), args),
         Command::Annotators(cmd) => annotation::annotators(cli.project.as_deref(), cmd),
@@ -538,6 +552,16 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;
             println!("simulated {n} annotations on the first {rows} rows (seed {seed})");
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Contexts) => {
+            let mut project = open(cli.project.as_deref())?;
+            if !sample::load_sample_contexts(&mut project)? {
+                println!("the project already has contexts; the sample's were not loaded");
+            }
+            if let Some(c) = forcebench::contexts::accounting(project.conn())? {
+                contexts::print_counts(&c);
+            }
             Ok(())
         }
         Command::Sample(SampleCommand::Load) => {

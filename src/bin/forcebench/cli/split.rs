@@ -123,6 +123,12 @@ fn print_show(s: &SplitShow) {
         let caps: Vec<String> = s.params.caps.iter().map(|(a, n)| format!("{a}={n}")).collect();
         println!("caps {}", caps.join(", "));
     }
+    if let Some(b) = &s.before_candidacy {
+        println!(
+            "contexts {} → kept {} → drafted {} → excluded {} → promoted {} (dropped at screening {})",
+            b.imported, b.kept, b.drafted, b.excluded, b.promoted, b.dropped
+        );
+    }
     let c = &s.counts;
     println!(
         "candidates {} → accepted {} → capped {} → selected {} → locality-removed {} → retained {}, evaluation {}",
