@@ -44,6 +44,8 @@ pub struct DraftRunOptions {
     /// A prompt file; the shipped prompt when `None`.
     pub template: Option<std::path::PathBuf>,
     pub api_key_env: Option<String>,
+    /// The API style the endpoint speaks (as `judge run --api`).
+    pub api: crate::evaluate::providers::Api,
     pub temperature: f64,
     pub max_tokens: Option<u32>,
     /// Send at most this many of the waiting contexts, then stop.
@@ -61,6 +63,7 @@ impl DraftRunOptions {
             model: model.to_string(),
             template: None,
             api_key_env: None,
+            api: crate::evaluate::providers::Api::Chat,
             temperature: 0.0,
             max_tokens: Some(crate::evaluate::runner::DEFAULT_MAX_TOKENS),
             limit: None,
@@ -165,15 +168,24 @@ pub fn run(
     if !(0.0..=2.0).contains(&opts.temperature) {
         return Err(Error::InvalidArgument(format!("--temperature {} is not between 0 and 2", opts.temperature)));
     }
-    let client = ChatClient::new(&opts.base_url, opts.api_key_env.as_deref(), opts.timeout)?;
+    if opts.api == crate::evaluate::providers::Api::Anthropic && opts.max_tokens.is_none() {
+        return Err(Error::InvalidArgument(
+            "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
+        ));
+    }
+    let client = ChatClient::new(opts.api, &opts.base_url, opts.api_key_env.as_deref(), opts.timeout)?;
     let (source, text) = prompt(opts.template.as_deref())?;
     let sha = hex::encode(Sha256::digest(text.as_bytes()));
-    let params_json = serde_json::json!({
+    let mut params = serde_json::json!({
         "temperature": opts.temperature,
         "max_tokens": opts.max_tokens,
         "api_key_env": opts.api_key_env,
-    })
-    .to_string();
+    });
+    // The default style is left out, so runs recorded before there were styles read the same.
+    if !opts.api.is_chat() {
+        params["api"] = opts.api.as_str().into();
+    }
+    let params_json = params.to_string();
 
     let tx = project.conn_mut().transaction()?;
     let existing: Option<(i64, String, String, String, String)> = tx
@@ -277,14 +289,7 @@ pub fn run(
             summary.skipped.push(id);
             continue;
         }
-        let mut body = serde_json::json!({
-            "model": opts.model,
-            "messages": [{ "role": "user", "content": prompt }],
-            "temperature": opts.temperature,
-        });
-        if let Some(n) = opts.max_tokens {
-            body["max_tokens"] = n.into();
-        }
+        let body = client.body(&opts.model, &prompt, opts.temperature, opts.max_tokens);
         let (asked, retries) = client.ask(&body, opts.max_attempts, opts.retry_wait, cancel);
         match asked {
             Asked::Answered { status, body, content, sent_at } => {

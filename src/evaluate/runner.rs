@@ -167,12 +167,11 @@ pub struct RunSummary {
     pub stats: Option<judge::ResponseStats>,
 }
 
-/// Refuses settings no run can be made with, in words, before anything is read or sent: a base
-/// URL that is not http(s) or that carries a user name or password (it would be stored with the
-/// run and printed by `judge runs`; the key belongs in an environment variable), and zero tries,
-/// answers or seconds (a run that may not send, or may not wait, is no run).
-pub fn check_options(opts: &RunOptions) -> Result<()> {
-    let url = opts.base_url.trim();
+/// Refuses a base URL that is not http(s), or that carries a user name or password: it would be
+/// stored with the run and printed by `judge runs` (the key belongs in an environment variable).
+/// Every step that asks a model (judging, drafting) checks its address here.
+pub fn check_base_url(url: &str) -> Result<()> {
+    let url = url.trim();
     let Some(rest) = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://")) else {
         return Err(Error::InvalidArgument(format!(
             "--base-url `{url}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)"
@@ -184,6 +183,15 @@ pub fn check_options(opts: &RunOptions) -> Result<()> {
             "--base-url holds a user name or password before `@`; it would be stored with the run and printed by `judge runs`. Give the address without it, and the key in an environment variable named by --api-key-env".into(),
         ));
     }
+    Ok(())
+}
+
+/// Refuses settings no run can be made with, in words, before anything is read or sent: a base
+/// URL that is not http(s) or that carries a user name or password (it would be stored with the
+/// run and printed by `judge runs`; the key belongs in an environment variable), and zero tries,
+/// answers or seconds (a run that may not send, or may not wait, is no run).
+pub fn check_options(opts: &RunOptions) -> Result<()> {
+    check_base_url(&opts.base_url)?;
     if opts.sampling.api == super::providers::Api::Anthropic && opts.sampling.max_tokens.is_none() {
         return Err(Error::InvalidArgument(
             "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
@@ -843,6 +851,7 @@ pub(crate) fn outputs_of(
 /// A client of an OpenAI-compatible endpoint for the other steps that ask a model (drafting
 /// candidates), so they send through the same HTTP client, retries and refusals as a judge run.
 pub(crate) struct ChatClient {
+    api: super::providers::Api,
     agent: ureq::Agent,
     url: String,
     key: Option<String>,
@@ -867,19 +876,32 @@ pub(crate) enum Asked {
 impl ChatClient {
     /// A client of `base_url`, with the key read from the environment variable named (never
     /// stored); refused for an address that is not http(s).
-    pub(crate) fn new(base_url: &str, api_key_env: Option<&str>, timeout: Duration) -> Result<ChatClient> {
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(Error::InvalidArgument(format!(
-                "--base-url `{base_url}` is not an http:// or https:// address (for example http://127.0.0.1:8080/v1)"
-            )));
-        }
+    pub(crate) fn new(
+        api: super::providers::Api,
+        base_url: &str,
+        api_key_env: Option<&str>,
+        timeout: Duration,
+    ) -> Result<ChatClient> {
+        check_base_url(base_url)?;
         let key = api_key(api_key_env)?;
         let agent: ureq::Agent =
             ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build().into();
-        Ok(ChatClient { agent, url: completions_url(base_url), key })
+        Ok(ChatClient { api, agent, url: api.url(base_url.trim()), key })
     }
 
-    /// Sends one chat-completions body, retrying as a judge run does; returns the outcome and
+    /// The request body of one prompt (no system message) in the client's API style.
+    pub(crate) fn body(&self, model: &str, prompt: &str, temperature: f64, max_tokens: Option<u32>) -> serde_json::Value {
+        let extra = std::collections::BTreeMap::new();
+        let sampling = super::providers::Sampling {
+            temperature: Some(temperature),
+            cap: max_tokens.map(|n| (n, None)),
+            seed: None,
+            extra: &extra,
+        };
+        self.api.body(model, None, prompt, &sampling)
+    }
+
+    /// Sends one request body, retrying as a judge run does; returns the outcome and
     /// the retries it took.
     pub(crate) fn ask(
         &self,
@@ -889,7 +911,7 @@ impl ChatClient {
         cancel: &AtomicBool,
     ) -> (Asked, u64) {
         let (outcome, retries) =
-            exchange(&self.agent, &self.url, self.key.as_deref(), body, max_attempts, retry_wait, cancel);
+            exchange(self.api, &self.agent, &self.url, self.key.as_deref(), body, max_attempts, retry_wait, cancel);
         let asked = match outcome {
             Outcome::Answered { status, body, content, sent_at, .. } => {
                 Asked::Answered { status, body, content, sent_at }

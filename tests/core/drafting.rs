@@ -206,3 +206,62 @@ fn an_answer_is_read_for_the_draft_fields_only() {
     assert!(drafting::read_answer("{\"raised_claim\": \"a\", \"raised_claim\": \"b\"}").is_err(), "a repeated key");
     assert!(drafting::read_answer("no braces").is_err());
 }
+
+/// Drafting sends the request shape of the API style asked for (Responses: `input` and
+/// `max_output_tokens`; Anthropic Messages: `messages` with `max_tokens` and the version header)
+/// and reads the answer from that style's body; a chat-shaped body from a Responses endpoint is
+/// no answer.
+#[test]
+fn drafting_speaks_the_responses_and_anthropic_styles() {
+    use forcebench::evaluate::providers::Api;
+    for (api, path) in [(Api::Responses, "/v1/responses"), (Api::Anthropic, "/v1/messages")] {
+        let (_dir, _, mut project) = kept(2);
+        let server = Server::start_with_path(move |p, body, _| {
+            assert_eq!(p, path, "the request goes to the style's own endpoint");
+            // c2 is answered in the chat shape, which this style never sends.
+            if user_message(body).contains("Question 2?") {
+                return Reply::content(&answer());
+            }
+            match api {
+                Api::Responses => Reply::responses(&answer()),
+                _ => Reply::anthropic(&answer()),
+            }
+        });
+        let mut o = opts(&server, "styled");
+        o.api = api;
+        o.max_attempts = 2;
+        let cancel = AtomicBool::new(false);
+        let s = drafting::run(&mut project, &o, &mut |_, _| {}, &cancel).unwrap();
+        assert_eq!((s.drafted, s.unanswered), (1, 1), "{api:?}: c1 drafted, c2's chat-shaped body not an answer");
+        let seen = server.seen.lock().unwrap();
+        let body = &seen[0].body;
+        match api {
+            Api::Responses => {
+                assert!(body["input"].as_str().unwrap().contains("Question"), "{body}");
+                assert_eq!(body["max_output_tokens"].as_u64(), Some(1024));
+                assert!(body.get("messages").is_none() && body.get("max_tokens").is_none(), "{body}");
+            }
+            _ => {
+                assert_eq!(body["messages"][0]["role"], "user");
+                assert_eq!(body["max_tokens"].as_u64(), Some(1024));
+                assert!(seen[0].headers.contains_key("anthropic-version"));
+            }
+        }
+        assert_eq!(draft::history(&project, "c1").unwrap()[0].fields.evidence_span.as_deref(), Some("may reduce pain"));
+    }
+}
+
+/// A base URL with a password in it would be stored with the drafting run: refused before
+/// anything is sent, as for a judge run.
+#[test]
+fn drafting_refuses_a_base_url_with_credentials() {
+    let (_dir, _, mut project) = kept(1);
+    let server = Server::start(|_, _| Reply::content(&answer()));
+    let url = server.base_url.replace("http://", "http://lab:secret@");
+    let mut o = DraftRunOptions::new("creds", &url, "drafter-1");
+    o.max_attempts = 1;
+    let cancel = AtomicBool::new(false);
+    let err = drafting::run(&mut project, &o, &mut |_, _| {}, &cancel).unwrap_err();
+    assert!(err.to_string().contains("user name or password"), "{err}");
+    assert_eq!(server.seen.lock().unwrap().len(), 0, "nothing was sent");
+}

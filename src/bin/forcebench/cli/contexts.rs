@@ -126,9 +126,14 @@ fn stage_name(stage: contexts::ContextStage) -> String {
 
 #[derive(Debug, clap::Args)]
 pub struct DraftRunArgs {
-    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions)
+    /// The endpoint's base URL, e.g. http://127.0.0.1:8080/v1 (requests go to BASE/chat/completions,
+    /// BASE/responses or BASE/messages by --api)
     #[arg(long)]
     base_url: String,
+    /// The API style: chat (OpenAI chat completions), responses (OpenAI Responses) or anthropic
+    /// (Anthropic Messages)
+    #[arg(long, default_value = "chat")]
+    api: String,
     /// The model's name as the endpoint knows it
     #[arg(long)]
     model: String,
@@ -172,6 +177,7 @@ fn draft_run(project: Option<&Path>, a: DraftRunArgs) -> Result<()> {
     let mut opts = model::DraftRunOptions::new(&a.name, &a.base_url, &a.model);
     opts.template = a.template;
     opts.api_key_env = a.api_key_env;
+    opts.api = a.api.parse().map_err(Error::InvalidArgument)?;
     opts.temperature = a.temperature;
     opts.max_tokens = (a.max_tokens > 0).then_some(a.max_tokens);
     let limit = a.limit;
