@@ -45,6 +45,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
     crate::adjudicate::AffirmReport::export_all_to(dir)?; // issue 28
+    crate::adjudicate::Reopening::export_all_to(dir)?;
     crate::guideline::InForce::export_all_to(dir)?;
     crate::guideline::VersionSummary::export_all_to(dir)?;
     crate::feedback::Feedback::export_all_to(dir)?;
@@ -58,6 +59,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::evaluate::panel::PairedReport::export_all_to(dir)?;
     crate::evaluate::judge::Answer::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
+    crate::locality::Keep::export_all_to(dir)?;
     crate::split::SplitShow::export_all_to(dir)?;
     crate::split::SplitParams::export_all_to(dir)?;
     crate::split::ExportReport::export_all_to(dir)?;

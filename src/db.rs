@@ -38,6 +38,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0012_lock_seal.sql"),
     include_str!("../schema/0013_construction_family.sql"),
     include_str!("../schema/0014_discussion_needs_a_note.sql"),
+    include_str!("../schema/0015_construction_record.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

@@ -51,9 +51,11 @@ pub async fn split_draft(studio: State<'_, Studio>, params: DraftParams) -> Resu
 }
 
 /// Locks the latest draft: the final labels and locality marks of its rows can no longer change.
-#[tauri::command]
-pub async fn split_lock(studio: State<'_, Studio>) -> Result<SplitShow, ErrorPayload> {
-    studio.with_mut(split::lock)
+/// Refused while a selected row's final audit is unfinished, unless `allow_unreviewed` (the
+/// manifest then records what was skipped).
+#[tauri::command(rename_all = "snake_case")]
+pub async fn split_lock(studio: State<'_, Studio>, allow_unreviewed: Option<bool>) -> Result<SplitShow, ErrorPayload> {
+    studio.with_mut(|p| split::lock_with(p, allow_unreviewed.unwrap_or(false)))
 }
 
 /// Each annotator's latest packet with rows the lock freezes (or locking the latest draft would

@@ -42,6 +42,7 @@ fn locked_demo(dir: &Path) -> (PathBuf, PathBuf) {
     let show: serde_json::Value = serde_json::from_str(&stdout(&p, &["split", "show", "--json"])).unwrap();
     let first = show["eval_ids"][0].as_str().unwrap().to_string();
     fb(&p, &["locality", "mark", &first, "--reason", "a removed row"]).success();
+    fb(&p, &["sample", "audit"]).success();
     fb(&p, &["split", "lock"]).success();
     let out = dir.join("v1");
     fb(&p, &["export", out.to_str().unwrap()]).success();
@@ -253,6 +254,7 @@ fn a_return_that_touches_a_frozen_row_merges_every_other_row_and_lists_the_froze
     assert_eq!(open_rows.len(), 2, "Ben has rows no lock freezes");
 
     // The lock names the packets out and what of them it freezes.
+    fb(&p, &["sample", "audit"]).success();
     let lock = stdout(&p, &["split", "lock"]);
     let n_frozen: i64 = rusqlite::Connection::open(&p)
         .unwrap()

@@ -585,6 +585,7 @@ fn exported_adjudications_say_what_the_adjudication_export_says() {
     assert!(resolved >= 5, "only {resolved} rows resolved");
     let s = fs::draft(&mut p, &fs::SplitParams::new(BTreeMap::new(), Some(4), Some(1))).unwrap();
     forcebench::locality::mark(&mut p, &s.retained_ids[0], "names a new population", "Eve").unwrap();
+    forcebench::split::audit_sample(&mut p, "Eve").unwrap();
     fs::lock(&mut p).unwrap();
     let out = dir.path().join("out");
     fs::export(&p, &out, &mut |_, _| {}).unwrap();

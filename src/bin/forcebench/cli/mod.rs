@@ -179,6 +179,13 @@ pub enum SampleCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Simulate the final locality audit on the latest split draft: keep every selected sample
+    /// row with an unreviewed locality warning (for demonstrations)
+    Audit {
+        /// Who the reviews are recorded as
+        #[arg(long, default_value = "Eve")]
+        by: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -539,6 +546,12 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut project = open(cli.project.as_deref())?;
             let n = sample::annotate_sample(&mut project, rows, seed)?;
             println!("simulated {n} annotations on the first {rows} rows (seed {seed})");
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Audit { by }) => {
+            let mut project = open(cli.project.as_deref())?;
+            let n = forcebench::split::audit_sample(&mut project, &by)?;
+            println!("kept {n} selected sample row(s) with locality warnings after review, as {by}");
             Ok(())
         }
         Command::Sample(SampleCommand::Load) => {

@@ -28,8 +28,12 @@ pub enum SplitCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Lock the latest draft: it can no longer change
+    /// Lock the latest draft: it can no longer change. Refused while a selected row has a locality
+    /// warning nobody reviewed or a QC error not resolved
     Lock {
+        /// Lock even so; the manifest and datasheet list the rows whose audit was skipped
+        #[arg(long)]
+        allow_unreviewed: bool,
         #[arg(long)]
         json: bool,
     },
@@ -58,8 +62,8 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
             }
             Ok(())
         }
-        SplitCommand::Lock { json } => {
-            let s = split::lock(&mut p)?;
+        SplitCommand::Lock { allow_unreviewed, json } => {
+            let s = split::lock_with(&mut p, allow_unreviewed)?;
             if json {
                 return print_json(&s);
             }
@@ -67,6 +71,7 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
             println!(
                 "\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`"
             );
+            println!("{}", s.audit.never_adjudicated_words());
             // Issue 31: the packets out whose rows this lock froze, and how many.
             let out = forcebench::packets::packets_at_lock(p.conn())?;
             if !out.is_empty() {
@@ -151,6 +156,12 @@ fn print_show(s: &SplitShow) {
     }
     if !s.stale.is_empty() {
         println!("warning: {} row(s) changed state since the draft; draft again before locking", s.stale.len());
+    }
+    let a = &s.audit;
+    if a.allowed_unreviewed {
+        println!("locked with its final audit unfinished (--allow-unreviewed): {}", a.describe());
+    } else if !a.is_clean() {
+        println!("not ready to lock: {}", a.describe());
     }
     // Issue 28: the split by construction family (only when some row has one).
     if s.by_family.keys().any(|f| f != forcebench::split::NO_FAMILY) {
