@@ -188,6 +188,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         split::split_verify,
         // evaluation.rs
         evaluation::evaluation_compare,
+        evaluation::evaluation_families,
         evaluation::evaluation_grid,
         evaluation::evaluation_paired,
         evaluation::evaluator_remove,

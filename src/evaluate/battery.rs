@@ -382,6 +382,8 @@ impl BatteryReport {
             ("figure3_grid.csv".into(), self.grid_csv().into_bytes()),
             ("figure3_grid.svg".into(), self.grid_svg().into_bytes()),
             ("figure4_mvr_by_axis.svg".into(), super::plots::heatmap_svg(&plotted).into_bytes()),
+            // Per construction family: every plotted row's MVR and FS, and the shortcut audit.
+            ("families.json".into(), pretty(&super::family::family_report(&plotted))?),
         ])
     }
 

@@ -12,6 +12,7 @@ mod common;
 mod db;
 mod error;
 mod evaluate;
+mod family;
 mod feedback;
 mod guideline;
 mod hostile;

@@ -139,10 +139,13 @@ export const JUDGE_CATALOG = {
 /** No evaluator stored as `<model>@<template>`: the grid is not shown (`evaluation_grid`). */
 export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [] };
 
+/** No row has a construction family: the family table is not shown (`evaluation_families`). */
+export const NO_FAMILIES = { pairs: { none: 0 }, per_family: {}, shortcuts: [], flagged: [], rule: "" };
+
 /** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, evaluation_families: NO_FAMILIES, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------
