@@ -15,6 +15,7 @@ pub mod lexicon;
 pub mod panel;
 pub mod plots;
 pub mod records;
+pub mod release;
 pub mod runner;
 pub mod trust;
 

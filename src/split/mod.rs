@@ -49,6 +49,11 @@ pub use leakage::{normalise, Leak, LeakageAudit};
 pub use publish::EXPORT_FILES;
 pub use verify::{verify, VerifyReport};
 
+/// The folder of an export that holds the evaluation release (prompts, run manifests, outputs,
+/// the guideline and the baselines' definitions), written and checked by
+/// `crate::evaluate::release`; the split's own files, manifest and seal do not cover it.
+pub const RELEASE_DIR: &str = "evaluation";
+
 /// Evaluation rows per axis in the paper.
 pub const DEFAULT_PER_AXIS: u32 = 40;
 

@@ -30,6 +30,7 @@ mod project;
 mod promotion;
 mod qc;
 mod queue;
+mod release;
 mod reopen;
 mod roster;
 mod rowstate;

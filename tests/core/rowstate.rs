@@ -14,10 +14,12 @@ fn stdout(project: &Path, args: &[&str]) -> String {
     String::from_utf8(fb(project, args).success().get_output().stdout.clone()).unwrap()
 }
 
-/// Every file of an export folder, name -> bytes.
+/// Every file of an export folder, name -> bytes: the split's own files (the evaluation release
+/// beside them, in its folder, lists what is stored when it is written, and has its own test).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_file())
         .map(|e| {
             let e = e.unwrap();
             (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())

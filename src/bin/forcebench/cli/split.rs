@@ -99,26 +99,46 @@ pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, version: Option<i
     let bar = indicatif::ProgressBar::new(split::EXPORT_FILES.len() as u64);
     let report = split::export_version(&p, &dir, version, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();
+    let release = forcebench::evaluate::release::write(&p, &dir, report.version)?;
     if json {
-        return print_json(&report);
+        #[derive(serde::Serialize)]
+        struct Exported<'a> {
+            #[serde(flatten)]
+            split: &'a split::ExportReport,
+            release: &'a forcebench::evaluate::release::ReleaseReport,
+        }
+        return print_json(&Exported { split: &report, release: &release });
     }
     println!("exported split v{} to {}", report.version, report.dir);
     for (name, hash) in &report.files {
         println!("  {name:<24} {hash}");
     }
     println!("content sha256 {}", report.content_sha256);
+    println!(
+        "evaluation release in {}: {} files ({} judge run(s), {} stored evaluator(s)), listed in its own manifest.json",
+        release.dir,
+        release.files.len() + 1,
+        release.runs,
+        release.evaluators
+    );
     Ok(())
 }
 
 pub(super) fn verify_cmd(dir: PathBuf, json: bool) -> Result<()> {
     let report = split::verify(&dir)?;
+    let release = forcebench::evaluate::release::verify(&dir)?;
     if json {
-        return print_json(&report);
+        let mut out = serde_json::to_value(&report).map_err(|e| forcebench::Error::Internal(e.to_string()))?;
+        out["release_files_checked"] = release.into();
+        return print_json(&out);
     }
     println!(
         "ok: {} files match their sha256; {} evaluation rows, {} retained; content sha256 {}",
         report.files_checked, report.eval_rows, report.retained_rows, report.content_sha256
     );
+    if release > 0 {
+        println!("ok: the evaluation release's {release} files match its manifest");
+    }
     Ok(())
 }
 
