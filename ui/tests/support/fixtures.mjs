@@ -673,6 +673,7 @@ export function adjudicateBackend(overrides = {}) {
       locality_rows: auditRows,
       mark_nonlocal: { id: "fx-adj-5", reason: "names another dam and year", marked_by: "Eve", at: "2025-03-05T00:00:00Z" },
       unmark_nonlocal: auditRows[1].mark,
+      locality_keep: { id: "fx-adj-5", kept_by: "Eve", note: null, at: "2025-03-05T00:00:00Z" },
     },
     byArg: { adjudication_row: { arg: "id", answers: adjRows } },
     ...overrides,
