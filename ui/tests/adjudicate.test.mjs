@@ -614,3 +614,21 @@ test("a bulk note does not outlive the next save", async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("an adjudicated row is reopened for its annotators with a reason, as the view's adjudicator", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.evaluate(() => {
+    window.__backend.byArg.adjudication_row.answers["fx-adj-1"] = window.__backend.answers.resolve_row;
+  });
+  await page.keyboard.press("]");
+  await page.keyboard.press("[");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  await page.waitForSelector('[data-testid="reopen-start"]');
+  await page.click('[data-testid="reopen-start"]');
+  await page.fill('[data-testid="reopen-reason"]', "Ana wants to look at the span again");
+  await page.click('[data-testid="reopen-confirm"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "adjudication_reopen"));
+  assert.deepEqual(await calls(page, "adjudication_reopen"), [{ id: "fx-adj-1", adjudicator: "Eve", reason: "Ana wants to look at the span again" }]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
