@@ -44,6 +44,7 @@ fn an_annotators_change_after_adjudication_is_refused_and_kappa_holds_until_a_re
     assert!((kappa(&f.project) - before).abs() < 1e-12);
     assert!((before - 0.6875).abs() < 1e-12);
     adjudicate::resolve(&mut f.project, &id, "eve", &Resolution { checklist: YES, ..Default::default() }).unwrap();
+    forcebench::roster::add(&f.project, "cy", forcebench::roster::Role::Annotator).unwrap();
 
     // Every path an annotator's label can change by is refused, naming the row and the way on.
     let snapshot = dump(&f.project);
@@ -57,6 +58,9 @@ fn an_annotators_change_after_adjudication_is_refused_and_kappa_holds_until_a_re
         "row_adjudicated"
     );
     assert_eq!(annotate::undo(&mut f.project, &id, "ana").unwrap_err().code(), "row_adjudicated");
+    // Nor can the row change whose labels it counts.
+    let err = forcebench::assign::reassign(&mut f.project, &id, "ben", "cy", "eve", "Ben left").unwrap_err();
+    assert_eq!(err.code(), "row_adjudicated");
     let file = write(
         f.dir.path(),
         "late.jsonl",
