@@ -28,7 +28,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = [
     "id", "group_id", "source_dataset", "source_id", "context", "passage", "evidence_span",
     "calibrated_claim", "raised_claim", "repair", "rationale", "axis", "severity",
+    "construction_family",
 ]
+# How a raised claim was made from its calibrated claim, read from the two wordings (so that the
+# families follow the rows, and results can be broken down and audited by them).
+FAMILIES = {
+    "deletion": "the raised claim drops words of the calibrated one (a hedge, a bound, a date) and adds none",
+    "substitution": "the raised claim swaps one or two words of the calibrated one, at the same length",
+    "rewrite": "the raised claim rewords the calibrated one more freely",
+}
+
+
+def words(text):
+    return [w.strip(".,;:!?()\"'").lower() for w in text.split() if w.strip(".,;:!?()\"'")]
+
+
+def family_of(calibrated, raised):
+    c, r = words(calibrated), words(raised)
+    if set(r) <= set(c):
+        return "deletion"
+    if len(c) == len(r) and sum(1 for a, b in zip(c, r) if a != b) <= 2:
+        return "substitution"
+    return "rewrite"
 AXES = ["relation", "modality", "scope", "temporal", "numeric"]
 SOURCES = ["ExpertQA", "AttributedQA", "GaRAGe", "LFQA", "Stanford-GenSearch"]
 BOUNDARY_TYPES = [
@@ -1708,8 +1729,9 @@ def assemble():
         if key not in group_ids:
             group_ids[key] = f"g-{len(group_ids) + 1:03d}"
         rec = {"id": rid, "group_id": group_ids[key]}
-        for col in COLUMNS[2:]:
+        for col in COLUMNS[2:-1]:
             rec[col] = r[col]
+        rec["construction_family"] = family_of(r["calibrated_claim"], r["raised_claim"])
         records.append(rec)
         if r["_flaw"] is not None:
             first_in_group = next(x["id"] for x in records if x["group_id"] == rec["group_id"])
@@ -1835,6 +1857,9 @@ def write_readme(records, flaws, path):
             ["`axis`", "suggested primary force axis: relation, modality, scope, temporal, "
                        "numeric"],
             ["`severity`", "suggested severity: 1 subtle, 2 clear, 3 high-impact"],
+            ["`construction_family`", "how the raised claim was made from the calibrated one, read "
+                                      "from the two wordings: " + "; ".join(
+                                          f"`{k}`: {v}" for k, v in FAMILIES.items())],
         ]),
         "",
         "All suggested fields are pre-annotation drafts. Annotators write their own values; "

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the project the README's pictures of the Split and Evaluate views are taken from: the
 # bundled sample, four annotators and an adjudicator, every row annotated (simulated), the full
-# agreements confirmed and affirmed, QC, split v1 (8 rows per axis) locked, the five baselines and
+# agreements confirmed and affirmed, QC, split v1 (8 rows per axis) audited (`sample audit`) and
+# locked, the five baselines and
 # an example judge whose answers are made up here (most raised claims flagged, a few misses, one
 # answer with no verdict). Then takes every view at 1280×800, 1440×900 and 960×600 in the real
 # window and writes the README's pictures into docs/:
@@ -26,6 +27,7 @@ run sample annotate --rows 106
 run adjudicate confirm-agreements --adjudicator Eve --affirm
 run qc run
 run split draft --per-axis 8
+run sample audit --by Eve
 run split lock
 run baselines run
 run judge export --template force_aware --out "$work/requests.jsonl"

@@ -29,6 +29,7 @@ $fb "${p[@]}" adjudicate confirm-agreements --adjudicator Eve --affirm >/dev/nul
 $fb "${p[@]}" split draft --per-axis 8 >/dev/null
 first=$($fb "${p[@]}" split show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["eval_ids"][0])')
 $fb "${p[@]}" locality mark "$first" --reason "export check: a removed row" >/dev/null
+$fb "${p[@]}" sample audit >/dev/null
 $fb "${p[@]}" split lock >/dev/null
 # McNemar's exact test of `evaluate paired`, against SciPy's binomtest (removes what it adds).
 "$venv/bin/python" tests/python/check_paired.py "$fb" "$work/demo.forcebench"

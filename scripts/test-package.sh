@@ -48,6 +48,7 @@ fb agreement --json | python3 -c 'import json,sys; k=json.load(sys.stdin)["cohen
 fb adjudicate confirm-agreements --adjudicator Eve --affirm >/dev/null
 fb qc run >/dev/null
 fb split draft >/dev/null
+fb sample audit >/dev/null
 fb split lock >/dev/null
 fb export "$work/export" >/dev/null
 fb verify "$work/export" >/dev/null

@@ -31,8 +31,10 @@ use crate::vocab::Decision;
 
 mod affirm; // issue 28
 mod page;
+mod reopen;
 pub use affirm::{affirm_preview, confirm_and_affirm, AffirmReport};
 pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
+pub use reopen::{reopen, reopenings, Reopening};
 
 /// Why a row is where it is in the adjudication queue (the queue's order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
@@ -472,7 +474,8 @@ fn write(
     Ok(())
 }
 
-/// Adjudicates one row (or reopens it): durable when this returns.
+/// Adjudicates one row (or changes its final label again): durable when this returns. To let
+/// the annotators change their own labels, the row is reopened instead ([`reopen`]).
 pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolution) -> Result<RowView> {
     let id: &str = &crate::input::id_key(id)?;
     let adjudicator: &str = &crate::input::name_key(adjudicator)?;

@@ -191,7 +191,8 @@ pub fn reassign(
     let from = roster::require(project, from)?;
     let to = roster::require(project, to)?;
     let tx = project.conn_mut().transaction()?;
-    crate::rowstate::guard(&tx, candidate_id)?;
+    // Whose labels a row's agreement counts is part of its labels: frozen once it is adjudicated.
+    crate::rowstate::guard_labels(&tx, candidate_id)?;
     let slot: Option<i64> = tx
         .query_row(
             "SELECT slot FROM assignments WHERE candidate_id = ?1 AND annotator_id = ?2",

@@ -53,6 +53,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
     crate::adjudicate::AffirmReport::export_all_to(dir)?; // issue 28
+    crate::adjudicate::Reopening::export_all_to(dir)?;
     crate::guideline::InForce::export_all_to(dir)?;
     crate::guideline::VersionSummary::export_all_to(dir)?;
     crate::feedback::Feedback::export_all_to(dir)?;
@@ -64,8 +65,10 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::evaluate::battery::BatteryReport::export_all_to(dir)?;
     crate::evaluate::battery::TableRow::export_all_to(dir)?;
     crate::evaluate::panel::PairedReport::export_all_to(dir)?;
+    crate::evaluate::family::FamilyReport::export_all_to(dir)?;
     crate::evaluate::judge::Answer::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
+    crate::locality::Keep::export_all_to(dir)?;
     crate::split::SplitShow::export_all_to(dir)?;
     crate::split::SplitParams::export_all_to(dir)?;
     crate::split::ExportReport::export_all_to(dir)?;

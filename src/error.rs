@@ -213,6 +213,15 @@ pub enum Error {
     #[error("{0}. Nothing was changed")]
     SplitLockedInStorage(String),
 
+    /// A change to an annotator's label on a row already adjudicated: pre-adjudication agreement
+    /// counts the labels as they were decided, so the adjudicator must reopen the row first.
+    #[error("{0}")]
+    RowAdjudicated(String),
+
+    /// Locking a split while its final locality audit or QC is not finished (names the rows).
+    #[error("{0}")]
+    AuditUnfinished(String),
+
     // ---- issue 29: the lock sealed in storage ----
     /// An export of a locked split that would differ from the seal recorded when it was locked.
     #[error("{0}")]
@@ -296,6 +305,8 @@ impl Error {
             Error::BadTemplate(_) => "bad_template",
             Error::NoEvaluator(_) => "no_evaluator",
             Error::SplitLocked { .. } | Error::SplitLockedInStorage(_) => "split_locked",
+            Error::RowAdjudicated(_) => "row_adjudicated",
+            Error::AuditUnfinished(_) => "audit_unfinished",
             Error::SealBroken(_) => "seal_broken",
             Error::Damaged(_) => "damaged_project",
             Error::ReadOnlyProject => "read_only_project",
@@ -383,6 +394,9 @@ impl From<rusqlite::Error> for Error {
         if let rusqlite::Error::SqliteFailure(_, Some(message)) = &e {
             if let Some(words) = message.strip_prefix("split_locked: ") {
                 return Error::SplitLockedInStorage(words.to_string());
+            }
+            if let Some(words) = message.strip_prefix("row_adjudicated: ") {
+                return Error::RowAdjudicated(format!("{words}. Nothing was changed"));
             }
         }
         if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {

@@ -1,6 +1,10 @@
 //! The locality audit: a last pass over accepted rows that removes those whose raised claim
 //! changes more than force (new content, another entity, another time). A removed row keeps its
 //! adjudication; the mark, with its reason, who made it and when, is kept and exported.
+//!
+//! A row with a locality warning is *reviewed* once it is marked nonlocal or kept ([`keep`]: the
+//! reviewer looked and it stays, recorded with who and when). A split is not locked while a
+//! selected row is unreviewed ([`unreviewed`]) unless the lead says so and the manifest records it.
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -21,6 +25,17 @@ pub struct AuditRow {
     pub warnings: Vec<crate::qc::QcResult>,
     /// Set when the row has been marked nonlocal.
     pub mark: Option<Mark>,
+    /// Set when a reviewer kept the row despite its warnings.
+    pub keep: Option<Keep>,
+}
+
+/// A review that keeps a row with locality warnings in the benchmark.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Keep {
+    pub id: String,
+    pub kept_by: String,
+    pub note: Option<String>,
+    pub at: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -54,7 +69,15 @@ pub fn audit_rows(project: &Project) -> Result<Vec<AuditRow>> {
             .into_iter()
             .filter(|r| r.check.starts_with("locality_") && !r.passed)
             .collect();
-        out.push(AuditRow { mark: get(project, &id)?, id, axis, calibrated_claim, raised_claim, warnings });
+        out.push(AuditRow {
+            mark: get(project, &id)?,
+            keep: kept_in(conn, &id)?,
+            id,
+            axis,
+            calibrated_claim,
+            raised_claim,
+            warnings,
+        });
     }
     out.sort_by_key(|r| r.warnings.is_empty());
     Ok(out)
@@ -132,4 +155,66 @@ pub fn unmark(project: &mut Project, id: &str) -> Result<Mark> {
     tx.execute("DELETE FROM locality_marks WHERE candidate_id = ?1", [id])?;
     tx.commit()?;
     Ok(mark)
+}
+
+fn kept_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Keep>> {
+    Ok(conn
+        .prepare_cached("SELECT candidate_id, kept_by, note, at FROM locality_keeps WHERE candidate_id = ?1")?
+        .query_row([id], |r| Ok(Keep { id: r.get(0)?, kept_by: r.get(1)?, note: r.get(2)?, at: r.get(3)? }))
+        .optional()?)
+}
+
+/// Records that an accepted row was reviewed in the locality audit and stays. Refused for a row
+/// that is not accepted (a removed row is reviewed by its mark), one kept already, or one a
+/// locked split freezes.
+pub fn keep(project: &mut Project, id: &str, by: &str, note: Option<&str>) -> Result<Keep> {
+    let id: &str = &crate::input::id_key(id)?;
+    let by: &str = &crate::input::name_key(by)?;
+    let note = note.map(str::trim).filter(|n| !n.is_empty());
+    let tx = project.conn_mut().transaction()?;
+    match crate::rowstate::state(&tx, id)? {
+        None => return Err(Error::CandidateNotFound(id.into())),
+        Some(WorkflowState::Accepted) => {}
+        Some(WorkflowState::LocalityRemoved) => {
+            return Err(Error::WrongRowState(format!(
+                "row `{id}` is marked nonlocal; take the mark back first (`forcebench locality unmark {id}`) to keep it"
+            )));
+        }
+        Some(other) => {
+            return Err(Error::WrongRowState(format!(
+                "row `{id}` is {}; the locality audit reviews accepted rows only",
+                other.as_str()
+            )))
+        }
+    }
+    if let Some(k) = kept_in(&tx, id)? {
+        return Err(Error::AlreadyDone(format!("row `{id}` was already kept by {} at {}", k.kept_by, k.at)));
+    }
+    crate::rowstate::guard(&tx, id)?;
+    let at = now();
+    tx.execute(
+        "INSERT INTO locality_keeps (candidate_id, kept_by, note, at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, by.trim(), note, at],
+    )?;
+    tx.commit()?;
+    Ok(Keep { id: id.to_string(), kept_by: by.trim().to_string(), note: note.map(String::from), at })
+}
+
+/// Of rows `ids`, those with a failed locality check that nobody has reviewed (neither marked
+/// nonlocal nor kept), each with the checks that failed, in the order given.
+pub fn unreviewed(conn: &rusqlite::Connection, ids: &[String]) -> Result<Vec<(String, Vec<String>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT q.check_name FROM qc_results q WHERE q.candidate_id = ?1 AND q.passed = 0 AND q.check_name LIKE 'locality\\_%' ESCAPE '\\'
+           AND NOT EXISTS (SELECT 1 FROM locality_marks m WHERE m.candidate_id = ?1)
+           AND NOT EXISTS (SELECT 1 FROM locality_keeps k WHERE k.candidate_id = ?1)
+         ORDER BY q.check_name",
+    )?;
+    let mut out = Vec::new();
+    for id in ids {
+        let checks: Vec<String> = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        if !checks.is_empty() {
+            out.push((id.clone(), checks));
+        }
+    }
+    Ok(out)
 }

@@ -257,7 +257,8 @@ pub struct MergeReport {
     /// while the packet was out, the version in force now (its labels were given under the older).
     pub guideline_version: String,
     pub newer_guideline: Option<String>,
-    /// Rows whose changes were left out because a locked split froze the row (issue 31): the rest
+    /// Rows whose changes were left out because a locked split froze the row (issue 31) or the
+    /// row is adjudicated (its annotators' labels stay as decided until it is reopened): the rest
     /// of the return is merged; each row stays all-or-nothing.
     pub frozen_rows: Vec<LeftRow>,
 }
@@ -654,12 +655,19 @@ fn merge_one(
         // listed with the reason (the rest of the return is merged: a packet issued before the
         // lock keeps its other rows); time spent on it since is not recorded, as in the app.
         // Every other check above still refuses the whole return.
-        if let Err(frozen) = crate::rowstate::guard(tx, &row.id) {
+        // An adjudicated row is left out the same way: its annotators' labels stay as they were
+        // decided until the adjudicator reopens it.
+        if let Err(frozen) = crate::rowstate::guard_labels(tx, &row.id) {
             if *fresh {
                 let events = events.iter().filter(|e| matches!(e.3, Known::New)).count() as u64;
                 let reason = match frozen {
                     Error::SplitLocked { version, .. } => {
                         format!("the row is in locked split v{version}, which freezes its labels")
+                    }
+                    Error::RowAdjudicated(_) => {
+                        "the row is adjudicated, which freezes its annotators' labels; the adjudicator must reopen it \
+                         (`adjudicate reopen`) before they can change"
+                            .to_string()
                     }
                     other => other.to_string(),
                 };

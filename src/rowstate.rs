@@ -483,6 +483,26 @@ pub fn guard(conn: &Connection, id: &str) -> Result<()> {
     }
 }
 
+/// Refuses a change to an annotator's label on row `id`: [`guard`]'s refusal when a locked split
+/// covers it, and, once the row is adjudicated, a refusal saying that the adjudicator must reopen
+/// it. Every pre-adjudication figure (kappa and the other coefficients, the feedback, the
+/// datasheet and the manifest) reads the annotations table; refusing here keeps those labels
+/// exactly as they were when the row was decided. A trigger refuses the same write in storage.
+pub fn guard_labels(conn: &Connection, id: &str) -> Result<()> {
+    guard(conn, id)?;
+    let adjudicated: bool = conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM adjudications WHERE candidate_id = ?1)")?
+        .query_row([id], |r| r.get(0))?;
+    if adjudicated {
+        return Err(Error::RowAdjudicated(format!(
+            "row `{id}` is adjudicated: its annotators' labels are the ones agreement counts, as they stood when \
+             it was decided, and cannot change now. Ask the adjudicator to reopen it (`forcebench adjudicate reopen \
+             {id} --reason ...`, or Reopen in the Adjudicate view). Nothing was changed"
+        )));
+    }
+    Ok(())
+}
+
 /// Every frozen row with the latest locked split covering it, for code that checks many rows.
 pub struct Frozen {
     by_id: HashMap<String, i64>,

@@ -7,8 +7,8 @@
 //! durable commit never stalls the window, and answer only after it. Argument names are as the
 //! UI sends them (`hide_names` is kept snake_case on purpose: it reads the same on both sides).
 
-use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, AffirmReport, Resolution, RowView};
-use forcebench::locality::{self, AuditRow, Mark};
+use forcebench::adjudicate::{self, AdjudicationPage, AdjudicationQuery, AffirmReport, Reopening, Resolution, RowView};
+use forcebench::locality::{self, AuditRow, Keep, Mark};
 use forcebench::qc::{self, QcReport};
 use forcebench::ErrorPayload;
 use tauri::State;
@@ -37,7 +37,7 @@ pub async fn adjudication_row(
     studio.with(|p| adjudicate::row_view(p, &id, hide_names))
 }
 
-/// Adjudicates (or reopens) one row as `adjudicator`; durable when it answers. The answer is the
+/// Adjudicates one row (or changes its final label again) as `adjudicator`; durable when it answers. The answer is the
 /// row as the view shows it (names hidden again when the view hides them).
 #[tauri::command(rename_all = "snake_case")]
 pub async fn resolve_row(
@@ -55,6 +55,18 @@ pub async fn resolve_row(
             Ok(view)
         }
     })
+}
+
+/// Reopens an adjudicated row as `adjudicator`, for `reason`, so its annotators may change their
+/// labels; answers with the reopening as recorded.
+#[tauri::command]
+pub async fn adjudication_reopen(
+    studio: State<'_, Studio>,
+    id: String,
+    adjudicator: String,
+    reason: String,
+) -> Result<Reopening, ErrorPayload> {
+    studio.with_mut(|p| adjudicate::reopen(p, &id, &adjudicator, &reason))
 }
 
 /// Confirms every open full agreement at once (logged as bulk-confirmed); answers how many.
@@ -103,4 +115,15 @@ pub async fn mark_nonlocal(
 #[tauri::command]
 pub async fn unmark_nonlocal(studio: State<'_, Studio>, id: String) -> Result<Mark, ErrorPayload> {
     studio.with_mut(|p| locality::unmark(p, &id))
+}
+
+/// Keeps an accepted row with locality warnings after review, as `by` (recorded with when).
+#[tauri::command]
+pub async fn locality_keep(
+    studio: State<'_, Studio>,
+    id: String,
+    by: String,
+    note: Option<String>,
+) -> Result<Keep, ErrorPayload> {
+    studio.with_mut(|p| locality::keep(p, &id, &by, note.as_deref()))
 }

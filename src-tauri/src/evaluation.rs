@@ -28,6 +28,13 @@ pub async fn evaluation_compare(studio: State<'_, Studio>) -> Result<Vec<Evaluat
     studio.with(|p| evaluate::compare(p, BOOTSTRAP))
 }
 
+/// Every stored evaluator's MVR and FS per construction family, and the shortcut audit of the
+/// lexical baselines (the core's rule; the view only shows it).
+#[tauri::command]
+pub async fn evaluation_families(studio: State<'_, Studio>) -> Result<evaluate::family::FamilyReport, ErrorPayload> {
+    studio.with(|p| Ok(evaluate::family::family_report(&evaluate::compare(p, BOOTSTRAP)?)))
+}
+
 /// The model × prompt grid of the evaluators stored as `<model>@<template>` (as `judge battery`
 /// stores them), each prompt pooled over its models, and the baselines.
 #[tauri::command]

@@ -169,6 +169,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::adjudication_page,
         adjudication::adjudication_row,
         adjudication::resolve_row,
+        adjudication::adjudication_reopen,
         adjudication::confirm_agreements,
         adjudication::affirm_preview,
         adjudication::confirm_and_affirm,
@@ -176,6 +177,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         adjudication::locality_rows,
         adjudication::mark_nonlocal,
         adjudication::unmark_nonlocal,
+        adjudication::locality_keep,
         // split.rs
         split::split_show,
         split::split_defaults,
@@ -186,6 +188,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         split::split_verify,
         // evaluation.rs
         evaluation::evaluation_compare,
+        evaluation::evaluation_families,
         evaluation::evaluation_grid,
         evaluation::evaluation_paired,
         evaluation::evaluator_remove,

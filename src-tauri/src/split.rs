@@ -51,9 +51,11 @@ pub async fn split_draft(studio: State<'_, Studio>, params: DraftParams) -> Resu
 }
 
 /// Locks the latest draft: the final labels and locality marks of its rows can no longer change.
-#[tauri::command]
-pub async fn split_lock(studio: State<'_, Studio>) -> Result<SplitShow, ErrorPayload> {
-    studio.with_mut(split::lock)
+/// Refused while a selected row's final audit is unfinished, unless `allow_unreviewed` (the
+/// manifest then records what was skipped).
+#[tauri::command(rename_all = "snake_case")]
+pub async fn split_lock(studio: State<'_, Studio>, allow_unreviewed: Option<bool>) -> Result<SplitShow, ErrorPayload> {
+    studio.with_mut(|p| split::lock_with(p, allow_unreviewed.unwrap_or(false)))
 }
 
 /// Each annotator's latest packet with rows the lock freezes (or locking the latest draft would
@@ -100,10 +102,13 @@ pub fn export_to(
         return Err(forcebench::Error::InvalidArgument("type the folder to export the split to".into()).payload());
     }
     studio.with(|p| {
-        split::export(p, Path::new(dir), &mut |done, total| {
+        let report = split::export(p, Path::new(dir), &mut |done, total| {
             let file = EXPORT_FILES.get(done.wrapping_sub(1)).copied().unwrap_or_default().to_string();
             progress(ExportProgress { done, total, file });
-        })
+        })?;
+        // The evaluation release beside the split, in its own folder with its own manifest.
+        forcebench::evaluate::release::write(p, Path::new(dir), report.version)?;
+        Ok(report)
     })
 }
 
@@ -114,5 +119,7 @@ pub async fn split_verify(dir: String) -> Result<VerifyReport, ErrorPayload> {
     if dir.is_empty() {
         return Err(forcebench::Error::InvalidArgument("type the folder to verify".into()).payload());
     }
-    split::verify(Path::new(dir)).map_err(|e| e.payload())
+    let report = split::verify(Path::new(dir)).map_err(|e| e.payload())?;
+    forcebench::evaluate::release::verify(Path::new(dir)).map_err(|e| e.payload())?;
+    Ok(report)
 }

@@ -17,6 +17,7 @@ fn project(lock: bool) -> Project {
     let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(3), Some(1));
     forcebench::split::draft(&mut project, &params).unwrap();
     if lock {
+        forcebench::split::audit_sample(&mut project, "Eve").unwrap();
         forcebench::split::lock(&mut project).unwrap();
     }
     project

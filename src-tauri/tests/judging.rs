@@ -26,6 +26,7 @@ fn locked_file(dir: &std::path::Path) -> Project {
     let mut project = common::accepted_project("IPC judge");
     let params = forcebench::split::SplitParams::new(BTreeMap::new(), Some(2), Some(1));
     forcebench::split::draft(&mut project, &params).unwrap();
+    forcebench::split::audit_sample(&mut project, "Eve").unwrap();
     forcebench::split::lock(&mut project).unwrap();
     let path = dir.join("judge.forcebench");
     project.conn().execute("VACUUM INTO ?1", [path.to_str().unwrap()]).unwrap();

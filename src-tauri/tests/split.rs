@@ -18,6 +18,22 @@ fn ids(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect()
 }
 
+/// Keeps, as the adjudicator reviewing them, the selected rows whose locality warning nobody
+/// reviewed (the lock waits for them); answers their ids.
+fn review(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Vec<String> {
+    let shown = invoke(window, "split_show", json!({})).unwrap();
+    let open: Vec<String> = shown["audit"]["unreviewed_locality"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    for id in &open {
+        invoke(window, "locality_keep", json!({ "id": id, "by": "Eve", "note": null })).unwrap();
+    }
+    open
+}
+
 fn draft_args(caps: Value, per_axis: u32, seed: u64) -> Value {
     json!({ "params": { "caps": caps, "per_axis": per_axis, "seed": seed } })
 }
@@ -89,7 +105,15 @@ fn lock_freezes_the_rows_and_locking_twice_is_refused() {
     assert!(err["message"].as_str().unwrap().contains("no split to lock"), "{err}");
 
     let draft = invoke(&window, "split_draft", draft_args(json!({}), 4, 1)).unwrap();
+    // The lock waits for the final audit, naming the rows nobody reviewed; kept, it goes ahead.
+    let unreviewed = draft["audit"]["unreviewed_locality"].as_array().unwrap().clone();
+    assert!(!unreviewed.is_empty(), "the sample's draft has warned rows: {draft}");
+    let err = invoke(&window, "split_lock", json!({})).unwrap_err();
+    assert_eq!(err["code"], "audit_unfinished");
+    assert!(err["message"].as_str().unwrap().contains(unreviewed[0]["id"].as_str().unwrap()), "{err}");
+    assert_eq!(review(&window).len(), unreviewed.len());
     let locked = invoke(&window, "split_lock", json!({})).unwrap();
+    assert_eq!(locked["audit"]["allowed_unreviewed"], false);
     assert_eq!(locked["status"], "locked");
     assert!(locked["locked_at"].is_string());
     assert_eq!(ids(&locked["eval_ids"]), ids(&draft["eval_ids"]));
@@ -135,6 +159,7 @@ fn export_needs_a_locked_split_and_a_folder() {
     invoke(&window, "split_draft", draft_args(json!({}), 4, 1)).unwrap();
     let err = invoke(&window, "split_export", args).unwrap_err();
     assert!(err["message"].as_str().unwrap().contains("lock it before exporting"), "{err}");
+    review(&window);
     invoke(&window, "split_lock", json!({})).unwrap();
     let err = invoke(&window, "split_export", json!({ "dir": "  ", "onProgress": "__CHANNEL__:7" })).unwrap_err();
     assert_eq!(err["message"], "type the folder to export the split to");
@@ -145,6 +170,7 @@ fn export_needs_a_locked_split_and_a_folder() {
 fn export_writes_every_file_and_verify_then_names_a_changed_file() {
     let (_app, window) = app(Ok(accepted_project()));
     invoke(&window, "split_draft", draft_args(json!({ "relation": 6 }), 4, 1)).unwrap();
+    review(&window);
     let locked = invoke(&window, "split_lock", json!({})).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("split-v1");
@@ -189,6 +215,7 @@ fn export_writes_every_file_and_verify_then_names_a_changed_file() {
 fn export_reports_progress_after_each_file_in_writing_order() {
     let (app, window) = app(Ok(accepted_project()));
     invoke(&window, "split_draft", draft_args(json!({}), 4, 1)).unwrap();
+    review(&window);
     invoke(&window, "split_lock", json!({})).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut steps = Vec::new();

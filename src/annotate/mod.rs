@@ -252,7 +252,7 @@ pub(crate) fn set_in(
     origin: Origin,
 ) -> Result<Annotation> {
     let annotator_id = assigned_annotator(tx, &c.id, annotator)?;
-    crate::rowstate::guard(tx, &c.id)?;
+    crate::rowstate::guard_labels(tx, &c.id)?;
     let value = normalise(field, value, &c.passage)
         .map_err(|e| Error::InvalidArgument(format!("row `{}`, field `{}`: {e}", c.id, field.as_str())))?;
     let mut current = fold(tx, c, annotator_id, annotator)?;
@@ -312,7 +312,7 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
     if current.suggested.is_empty() {
         return Ok(current);
     }
-    crate::rowstate::guard(tx, &c.id)?;
+    crate::rowstate::guard_labels(tx, &c.id)?;
     if current.events == 0 {
         current = record_start(tx, c, annotator_id, current)?;
     }
@@ -378,7 +378,7 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
         .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?;
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
-    crate::rowstate::guard(&tx, candidate_id)?;
+    crate::rowstate::guard_labels(&tx, candidate_id)?;
     let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
         return fold(&tx, &c, annotator_id, annotator);
     };

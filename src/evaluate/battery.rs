@@ -63,7 +63,7 @@ pub struct BatteryReport {
 }
 
 /// The files of the report folder, in the order written.
-pub const REPORT_FILES: [&str; 10] = [
+pub const REPORT_FILES: [&str; 11] = [
     "report.json",
     "table2.csv",
     "table2.json",
@@ -74,6 +74,7 @@ pub const REPORT_FILES: [&str; 10] = [
     "figure3_grid.svg",
     "figure4_mvr_by_axis.svg",
     "footnotes.txt",
+    "families.json",
 ];
 
 /// Refuses a report folder that cannot be written (a file, a symbolic link, a device, a
@@ -640,6 +641,8 @@ impl BatteryReport {
             notes(self.grid_svg()),
             notes(super::plots::heatmap_svg(&plotted)),
             footnotes.into_bytes(),
+            // Per construction family: every plotted row's MVR and FS, and the shortcut audit.
+            pretty(&super::family::family_report(&plotted))?,
         ];
         Ok(REPORT_FILES.iter().map(|n| n.to_string()).zip(contents).collect())
     }

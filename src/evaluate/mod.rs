@@ -14,6 +14,7 @@ pub mod baselines;
 pub mod battery;
 pub mod declaration;
 pub mod fitness;
+pub mod family;
 pub mod judge;
 pub mod lexicon;
 pub mod panel;
@@ -21,6 +22,7 @@ pub mod panel_file;
 pub mod plots;
 pub mod providers;
 pub mod records;
+pub mod release;
 pub mod runner;
 pub mod trust;
 
@@ -316,6 +318,8 @@ pub struct EvaluatorReport {
     pub per_axis: BTreeMap<String, Metrics>,
     pub per_severity: BTreeMap<String, Metrics>,
     pub per_source: BTreeMap<String, Metrics>,
+    /// Construction family (`none` for rows without one) -> metrics (see [`family`]).
+    pub per_family: BTreeMap<String, Metrics>,
     /// Pairs with an unparsable or refused output, with what is wrong.
     pub missing_pairs: Vec<MissingPair>,
     /// Its requests answered, answered but unusable, and never answered.
@@ -337,6 +341,8 @@ pub struct Pair {
     pub source: String,
     /// The row's group (rows of one group share a source passage).
     pub group_id: String,
+    /// How the row was constructed (`none` when the import gave no family).
+    pub family: String,
     pub evidence_span: String,
     pub context: String,
     pub passage: String,
@@ -355,10 +361,16 @@ pub fn eval_pairs(project: &Project) -> Result<(i64, Vec<Pair>)> {
         )));
     }
     let rows = crate::split::eval_rows(project)?;
+    let families: HashMap<String, String> = project
+        .conn()
+        .prepare("SELECT id, construction_family FROM candidates WHERE construction_family IS NOT NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
     Ok((
         s.version,
         rows.into_iter()
             .map(|r| Pair {
+                family: families.get(&r.id).cloned().unwrap_or_else(|| crate::split::NO_FAMILY.to_string()),
                 id: r.id,
                 axis: r.axis,
                 severity: r.severity,
@@ -443,6 +455,7 @@ pub fn report(
         per_axis: group(&|p| p.axis.clone()),
         per_severity: group(&|p| p.severity.to_string()),
         per_source: group(&|p| p.source.clone()),
+        per_family: group(&|p| p.family.clone()),
         missing_pairs,
         completeness,
     }

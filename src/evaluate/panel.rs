@@ -51,6 +51,8 @@ pub struct PanelReport {
     #[ts(flatten)]
     pub overall: Pooled,
     pub per_axis: BTreeMap<String, Pooled>,
+    /// Construction family (`none` for rows without one) -> the pool over its pairs.
+    pub per_family: BTreeMap<String, Pooled>,
 }
 
 impl PanelReport {
@@ -74,6 +76,7 @@ impl PanelReport {
             per_axis: self.per_axis.iter().map(|(k, v)| (k.clone(), m(v))).collect(),
             per_severity: BTreeMap::new(),
             per_source: BTreeMap::new(),
+            per_family: self.per_family.iter().map(|(k, v)| (k.clone(), m(v))).collect(),
             missing_pairs: Vec::new(),
             completeness: super::Completeness::default(),
         }
@@ -233,15 +236,17 @@ fn panel_of(
     bootstrap: Option<(u32, u64)>,
 ) -> PanelReport {
     let all: Vec<usize> = (0..pairs.len()).collect();
-    let mut by_axis: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let (mut by_axis, mut by_family): (BTreeMap<String, Vec<usize>>, BTreeMap<String, Vec<usize>>) = Default::default();
     for (i, p) in pairs.iter().enumerate() {
         by_axis.entry(p.axis.clone()).or_default().push(i);
+        by_family.entry(p.family.clone()).or_default().push(i);
     }
     PanelReport {
         members: names.iter().map(|n| n.trim().to_string()).collect(),
         split_version: version,
         overall: pool(members, &all, bootstrap),
         per_axis: by_axis.into_iter().map(|(k, idx)| (k, pool(members, &idx, bootstrap))).collect(),
+        per_family: by_family.into_iter().map(|(k, idx)| (k, pool(members, &idx, bootstrap))).collect(),
     }
 }
 

@@ -110,6 +110,9 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
     if let Some(u) = &s.suggestion_uptake {
         uptake_section(&mut out, u);
     }
+    if let Some(a) = &s.audit_at_lock {
+        audit_section(&mut out, a);
+    }
     if let Some(a) = &s.leakage_audit {
         out.push_str(&format!(
             "## Leakage audit\n\nThe {} evaluation rows were compared with the {} other retained rows: groups shared {}, passages shared {}, raised claims shared {} (passages and claims compared with case, spacing and punctuation ignored). All three are zero by construction; `forcebench verify` recomputes them from the files.\n\n",
@@ -167,6 +170,26 @@ fn uptake_section(out: &mut String, u: &crate::contexts::uptake::UptakeReport) {
     out.push('\n');
 }
 
+/// The final audit as the lock found it: whether every selected row's locality warnings were
+/// reviewed and QC errors resolved, what was skipped when the lead locked anyway, and how many
+/// double-annotated rows were never adjudicated. Only splits locked with an audit record have it.
+fn audit_section(out: &mut String, a: &super::LockAudit) {
+    out.push_str("## Final audit at lock\n\n");
+    if a.allowed_unreviewed {
+        out.push_str("The split was locked with its final audit unfinished (`--allow-unreviewed`): the rows below were not reviewed or resolved.\n\n");
+        for r in &a.unreviewed_locality {
+            out.push_str(&format!("- `{}`: locality warning not reviewed ({})\n", r.id, r.checks.join(", ")));
+        }
+        for r in &a.qc_errors {
+            out.push_str(&format!("- `{}`: QC error not resolved ({})\n", r.id, r.checks.join(", ")));
+        }
+        out.push('\n');
+    } else {
+        out.push_str("Every selected row with a locality warning was reviewed (marked nonlocal or kept) and no selected row has a QC error.\n\n");
+    }
+    out.push_str(&format!("Adjudication: {}.\n\n", a.never_adjudicated_words()));
+}
+
 /// What the lock recorded of a split, read back from its stored manifest: an export writes the
 /// datasheet and the removal list from it rather than recomputing them.
 #[derive(Deserialize)]
@@ -192,6 +215,9 @@ pub(super) struct Recorded {
     /// Recorded with `before_candidacy`: the suggestions followed through.
     #[serde(default)]
     pub(super) suggestion_uptake: Option<crate::contexts::uptake::UptakeReport>,
+    /// Absent from splits locked before the lock waited for the final audit.
+    #[serde(default)]
+    pub(super) audit_at_lock: Option<super::LockAudit>,
 }
 
 #[derive(Deserialize)]

@@ -33,6 +33,7 @@ use crate::project::{now, Project};
 use crate::vocab::Axis;
 use facts::{Facts, Standing};
 
+mod audit;
 mod datasheet;
 mod export;
 pub(crate) mod facts;
@@ -42,10 +43,16 @@ mod publish;
 mod seal;
 mod verify;
 
+pub use audit::{audit_sample, LockAudit, RowChecks};
 pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport};
 pub use leakage::{normalise, Leak, LeakageAudit};
 pub use publish::EXPORT_FILES;
 pub use verify::{verify, VerifyReport};
+
+/// The folder of an export that holds the evaluation release (prompts, run manifests, outputs,
+/// the guideline and the baselines' definitions), written and checked by
+/// `crate::evaluate::release`; the split's own files, manifest and seal do not cover it.
+pub const RELEASE_DIR: &str = "evaluation";
 
 /// Evaluation rows per axis in the paper.
 pub const DEFAULT_PER_AXIS: u32 = 40;
@@ -345,6 +352,9 @@ pub struct SplitShow {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub before_candidacy: Option<crate::contexts::ContextCounts>,
+    /// The final audit of the selected rows: what a lock waits for (a draft: as it stands now;
+    /// a locked split: as it was locked, empty for splits locked before the audit was recorded).
+    pub audit: LockAudit,
 }
 
 /// The name a row without a construction family is counted under.
@@ -548,6 +558,7 @@ pub fn draft(project: &mut Project, params: &SplitParams) -> Result<SplitShow> {
     let head = (split_id, version, "draft".to_string(), params_json, created_at, None);
     let mut show = build_show(&facts, head, &roles)?;
     show.before_candidacy = crate::contexts::accounting(&tx)?;
+    show.audit = audit::audit(&tx, &show.eval_ids, facts.counts.double_annotated, facts.counts.adjudicated)?;
     tx.commit()?;
     Ok(show)
 }
@@ -560,8 +571,20 @@ pub fn show(project: &Project) -> Result<Option<SplitShow>> {
 fn show_in(conn: &Connection) -> Result<Option<SplitShow>> {
     let Some(head) = latest(conn)? else { return Ok(None) };
     let roles = read_roles(conn, head.0)?;
-    let mut show = build_show(&facts::load(conn)?, head, &roles)?;
+    let facts = facts::load(conn)?;
+    let split_id = head.0;
+    let mut show = build_show(&facts, head, &roles)?;
     show.before_candidacy = crate::contexts::accounting(conn)?;
+    show.audit = if show.status == "locked" {
+        let manifest: Option<String> =
+            conn.query_row("SELECT manifest_json FROM splits WHERE id = ?1", [split_id], |r| r.get(0))?;
+        manifest
+            .and_then(|m| serde_json::from_str::<serde_json::Value>(&m).ok())
+            .and_then(|m| serde_json::from_value(m["audit_at_lock"].clone()).ok())
+            .unwrap_or_default()
+    } else {
+        audit::audit(conn, &show.eval_ids, facts.counts.double_annotated, facts.counts.adjudicated)?
+    };
     Ok(Some(show))
 }
 
@@ -592,6 +615,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         promotion: Promotion::default(),
         by_family: BTreeMap::new(),
         before_candidacy: None,
+        audit: LockAudit::default(),
     };
     for (id, role) in roles {
         let r = facts
@@ -669,7 +693,15 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
 }
 
 /// Locks the latest draft: its locality removals are written into it, its manifest stored.
+/// Refused while a selected row's locality warning is unreviewed or its QC error unresolved
+/// (see [`lock_with`]).
 pub fn lock(project: &mut Project) -> Result<SplitShow> {
+    lock_with(project, false)
+}
+
+/// [`lock`], or with `allow_unreviewed`, a lock that goes ahead with selected rows whose final
+/// audit is not finished: the manifest (and so the datasheet) records which they were.
+pub fn lock_with(project: &mut Project, allow_unreviewed: bool) -> Result<SplitShow> {
     let tx = project.conn_mut().transaction()?;
     let Some(head) = latest(&tx)? else {
         return Err(Error::NoSplit("there is no split to lock; draft one first (`forcebench split draft`)".into()));
@@ -719,6 +751,21 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
             audit.describe()
         )));
     }
+    let mut review = audit::audit(&tx, &locked.eval_ids, facts.counts.double_annotated, facts.counts.adjudicated)?;
+    if !review.is_clean() {
+        if !allow_unreviewed {
+            return Err(Error::AuditUnfinished(format!(
+                "split v{version} cannot be locked yet: {}. Review each warned row (`forcebench locality mark ID \
+                 --reason ...` or `forcebench locality keep ID`, or the locality audit view), resolve the QC errors, \
+                 or lock anyway with --allow-unreviewed (the manifest and datasheet then list what was skipped). \
+                 Besides, {}. Nothing was locked",
+                review.describe(),
+                review.never_adjudicated_words()
+            )));
+        }
+        review.allowed_unreviewed = true;
+    }
+    locked.audit = review;
     let mut manifest = manifest_for(&tx, &locked, project_info_in(&tx)?)?;
     // Only a project with contexts has the key: a manifest without them reads as it always did.
     if let Some(c) = &locked.before_candidacy {
@@ -727,6 +774,7 @@ pub fn lock(project: &mut Project) -> Result<SplitShow> {
         let uptake = crate::contexts::uptake::uptake_in(&tx)?;
         manifest["suggestion_uptake"] = serde_json::to_value(&uptake).expect("uptake");
     }
+    manifest["audit_at_lock"] = serde_json::to_value(&locked.audit).expect("audit");
     manifest["leakage_audit"] = serde_json::to_value(&audit).expect("audit");
     manifest["extra_row_fields"] = serde_json::json!(export::EXTRA_ROW_FIELDS);
     // One update: once its status says locked, the split cannot change (a trigger refuses).

@@ -179,6 +179,11 @@ fn check_replaceable(dir: &Path) -> Result<()> {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        // An earlier export's evaluation release (a real folder, never a symlink) goes with it.
+        if name == super::RELEASE_DIR && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            any = true;
+            continue;
+        }
         if !regular || !EXPORT_FILES.contains(&name.as_str()) || output::is_project(&entry.path()) {
             foreign.push(name);
         }

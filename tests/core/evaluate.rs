@@ -366,6 +366,7 @@ fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_promp
         severity: 2,
         source: "ExpertQA".into(),
         group_id: "g1".into(),
+        family: "none".into(),
         evidence_span: "{{axis}} span".into(),
         context: "unused: fill takes the question as an argument".into(),
         passage: "Quoted: {{claim}} and {{axis}} and {{dummy_axis}}.".into(),

@@ -20,6 +20,7 @@ fn pair(id: &str, axis: &str, severity: i64) -> evaluate::Pair {
         severity,
         source: "ExpertQA".into(),
         group_id: format!("g-{id}"),
+        family: "none".into(),
         evidence_span: format!("SPAN-MARKER-{id}"),
         context: format!("What did the trial of {id} find?"),
         passage: format!("In the trial of {id}, the drug may reduce symptoms in adults."),

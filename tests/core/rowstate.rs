@@ -14,10 +14,12 @@ fn stdout(project: &Path, args: &[&str]) -> String {
     String::from_utf8(fb(project, args).success().get_output().stdout.clone()).unwrap()
 }
 
-/// Every file of an export folder, name -> bytes.
+/// Every file of an export folder, name -> bytes: the split's own files (the evaluation release
+/// beside them, in its folder, lists what is stored when it is written, and has its own test).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_file())
         .map(|e| {
             let e = e.unwrap();
             (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
@@ -42,6 +44,7 @@ fn locked_demo(dir: &Path) -> (PathBuf, PathBuf) {
     let show: serde_json::Value = serde_json::from_str(&stdout(&p, &["split", "show", "--json"])).unwrap();
     let first = show["eval_ids"][0].as_str().unwrap().to_string();
     fb(&p, &["locality", "mark", &first, "--reason", "a removed row"]).success();
+    fb(&p, &["sample", "audit"]).success();
     fb(&p, &["split", "lock"]).success();
     let out = dir.join("v1");
     fb(&p, &["export", out.to_str().unwrap()]).success();
@@ -253,6 +256,7 @@ fn a_return_that_touches_a_frozen_row_merges_every_other_row_and_lists_the_froze
     assert_eq!(open_rows.len(), 2, "Ben has rows no lock freezes");
 
     // The lock names the packets out and what of them it freezes.
+    fb(&p, &["sample", "audit"]).success();
     let lock = stdout(&p, &["split", "lock"]);
     let n_frozen: i64 = rusqlite::Connection::open(&p)
         .unwrap()

@@ -323,7 +323,11 @@ test("the locality audit: a mark needs a reason, the core's refusal is shown, re
   assert.deepEqual(rows, [["fx-adj-5", "false"], ["fx-adj-6", "true"], ["fx-adj-7", "false"]]);
   assert.equal(await page.locator('[data-testid="audit-row"][data-id="fx-adj-5"] [data-testid="audit-warning"]').count(), 2);
   assert.match(await page.textContent('[data-testid="removed-list"]'), /fx-adj-6 changes the population studied/);
-  assert.match(await page.textContent('[data-testid="audit-stats"]'), /2 kept · 1 with locality warnings · 1 removed/);
+  assert.match(await page.textContent('[data-testid="audit-stats"]'), /2 in the benchmark · 1 with locality warnings \(1 not reviewed\) · 1 removed/);
+  // A warned row can be kept after review: the core records who (the view's adjudicator).
+  await page.click('[data-testid="audit-row"][data-id="fx-adj-5"] [data-testid="keep"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "locality_keep"));
+  assert.deepEqual(await calls(page, "locality_keep"), [{ id: "fx-adj-5", by: "Eve", note: null }]);
   // m on the focused (first) row opens the reason; Enter with no reason is refused here.
   await page.keyboard.press("m");
   await page.waitForFunction(() => document.activeElement?.dataset?.testid === "reason");
@@ -607,6 +611,24 @@ test("a bulk note does not outlive the next save", async () => {
   await page.keyboard.press("Control+Enter");
   await page.waitForSelector('[data-testid="save-advanced"]');
   assert.equal(await page.isVisible('[data-testid="bulk-result"]'), false, "the bulk note went with the save");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an adjudicated row is reopened for its annotators with a reason, as the view's adjudicator", async () => {
+  const { page, problems } = await openAdjudicate();
+  await page.evaluate(() => {
+    window.__backend.byArg.adjudication_row.answers["fx-adj-1"] = window.__backend.answers.resolve_row;
+  });
+  await page.keyboard.press("]");
+  await page.keyboard.press("[");
+  await page.waitForFunction(() => document.querySelector('[data-testid="row-id"]')?.textContent === "fx-adj-1");
+  await page.waitForSelector('[data-testid="reopen-start"]');
+  await page.click('[data-testid="reopen-start"]');
+  await page.fill('[data-testid="reopen-reason"]', "Ana wants to look at the span again");
+  await page.click('[data-testid="reopen-confirm"]');
+  await page.waitForFunction(() => window.__ipcCalls.some((c) => c.cmd === "adjudication_reopen"));
+  assert.deepEqual(await calls(page, "adjudication_reopen"), [{ id: "fx-adj-1", adjudicator: "Eve", reason: "Ana wants to look at the span again" }]);
   assert.deepEqual(problems, []);
   await page.close();
 });

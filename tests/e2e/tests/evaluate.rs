@@ -40,6 +40,7 @@ fn make_project(path: &Path) {
     sample::annotate_sample(&mut project, 106, 1).unwrap();
     adjudicate::confirm_and_affirm(&mut project, "Eve").unwrap();
     split::draft(&mut project, &SplitParams::new(Default::default(), Some(4), Some(1))).unwrap();
+    split::audit_sample(&mut project, "Eve").unwrap();
     split::lock(&mut project).unwrap();
 }
 

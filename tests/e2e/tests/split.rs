@@ -39,6 +39,7 @@ fn make_project(path: &Path) -> SplitShow {
     let params = SplitParams::new([(Axis::Numeric, 8)].into(), Some(6), Some(1));
     let draft = split::draft(&mut project, &params).unwrap();
     locality::mark(&mut project, &draft.eval_ids[0], "changes the population as well as the force", "Eve").unwrap();
+    split::audit_sample(&mut project, "Eve").unwrap();
     split::show(&project).unwrap().expect("a split")
 }
 

@@ -8,6 +8,10 @@ import type { MissingPair } from "./MissingPair";
  */
 export type EvaluatorReport = { name: string, label_map: string, split_version: number, per_axis: { [key in string]?: Metrics }, per_severity: { [key in string]?: Metrics }, per_source: { [key in string]?: Metrics }, 
 /**
+ * Construction family (`none` for rows without one) -> metrics (see [`family`]).
+ */
+per_family: { [key in string]?: Metrics }, 
+/**
  * Pairs with an unparsable or refused output, with what is wrong.
  */
 missing_pairs: Array<MissingPair>, 

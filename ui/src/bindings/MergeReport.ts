@@ -12,7 +12,8 @@ merged: boolean, rows: number, new_events: number, finished_rows: number,
  */
 guideline_version: string, newer_guideline: string | null, 
 /**
- * Rows whose changes were left out because a locked split froze the row (issue 31): the rest
+ * Rows whose changes were left out because a locked split froze the row (issue 31) or the
+ * row is adjudicated (its annotators' labels stay as decided until it is reopened): the rest
  * of the return is merged; each row stays all-or-nothing.
  */
 frozen_rows: Array<LeftRow>, };

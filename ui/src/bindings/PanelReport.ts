@@ -4,7 +4,11 @@ import type { Pooled } from "./Pooled";
 /**
  * A panel of evaluators pooled over the locked split.
  */
-export type PanelReport = { members: Array<string>, split_version: number, per_axis: { [key in string]?: Pooled }, n_pairs: number, units: number, violations: number, 
+export type PanelReport = { members: Array<string>, split_version: number, per_axis: { [key in string]?: Pooled }, 
+/**
+ * Construction family (`none` for rows without one) -> the pool over its pairs.
+ */
+per_family: { [key in string]?: Pooled }, n_pairs: number, units: number, violations: number, 
 /**
  * Units with an unparsable or refused output (counted as violations, margin 0).
  */

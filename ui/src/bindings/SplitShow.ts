@@ -2,6 +2,7 @@
 import type { AxisTable } from "./AxisTable";
 import type { ContextCounts } from "./ContextCounts";
 import type { LeftOut } from "./LeftOut";
+import type { LockAudit } from "./LockAudit";
 import type { Promotion } from "./Promotion";
 import type { SplitParams } from "./SplitParams";
 import type { StageCounts } from "./StageCounts";
@@ -46,4 +47,9 @@ by_family: Record<string, [number, number]>,
  * The steps before candidacy, when the project has contexts (the funnel then begins at
  * the contexts); absent otherwise.
  */
-before_candidacy?: ContextCounts, };
+before_candidacy?: ContextCounts, 
+/**
+ * The final audit of the selected rows: what a lock waits for (a draft: as it stands now;
+ * a locked split: as it was locked, empty for splits locked before the audit was recorded).
+ */
+audit: LockAudit, };

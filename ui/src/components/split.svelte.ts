@@ -30,7 +30,7 @@ export interface SplitCommands {
   splitShow(): Promise<SplitShow | null>;
   projectStatus(): Promise<StatusReport>;
   splitDraft(params: DraftParams): Promise<SplitShow>;
-  splitLock(): Promise<SplitShow>;
+  splitLock(allowUnreviewed?: boolean): Promise<SplitShow>;
   splitPacketsAtLock(): Promise<PacketAtLock[]>;
   splitExport(dir: string, onprogress: (step: ExportProgress) => void): Promise<ExportReport>;
   splitVerify(dir: string): Promise<VerifyReport>;
@@ -78,6 +78,10 @@ export class SplitViewState {
   readonly errors = $derived<Partial<Record<FormField, string>>>(this.tried && !this.checked.ok ? this.checked.errors : {});
   readonly acceptedTotal = $derived(this.status?.funnel.accepted ?? null);
   readonly locked = $derived(this.split?.status === "locked");
+  /** The selected rows the lock waits for (their final audit unfinished), as the core listed them. */
+  readonly unfinishedAudit = $derived(
+    this.split ? [...this.split.audit.unreviewed_locality, ...this.split.audit.qc_errors].map((r) => r.id) : [],
+  );
   /** The form asks for other parameters than the split shown (a new draft would differ). */
   readonly formDiffers = $derived(this.split !== null && this.checked.ok && !sameParams(this.checked.params, this.split.params));
   readonly chain = $derived(this.split ? stages(this.split.counts) : null);
@@ -170,11 +174,13 @@ export class SplitViewState {
     this.confirming = false;
   }
 
-  async lock(): Promise<void> {
+  /** Locks; `anyway` locks although the final audit of selected rows is unfinished (the core
+   *  refuses otherwise, naming them), and the manifest records what was skipped. */
+  async lock(anyway = false): Promise<void> {
     this.locking = true;
     this.lockError = null;
     try {
-      this.show(await this.ipc.splitLock());
+      this.show(await this.ipc.splitLock(anyway));
       this.confirming = false;
     } catch (e) {
       this.lockError = IpcError.from(e);

@@ -32,6 +32,7 @@ function report(name, label_map, mvr, fs, { missing_pairs = [], perAxis = {} } =
     per_axis,
     per_severity: { 1: metrics(11, mvr, fs, 0, false), 2: metrics(11, mvr, fs, 0, false), 3: metrics(11, mvr, fs, 0, false) },
     per_source: { ExpertQA: metrics(33, mvr, fs, 0, false) },
+    per_family: { none: metrics(33, mvr, fs, 0, false) },
     missing_pairs,
     ...overall,
   };

@@ -139,10 +139,13 @@ export const JUDGE_CATALOG = {
 /** No evaluator stored as `<model>@<template>`: the grid is not shown (`evaluation_grid`). */
 export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [] };
 
+/** No row has a construction family: the family table is not shown (`evaluation_families`). */
+export const NO_FAMILIES = { pairs: { none: 0 }, per_family: {}, shortcuts: [], flagged: [], rule: "" };
+
 /** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, evaluation_families: NO_FAMILIES, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------
@@ -662,6 +665,7 @@ export function adjudicateBackend(overrides = {}) {
     answers: {
       adjudication_queue: adjQueue,
       resolve_row: savedRow(),
+      adjudication_reopen: { id: "fx-adj-1", adjudicator: "Eve", reason: "Ana wants to look at the span again", decision: "accept_force_gap", at: "2025-03-05T00:00:00Z" },
       confirm_agreements: 2,
       // Issue 28: what confirming and affirming in bulk would do, and did.
       affirm_preview: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
@@ -670,6 +674,7 @@ export function adjudicateBackend(overrides = {}) {
       locality_rows: auditRows,
       mark_nonlocal: { id: "fx-adj-5", reason: "names another dam and year", marked_by: "Eve", at: "2025-03-05T00:00:00Z" },
       unmark_nonlocal: auditRows[1].mark,
+      locality_keep: { id: "fx-adj-5", kept_by: "Eve", note: null, at: "2025-03-05T00:00:00Z" },
     },
     byArg: { adjudication_row: { arg: "id", answers: adjRows } },
     ...overrides,

@@ -72,6 +72,13 @@ export const draftSplit = {
     AXES.map((a) => [a, Object.fromEntries(SOURCES.map((s, i) => [s, EVAL_BY_SOURCE[a][i]]))]),
   ),
   stale: [],
+  audit: { unreviewed_locality: [], qc_errors: [], never_adjudicated: 0, allowed_unreviewed: false },
+};
+
+/** A draft whose final audit is unfinished: one selected row's locality warning unreviewed. */
+export const unreviewedSplit = {
+  ...draftSplit,
+  audit: { unreviewed_locality: [{ id: "fb-0009", checks: ["locality_new_numbers"] }], qc_errors: [], never_adjudicated: 3, allowed_unreviewed: false },
 };
 
 export const lockedSplit = { ...draftSplit, status: "locked", locked_at: "2025-03-04T09:20:00.000Z" };

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { flushSync } from "svelte";
 import { SplitViewState } from "../../src/components/split.svelte.ts";
-import { draftSplit, exportReport, lockedSplit, splitStatus, verifyReport } from "../support/splitFixtures.mjs";
+import { draftSplit, exportReport, lockedSplit, splitStatus, unreviewedSplit, verifyReport } from "../support/splitFixtures.mjs";
 
 const DEFAULTS = { caps: {}, per_axis: 40, seed: 1, strata: ["source_dataset"] };
 
@@ -23,7 +23,7 @@ function fakeShell({ split = null, refuse = {} } = {}) {
     projectStatus: () => answer("project_status", {}, () => splitStatus),
     splitDraft: (params) =>
       answer("split_draft", { params }, () => (state.split = { ...draftSplit, version: (state.split?.version ?? 0) + 1, params: { ...params, strata: ["source_dataset"] } })),
-    splitLock: () => answer("split_lock", {}, () => (state.split = { ...state.split, status: "locked", locked_at: lockedSplit.locked_at })),
+    splitLock: (allowUnreviewed) => answer("split_lock", { allow_unreviewed: allowUnreviewed ?? false }, () => (state.split = { ...state.split, status: "locked", locked_at: lockedSplit.locked_at })),
     splitPacketsAtLock: () => answer("split_packets_at_lock", {}, () => [{ packet_id: "p1", annotator: "ann", rows: 3, frozen: 2, returns_merged: 0 }]),
     async splitExport(dir, onprogress) {
       calls.push({ cmd: "split_export", args: { dir } });
@@ -133,6 +133,27 @@ test("the lock names the packets out, locks, and keeps a refusal with the dialog
   assert.equal(v.confirming, false);
   assert.equal(v.locked, true);
   assert.equal(v.lockError, null);
+});
+
+test("the lock waits for the audit: the rows are the core's, and Lock anyway says so to the core", async () => {
+  const refusal = { code: "audit_unfinished", message: "split v1 cannot be locked yet: 1 selected row(s) have a locality warning nobody reviewed: fb-0009" };
+  const shell = fakeShell({ split: unreviewedSplit, refuse: { split_lock: refusal } });
+  const v = view(shell);
+  await v.open();
+  assert.deepEqual(v.unfinishedAudit, ["fb-0009"]);
+  await v.askLock();
+  await v.lock();
+  assert.deepEqual(shell.sent("split_lock"), [{ allow_unreviewed: false }], "a plain lock never skips the audit");
+  assert.deepEqual({ code: v.lockError.code, message: v.lockError.message }, refusal);
+
+  const anyway = fakeShell({ split: unreviewedSplit });
+  const w = view(anyway);
+  await w.open();
+  await w.askLock();
+  await w.lock(true);
+  assert.deepEqual(anyway.sent("split_lock"), [{ allow_unreviewed: true }]);
+  assert.equal(w.locked, true);
+  assert.deepEqual(view(fakeShell({ split: draftSplit })).unfinishedAudit, []);
 });
 
 test("export sends a blank folder and shows the shell's refusal, with no progress of its own", async () => {

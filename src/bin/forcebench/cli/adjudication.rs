@@ -54,6 +54,18 @@ pub enum AdjudicateCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Reopen an adjudicated row so its annotators may change their labels (recorded with who,
+    /// when and why; the row is adjudicated again afterwards)
+    Reopen {
+        id: String,
+        #[arg(long)]
+        adjudicator: String,
+        /// Why the row is reopened
+        #[arg(long)]
+        reason: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the final labels (with each field's source) as JSONL
     Export {
         #[arg(long, value_name = "FILE")]
@@ -86,6 +98,16 @@ pub enum LocalityCommand {
     },
     /// Take back a nonlocal mark
     Unmark { id: String },
+    /// Keep a row with locality warnings after reviewing it (recorded with who and when)
+    Keep {
+        id: String,
+        /// Who reviewed it [default: the lead or adjudicator on the roster, else "cli"]
+        #[arg(long)]
+        by: Option<String>,
+        /// Why it stays (optional)
+        #[arg(long)]
+        note: Option<String>,
+    },
     /// Accepted rows for the audit (rows with locality warnings first) and the marks made
     List {
         #[arg(long)]
@@ -201,6 +223,17 @@ pub(super) fn adjudicate_cmd(project: Option<&Path>, cmd: AdjudicateCommand) -> 
             }
             Ok(())
         }
+        AdjudicateCommand::Reopen { id, adjudicator, reason, json } => {
+            let r = adjudicate::reopen(&mut p, &id, &adjudicator, &reason)?;
+            if json {
+                return print_json(&r);
+            }
+            println!(
+                "reopened {} (was {}) as {} at {}: its annotators may change their labels; adjudicate it again afterwards",
+                r.id, r.decision, r.adjudicator, r.at
+            );
+            Ok(())
+        }
         AdjudicateCommand::Export { out, force } => {
             forcebench::output::check_target(&out, force)?;
             let rows = adjudicate::export_rows(&p)?;
@@ -221,8 +254,17 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
     match cmd {
         QcCommand::Run { json } => {
             let report = qc::run(&mut p)?;
+            // The checks across rows (duplicates, provenance) belong to the run as much as the
+            // per-row ones: the JSON carries every finding the text shows.
+            let findings = forcebench::provenance::findings(p.conn())?;
             if json {
-                return print_json(&report);
+                #[derive(serde::Serialize)]
+                struct Run<'a> {
+                    #[serde(flatten)]
+                    report: &'a qc::QcReport,
+                    findings: &'a [forcebench::provenance::Finding],
+                }
+                return print_json(&Run { report: &report, findings: &findings });
             }
             println!(
                 "checked {} accepted rows: {} pass ({} with warnings), {} held back by a failed check",
@@ -240,7 +282,7 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
                 }
             }
             // Issue 28: checks across rows (an error refuses its rows from a split draft).
-            for f in &forcebench::provenance::findings(p.conn())? {
+            for f in &findings {
                 println!(
                     "{} {:<30} {}: {}",
                     if f.severity == qc::Severity::Error { "FAIL" } else { "warn" },
@@ -258,15 +300,15 @@ pub(super) fn locality_cmd(project: Option<&Path>, cmd: LocalityCommand) -> Resu
     let mut p = open(project)?;
     match cmd {
         LocalityCommand::Mark { id, reason, by } => {
-            let by = match by {
-                Some(b) => b,
-                None => forcebench::roster::list(&p)?
-                    .into_iter()
-                    .find(|a| a.role != forcebench::roster::Role::Annotator)
-                    .map_or_else(|| "cli".to_string(), |a| a.name),
-            };
+            let by = reviewer(&p, by)?;
             let mark = locality::mark(&mut p, &id, &reason, &by)?;
             println!("marked {} nonlocal ({}): {}", mark.id, mark.marked_by, mark.reason);
+            Ok(())
+        }
+        LocalityCommand::Keep { id, by, note } => {
+            let by = reviewer(&p, by)?;
+            let keep = locality::keep(&mut p, &id, &by, note.as_deref())?;
+            println!("kept {} after review ({} at {})", keep.id, keep.kept_by, keep.at);
             Ok(())
         }
         LocalityCommand::Unmark { id } => {
@@ -283,7 +325,10 @@ pub(super) fn locality_cmd(project: Option<&Path>, cmd: LocalityCommand) -> Resu
                 let state = match &row.mark {
                     Some(m) => format!("REMOVED ({})", m.reason),
                     None if row.warnings.is_empty() => "ok".to_string(),
-                    None => format!("{} warning(s)", row.warnings.len()),
+                    None => match &row.keep {
+                        Some(k) => format!("{} warning(s), kept by {} at {}", row.warnings.len(), k.kept_by, k.at),
+                        None => format!("{} warning(s), not reviewed", row.warnings.len()),
+                    },
                 };
                 println!("{:<12} {:<9} {state}", row.id, row.axis.as_deref().unwrap_or("—"));
                 for w in &row.warnings {
@@ -293,4 +338,16 @@ pub(super) fn locality_cmd(project: Option<&Path>, cmd: LocalityCommand) -> Resu
             Ok(())
         }
     }
+}
+
+/// Who a locality review is recorded as: the name given, else the roster's first lead or
+/// adjudicator, else "cli".
+fn reviewer(p: &forcebench::Project, by: Option<String>) -> Result<String> {
+    Ok(match by {
+        Some(b) => b,
+        None => forcebench::roster::list(p)?
+            .into_iter()
+            .find(|a| a.role != forcebench::roster::Role::Annotator)
+            .map_or_else(|| "cli".to_string(), |a| a.name),
+    })
 }

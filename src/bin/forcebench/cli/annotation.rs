@@ -212,7 +212,7 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
                 // Issue 31: rows a locked split froze are left out of the merge, each with its reason.
                 if !r.frozen_rows.is_empty() {
                     println!(
-                        "{}: {} row{} left out (frozen by a locked split; the annotator's changes there were not merged):",
+                        "{}: {} row{} left out (frozen by a locked split or an adjudication; the annotator's changes there were not merged):",
                         r.file,
                         r.frozen_rows.len(),
                         if r.frozen_rows.len() == 1 { "" } else { "s" }

@@ -83,6 +83,14 @@ pub enum EvaluateSub {
         #[arg(long)]
         json: bool,
     },
+    /// MVR and FS of every stored evaluator per construction family, and the shortcut audit (a
+    /// family a lexical baseline finds far easier than the rest is flagged)
+    Families {
+        #[command(flatten)]
+        bootstrap: Bootstrap,
+        #[arg(long)]
+        json: bool,
+    },
     /// Remove a stored evaluator from the locked split, with the judge runs stored under its name
     Remove {
         name: String,
@@ -124,16 +132,19 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                     o.unanswered
                 );
             }
-            println!("per axis");
-            for (axis, m) in &r.per_axis {
-                println!(
-                    "  {axis:<12} MVR {} = {}/{} {}  FS {}",
-                    f(m.mvr),
-                    m.violations,
-                    m.units,
-                    ci(m.mvr_ci95),
-                    f(m.fs)
-                );
+            for (title, groups) in [("per axis", &r.per_axis), ("per construction family", &r.per_family)] {
+                println!("{title}");
+                for (key, m) in groups {
+                    println!(
+                        "  {key:<12} MVR {} = {}/{} {}  FS {} {}",
+                        f(m.mvr),
+                        m.violations,
+                        m.units,
+                        ci(m.mvr_ci95),
+                        f(m.fs),
+                        ci(m.fs_ci95)
+                    );
+                }
             }
             Ok(())
         }
@@ -164,6 +175,15 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                     r.unanswered
                 );
             }
+            Ok(())
+        }
+        EvaluateSub::Families { bootstrap, json } => {
+            let p = open(project)?;
+            let r = evaluate::family::family_report(&evaluate::compare(&p, bootstrap.plan())?);
+            if json {
+                return print_json(&r);
+            }
+            print_families(&r);
             Ok(())
         }
         EvaluateSub::Remove { name, json } => {
@@ -282,6 +302,51 @@ fn print_table(reports: &[EvaluatorReport]) {
     }
 }
 
+fn print_families(r: &evaluate::family::FamilyReport) {
+    if r.per_family.is_empty() {
+        println!("no evaluator is stored on the locked split yet: nothing to break down");
+        return;
+    }
+    for (name, families) in &r.per_family {
+        println!("{name}");
+        for (family, m) in families {
+            println!(
+                "  {family:<24} n {:>4}  MVR {} {:<16}  FS {} {}",
+                m.n_pairs,
+                f(m.mvr),
+                ci(m.mvr_ci95),
+                f(m.fs),
+                ci(m.fs_ci95)
+            );
+        }
+    }
+    println!("\nshortcut audit ({})", r.rule);
+    if r.shortcuts.is_empty() {
+        println!("  no lexical baseline is stored: run `forcebench baselines run` for the audit");
+    }
+    for s in &r.shortcuts {
+        let verdict = if s.flagged {
+            "FLAGGED"
+        } else if s.too_few {
+            "too few pairs to judge"
+        } else {
+            "ok"
+        };
+        println!(
+            "  {:<24} {:<28} MVR {} (n {}) vs rest {} (n {})  {verdict}",
+            s.family,
+            s.baseline,
+            f(s.mvr),
+            s.n_pairs,
+            f(s.mvr_rest),
+            s.n_rest
+        );
+    }
+    if !r.flagged.is_empty() {
+        println!("flagged families: {}", r.flagged.join(", "));
+    }
+}
+
 fn print_breakdown(r: &EvaluatorReport) {
     println!("per axis");
     for (axis, m) in &r.per_axis {
@@ -290,6 +355,17 @@ fn print_breakdown(r: &EvaluatorReport) {
     println!("per severity");
     for (s, m) in &r.per_severity {
         println!("  {s:<12} n {:>4}  MVR {}  FS {}", m.n_pairs, f(m.mvr), f(m.fs));
+    }
+    println!("per construction family");
+    for (family, m) in &r.per_family {
+        println!(
+            "  {family:<12} n {:>4}  MVR {} {}  FS {} {}",
+            m.n_pairs,
+            f(m.mvr),
+            ci(m.mvr_ci95),
+            f(m.fs),
+            ci(m.fs_ci95)
+        );
     }
     for m in &r.missing_pairs {
         println!("missing {}: {}", m.id, m.problem);

@@ -188,6 +188,13 @@ pub enum SampleCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Simulate the final locality audit on the latest split draft: keep every selected sample
+    /// row with an unreviewed locality warning (for demonstrations)
+    Audit {
+        /// Who the reviews are recorded as
+        #[arg(long, default_value = "Eve")]
+        by: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -562,6 +569,12 @@ pub fn run(cli: Cli) -> Result<()> {
             if let Some(c) = forcebench::contexts::accounting(project.conn())? {
                 contexts::print_counts(&c);
             }
+            Ok(())
+        }
+        Command::Sample(SampleCommand::Audit { by }) => {
+            let mut project = open(cli.project.as_deref())?;
+            let n = forcebench::split::audit_sample(&mut project, &by)?;
+            println!("kept {n} selected sample row(s) with locality warnings after review, as {by}");
             Ok(())
         }
         Command::Sample(SampleCommand::Load) => {

@@ -28,8 +28,12 @@ pub enum SplitCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Lock the latest draft: it can no longer change
+    /// Lock the latest draft: it can no longer change. Refused while a selected row has a locality
+    /// warning nobody reviewed or a QC error not resolved
     Lock {
+        /// Lock even so; the manifest and datasheet list the rows whose audit was skipped
+        #[arg(long)]
+        allow_unreviewed: bool,
         #[arg(long)]
         json: bool,
     },
@@ -58,8 +62,8 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
             }
             Ok(())
         }
-        SplitCommand::Lock { json } => {
-            let s = split::lock(&mut p)?;
+        SplitCommand::Lock { allow_unreviewed, json } => {
+            let s = split::lock_with(&mut p, allow_unreviewed)?;
             if json {
                 return print_json(&s);
             }
@@ -67,6 +71,7 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
             println!(
                 "\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`"
             );
+            println!("{}", s.audit.never_adjudicated_words());
             // Issue 31: the packets out whose rows this lock froze, and how many.
             let out = forcebench::packets::packets_at_lock(p.conn())?;
             if !out.is_empty() {
@@ -94,26 +99,46 @@ pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, version: Option<i
     let bar = indicatif::ProgressBar::new(split::EXPORT_FILES.len() as u64);
     let report = split::export_version(&p, &dir, version, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();
+    let release = forcebench::evaluate::release::write(&p, &dir, report.version)?;
     if json {
-        return print_json(&report);
+        #[derive(serde::Serialize)]
+        struct Exported<'a> {
+            #[serde(flatten)]
+            split: &'a split::ExportReport,
+            release: &'a forcebench::evaluate::release::ReleaseReport,
+        }
+        return print_json(&Exported { split: &report, release: &release });
     }
     println!("exported split v{} to {}", report.version, report.dir);
     for (name, hash) in &report.files {
         println!("  {name:<24} {hash}");
     }
     println!("content sha256 {}", report.content_sha256);
+    println!(
+        "evaluation release in {}: {} files ({} judge run(s), {} stored evaluator(s)), listed in its own manifest.json",
+        release.dir,
+        release.files.len() + 1,
+        release.runs,
+        release.evaluators
+    );
     Ok(())
 }
 
 pub(super) fn verify_cmd(dir: PathBuf, json: bool) -> Result<()> {
     let report = split::verify(&dir)?;
+    let release = forcebench::evaluate::release::verify(&dir)?;
     if json {
-        return print_json(&report);
+        let mut out = serde_json::to_value(&report).map_err(|e| forcebench::Error::Internal(e.to_string()))?;
+        out["release_files_checked"] = release.into();
+        return print_json(&out);
     }
     println!(
         "ok: {} files match their sha256; {} evaluation rows, {} retained; content sha256 {}",
         report.files_checked, report.eval_rows, report.retained_rows, report.content_sha256
     );
+    if release > 0 {
+        println!("ok: the evaluation release's {release} files match its manifest");
+    }
     Ok(())
 }
 
@@ -157,6 +182,12 @@ fn print_show(s: &SplitShow) {
     }
     if !s.stale.is_empty() {
         println!("warning: {} row(s) changed state since the draft; draft again before locking", s.stale.len());
+    }
+    let a = &s.audit;
+    if a.allowed_unreviewed {
+        println!("locked with its final audit unfinished (--allow-unreviewed): {}", a.describe());
+    } else if !a.is_clean() {
+        println!("not ready to lock: {}", a.describe());
     }
     // Issue 28: the split by construction family (only when some row has one).
     if s.by_family.keys().any(|f| f != forcebench::split::NO_FAMILY) {

@@ -3,8 +3,10 @@ import type { AdjudicationPage } from "../../bindings/AdjudicationPage";
 import type { AdjudicationQuery } from "../../bindings/AdjudicationQuery";
 import type { AffirmReport } from "../../bindings/AffirmReport";
 import type { AuditRow } from "../../bindings/AuditRow";
+import type { Keep } from "../../bindings/Keep";
 import type { Mark } from "../../bindings/Mark";
 import type { QcReport } from "../../bindings/QcReport";
+import type { Reopening } from "../../bindings/Reopening";
 import type { Resolution } from "../../bindings/Resolution";
 import type { RowView } from "../../bindings/RowView";
 import { call } from "./call";
@@ -16,6 +18,9 @@ export const adjudicationRow = (id: string, hideNames: boolean) =>
 /** Durable when it answers; the row comes back with its recorded sources, history and QC. */
 export const resolveRow = (id: string, adjudicator: string, resolution: Resolution, hideNames: boolean) =>
   call<RowView>("resolve_row", { id, adjudicator, resolution, hide_names: hideNames });
+/** Reopens an adjudicated row so its annotators may change their labels (recorded with the reason). */
+export const adjudicationReopen = (id: string, adjudicator: string, reason: string) =>
+  call<Reopening>("adjudication_reopen", { id, adjudicator, reason });
 /** Answers how many full agreements were confirmed. */
 export const confirmAgreements = (adjudicator: string) => call<number>("confirm_agreements", { adjudicator });
 /** Issue 28: what confirming and affirming in bulk would do (nothing is written). */
@@ -26,3 +31,5 @@ export const runQc = () => call<QcReport>("run_qc");
 export const localityRows = () => call<AuditRow[]>("locality_rows");
 export const markNonlocal = (id: string, reason: string, by: string) => call<Mark>("mark_nonlocal", { id, reason, by });
 export const unmarkNonlocal = (id: string) => call<Mark>("unmark_nonlocal", { id });
+/** Records that a warned row was reviewed and stays in the benchmark. */
+export const localityKeep = (id: string, by: string, note: string | null) => call<Keep>("locality_keep", { id, by, note });

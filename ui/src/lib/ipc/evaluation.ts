@@ -3,14 +3,17 @@
 // view formats with are in ../evaluate.ts; running a judge is in ./judging.ts.)
 import type { BatteryReport } from "../../bindings/BatteryReport";
 import type { EvaluatorReport } from "../../bindings/EvaluatorReport";
+import type { FamilyReport } from "../../bindings/FamilyReport";
 import type { PairedReport } from "../../bindings/PairedReport";
 import type { JudgeImport } from "../../bindings/shell/JudgeImport";
 import type { PlotsSvg } from "../../bindings/shell/PlotsSvg";
 import { call } from "./call";
 
-export type { BatteryReport, JudgeImport, PairedReport, PlotsSvg };
+export type { BatteryReport, FamilyReport, JudgeImport, PairedReport, PlotsSvg };
 
 export const evaluationCompare = () => call<EvaluatorReport[]>("evaluation_compare");
+/** MVR and FS per construction family for every stored evaluator, with the core's shortcut audit. */
+export const evaluationFamilies = () => call<FamilyReport>("evaluation_families");
 /** The model × prompt grid of the evaluators stored as `<model>@<template>`, pooled per prompt. */
 export const evaluationGrid = () => call<BatteryReport>("evaluation_grid");
 /** Two evaluators (or two panels of as many members) compared unit by unit on the same pairs. */

@@ -18,7 +18,8 @@ export const splitShow = () => call<SplitShow | null>("split_show");
 /** The parameters a first draft starts from, as the core sets them. */
 export const splitDefaults = () => call<SplitParams>("split_defaults");
 export const splitDraft = (params: DraftParams) => call<SplitShow>("split_draft", { params });
-export const splitLock = () => call<SplitShow>("split_lock");
+/** With `allowUnreviewed`, locks although selected rows' final audit is unfinished (the manifest records them). */
+export const splitLock = (allowUnreviewed = false) => call<SplitShow>("split_lock", { allow_unreviewed: allowUnreviewed });
 /** Each annotator's latest packet with rows the lock freezes (or would freeze). */
 export const splitPacketsAtLock = () => call<PacketAtLock[]>("split_packets_at_lock");
 /** Exports the locked split into `dir`; `onprogress` hears after each file is written. */
