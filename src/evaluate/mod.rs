@@ -13,8 +13,8 @@
 pub mod baselines;
 pub mod battery;
 pub mod declaration;
-pub mod fitness;
 pub mod family;
+pub mod fitness;
 pub mod judge;
 pub mod lexicon;
 pub mod panel;

@@ -11,7 +11,7 @@
 //! | `guideline.md` | the annotation guideline in force when the split was locked (its label and sha256 in the manifest) |
 //! | `baselines.md` | the definitions of the built-in baselines |
 //! | `runs/<n>-<name>-<control>/prompt.txt` | the prompt template of judge run n, as sent |
-//! | `runs/<n>-<name>-<control>/run.json` | the run's manifest: API target, model, prompt file and sha256, request count, output cap, decoding, timestamps, parser version, retry counts |
+//! | `runs/<n>-<name>-<control>/run.json` | the run's manifest: API target and style, endpoint, model, prompt file and sha256, request count, output cap, decoding, timestamps, parser version, retry counts |
 //! | `runs/<n>-<name>-<control>/outputs.jsonl` | every request as sent and the raw response body as received (no key, no header: neither is stored) |
 //! | `evaluators/<n>-<name>.jsonl` | every stored evaluator's outputs (score, label, raw) per pair and claim |
 //!
@@ -50,16 +50,6 @@ fn sha(bytes: &[u8]) -> String {
 fn slug(s: &str) -> String {
     let out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
     out.trim_start_matches('.').chars().take(80).collect()
-}
-
-/// The base URL without any `user:password@` part.
-fn without_credentials(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if at > scheme && !url[scheme + 3..at].contains('/') => {
-            format!("{}{}", &url[..scheme + 3], &url[at + 1..])
-        }
-        _ => url.to_string(),
-    }
 }
 
 /// The built-in baselines, in words (the rules of [`super::baselines`]).
@@ -173,6 +163,8 @@ fn run_files(conn: &Connection, split_id: i64, files: &mut Vec<(String, Vec<u8>)
         let folder = format!("runs/{n:03}-{}-{}", slug(&name), slug(&control));
         let template: String = r.get(6)?;
         let params: Value = serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or(Value::Null);
+        // Runs recorded before there were API styles were chat completions.
+        let api: super::providers::Api = serde_json::from_value(params["api"].clone()).unwrap_or_default();
         let mut requests = conn.prepare_cached(
             "SELECT request_id, seq, system, prompt, attempts, answer_attempts, sent_at, answered_at, http_status,
                     content, raw_response, rejected_answers, last_error
@@ -208,14 +200,23 @@ fn run_files(conn: &Connection, split_id: i64, files: &mut Vec<(String, Vec<u8>)
         let prompt_sha = sha(template.as_bytes());
         let manifest = json!({
             "name": name, "control": control,
-            "api_target": without_credentials(&r.get::<_, String>(3)?),
+            "api_target": super::records::shown_url(&r.get::<_, String>(3)?),
+            "api": api.as_str(),
+            "endpoint": api.url(&super::records::shown_url(&r.get::<_, String>(3)?)),
             "model": r.get::<_, String>(4)?,
             "prompt_file": format!("{folder}/prompt.txt"), "prompt_sha256": prompt_sha,
             "template": r.get::<_, String>(5)?, "template_sha256": r.get::<_, String>(7)?,
             "template_source": r.get::<_, Option<String>>(14)?,
             "label_map": r.get::<_, String>(8)?,
             "requests": count,
-            "output_cap": params["max_tokens"], "decoding": { "temperature": params["temperature"], "seed": params["seed"] },
+            "output_cap": params["max_tokens"],
+            "output_cap_field": params["cap_field"].as_str().unwrap_or(api.cap_field()),
+            "decoding": {
+                // A run sent with no temperature (the provider's named mode in `extra`) says so.
+                "temperature": if params["no_temperature"].as_bool() == Some(true) { Value::Null } else { params["temperature"].clone() },
+                "seed": params["seed"],
+            },
+            "extra_fields": params.get("extra").cloned().unwrap_or_else(|| json!({})),
             "api_key_env": params["api_key_env"],
             "started_at": r.get::<_, String>(10)?, "finished_at": r.get::<_, Option<String>>(11)?,
             "first_sent_at": first_sent, "last_answered_at": last_answered,

@@ -890,7 +890,13 @@ impl ChatClient {
     }
 
     /// The request body of one prompt (no system message) in the client's API style.
-    pub(crate) fn body(&self, model: &str, prompt: &str, temperature: f64, max_tokens: Option<u32>) -> serde_json::Value {
+    pub(crate) fn body(
+        &self,
+        model: &str,
+        prompt: &str,
+        temperature: f64,
+        max_tokens: Option<u32>,
+    ) -> serde_json::Value {
         let extra = std::collections::BTreeMap::new();
         let sampling = super::providers::Sampling {
             temperature: Some(temperature),

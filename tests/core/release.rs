@@ -54,6 +54,12 @@ fn an_export_carries_the_release_with_its_own_manifest_and_verify_catches_a_tamp
     assert_eq!((run["model"].as_str(), run["api_target"].as_str()), (Some(model.as_str()), Some(url.as_str())));
     assert_eq!(run["requests"], 20);
     assert_eq!(run["output_cap"], 64);
+    // The provider profile the run was sent with: the API style, the endpoint it went to and the
+    // field the cap was sent in.
+    assert_eq!(run["api"], "chat");
+    assert_eq!(run["endpoint"].as_str().unwrap(), format!("{url}/chat/completions"));
+    assert_eq!(run["output_cap_field"], "max_tokens");
+    assert_eq!(run["extra_fields"], serde_json::json!({}));
     assert!(
         run["decoding"]["temperature"].is_number() && run["started_at"].is_string() && run["finished_at"].is_string()
     );
