@@ -5,8 +5,8 @@
 //! Markdown tables and writes every cell as JSON (for the plot) to the path in
 //! FORCEBENCH_COVERAGE_JSON when set.
 //!
-//! Run: `scripts/bench-coverage.sh` (replicates via FORCEBENCH_COVERAGE_REPS, default 2,000;
-//! bootstrap replicates via FORCEBENCH_COVERAGE_BOOT, default 500).
+//! Run: `scripts/bench-coverage.sh` (replicates via FORCEBENCH_COVERAGE_REPS, default 1,000;
+//! bootstrap replicates via FORCEBENCH_COVERAGE_BOOT, default 200).
 
 use forcebench::agreement::coverage::{self, CoverageCell, ManyRaters, Method, Population};
 
@@ -30,8 +30,8 @@ fn seed(q: usize, n: usize, kappa: f64, prevalence: f64) -> u64 {
 
 fn main() {
     let env = |k: &str, d: u32| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
-    let reps = env("FORCEBENCH_COVERAGE_REPS", 2000);
-    let boot = env("FORCEBENCH_COVERAGE_BOOT", 500);
+    let reps = env("FORCEBENCH_COVERAGE_REPS", 1000);
+    let boot = env("FORCEBENCH_COVERAGE_BOOT", 200);
     let mut all = Vec::new();
     println!("Two raters:\n");
     println!("| labels | prevalence | kappa | n | {} |", Method::ALL.map(|m| m.as_str()).join(" | "));

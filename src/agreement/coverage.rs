@@ -86,6 +86,7 @@ pub enum Coefficient {
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// Cohen's kappa +- 1.96 FCE SE.
+    #[serde(rename = "kappa_wald_fce")]
     KappaWald,
     /// Cohen's kappa, FCE SE on Fisher's z scale (the no-disagreement bound at kappa = 1): the
     /// interval the report prefers.
@@ -102,8 +103,10 @@ pub enum Method {
     /// Alpha's interval to read.
     AlphaFisherZ,
     /// Quadratic-weighted kappa, FCE SE.
+    #[serde(rename = "quadratic_kappa_wald_fce")]
     QuadraticWald,
     /// Quadratic-weighted kappa's interval to read.
+    #[serde(rename = "quadratic_kappa_fisher_z")]
     QuadraticFisherZ,
     /// Fleiss' kappa with Gwet's variance (many raters).
     FleissGwet,
