@@ -438,14 +438,13 @@ pub fn half_widths_from(table: &[Vec<f64>], n: usize, replicates: u32, seed: u64
 /// `table` (cell probabilities, rows: rater A): the Fleiss-Cohen-Everitt SE for kappa, Gwet's
 /// for AC1 and alpha. Tables where the SE is undefined or 0 are left out.
 pub fn coefficient_half_widths(
-    coefficient: super::plan::PlanCoefficient,
+    coefficient: Coefficient,
     table: &[Vec<f64>],
     n: usize,
     replicates: u32,
     seed: u64,
 ) -> Vec<f64> {
-    use super::plan::PlanCoefficient;
-    if coefficient == PlanCoefficient::Kappa {
+    if coefficient == Coefficient::CohenKappa {
         return half_widths_from(table, n, replicates, seed);
     }
     let q = table.len();
@@ -456,7 +455,7 @@ pub fn coefficient_half_widths(
             let t = draw(&mut rng, &cum, q, n);
             let family = stats::gwet_family(&stats::table_patterns(&t), &stats::identity_weights(q));
             let i = match coefficient {
-                PlanCoefficient::Ac1 => family.gwet_ac?.1,
+                Coefficient::GwetAc1 => family.gwet_ac?.1,
                 _ => family.krippendorff_alpha?.1,
             };
             i.se.filter(|se| *se > 0.0).map(|se| 1.959_963_984_540_054 * se)

@@ -50,6 +50,15 @@ impl std::str::FromStr for PlanCoefficient {
 }
 
 impl PlanCoefficient {
+    /// The same coefficient as the coverage simulation names it.
+    pub fn simulated(self) -> super::coverage::Coefficient {
+        use super::coverage::Coefficient;
+        match self {
+            Self::Kappa => Coefficient::CohenKappa,
+            Self::Ac1 => Coefficient::GwetAc1,
+            Self::Alpha => Coefficient::KrippendorffAlpha,
+        }
+    }
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Kappa => "kappa",
@@ -221,7 +230,8 @@ pub fn plan_for(
     }
     let rows_formula = exact.ceil().max(2.0) as u64;
     let share = |n: u64| {
-        let widths = super::coverage::coefficient_half_widths(coefficient, &table, n as usize, 1000, 0x91A4 ^ n);
+        let widths =
+            super::coverage::coefficient_half_widths(coefficient.simulated(), &table, n as usize, 1000, 0x91A4 ^ n);
         widths.iter().filter(|h| **h <= half_width).count() as f64 / widths.len().max(1) as f64
     };
     if rows_formula > SIMULATED_ROWS_LIMIT {
@@ -229,7 +239,8 @@ pub fn plan_for(
         // limit, scale it to the formula's n, and raise n until the normal approximation puts 60%
         // of studies at or under W (z(0.6) = 0.2533).
         let n0 = SIMULATED_ROWS_LIMIT;
-        let widths = super::coverage::coefficient_half_widths(coefficient, &table, n0 as usize, 1000, 0x91A4 ^ n0);
+        let widths =
+            super::coverage::coefficient_half_widths(coefficient.simulated(), &table, n0 as usize, 1000, 0x91A4 ^ n0);
         let mean = widths.iter().sum::<f64>() / widths.len().max(1) as f64;
         let sd = (widths.iter().map(|h| (h - mean).powi(2)).sum::<f64>() / (widths.len().max(2) - 1) as f64).sqrt();
         let cv = if mean > 0.0 { sd / mean } else { 0.0 };

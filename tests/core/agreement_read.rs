@@ -408,10 +408,11 @@ fn plans_for_ac1_and_alpha_give_their_half_width_in_simulation() {
         );
         // The planned rows reach W in at least half of other studies, and 30% fewer miss it most
         // of the time (AC1's SE scatters widely at skewed prevalence, so not always).
-        let widths = coverage::coefficient_half_widths(coefficient, &table, p.rows as usize, 400, 31);
+        let widths = coverage::coefficient_half_widths(coefficient.simulated(), &table, p.rows as usize, 400, 31);
         let share = widths.iter().filter(|h| **h <= w).count() as f64 / widths.len() as f64;
         assert!(share >= 0.5, "{coefficient:?}: {share} of studies of {} rows reach +-{w}", p.rows);
-        let fewer = coverage::coefficient_half_widths(coefficient, &table, (p.rows as f64 * 0.7) as usize, 400, 32);
+        let fewer =
+            coverage::coefficient_half_widths(coefficient.simulated(), &table, (p.rows as f64 * 0.7) as usize, 400, 32);
         let share = fewer.iter().filter(|h| **h <= w).count() as f64 / fewer.len() as f64;
         assert!(share < 0.5, "{coefficient:?}: 30% fewer rows still reach +-{w} in {share}");
     }
