@@ -7,6 +7,7 @@
 //! missing, unparsable or refused for either claim counts as a violation with margin 0, and is
 //! counted and listed.
 
+pub mod agreement_paired;
 pub mod baselines;
 pub mod battery;
 pub mod judge;

@@ -3,6 +3,7 @@
 mod adjudicate;
 mod agreement;
 mod agreement_intervals;
+mod agreement_paired;
 mod agreement_read;
 mod annotate;
 mod assign;
