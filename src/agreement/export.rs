@@ -13,7 +13,7 @@
 //! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
 //! `kappa_ci95_high`, `kappa_preferred_ci95_low`, `kappa_preferred_ci95_high`,
 //! `plain_interval_under_covers`). Every interval of issue 32 is written as `X_se`,
-//! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md). A statistic that is undefined for the data has an empty value, never NaN.
+//! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md); the interval to read beside a plain one is `X_read` (`gwet_ac1_read`, `krippendorff_alpha_read`, `fleiss_kappa_read`, `quadratic_weighted_kappa_read`, `krippendorff_alpha_ordinal_read`). A statistic that is undefined for the data has an empty value, never NaN.
 //! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
 //! gets a single quote in front, so a spreadsheet never runs it as a formula.
 
