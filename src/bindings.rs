@@ -66,6 +66,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::evaluate::battery::TableRow::export_all_to(dir)?;
     crate::evaluate::panel::PairedReport::export_all_to(dir)?;
     crate::evaluate::family::FamilyReport::export_all_to(dir)?;
+    crate::evaluate::agreement_paired::AgreementPaired::export_all_to(dir)?;
     crate::evaluate::judge::Answer::export_all_to(dir)?;
     crate::locality::AuditRow::export_all_to(dir)?;
     crate::locality::Keep::export_all_to(dir)?;

@@ -52,6 +52,17 @@ pub async fn evaluation_paired(
     studio.with(|p| evaluate::panel::paired(p, &a, &b, BOOTSTRAP))
 }
 
+/// Two evaluators' agreement with the adjudicated labels (kappa and AC1) and its difference on
+/// the claims both judged, with paired intervals over rows.
+#[tauri::command]
+pub async fn evaluation_agreement_paired(
+    studio: State<'_, Studio>,
+    a: String,
+    b: String,
+) -> Result<evaluate::agreement_paired::AgreementPaired, ErrorPayload> {
+    studio.with(|p| evaluate::agreement_paired::agreement_paired(p, &a, &b, BOOTSTRAP))
+}
+
 /// Removes a stored evaluator and the judge runs stored under its name; answers how many runs.
 #[tauri::command]
 pub async fn evaluator_remove(studio: State<'_, Studio>, name: String) -> Result<u64, ErrorPayload> {

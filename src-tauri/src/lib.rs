@@ -191,6 +191,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         evaluation::evaluation_families,
         evaluation::evaluation_grid,
         evaluation::evaluation_paired,
+        evaluation::evaluation_agreement_paired,
         evaluation::evaluator_remove,
         evaluation::import_scores,
         evaluation::run_baselines,

@@ -86,6 +86,7 @@ pub enum Coefficient {
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// Cohen's kappa +- 1.96 FCE SE.
+    #[serde(rename = "kappa_wald_fce")]
     KappaWald,
     /// Cohen's kappa, FCE SE on Fisher's z scale (the no-disagreement bound at kappa = 1): the
     /// interval the report prefers.
@@ -94,27 +95,55 @@ pub enum Method {
     KappaBootstrap,
     /// AC1 with Gwet's variance.
     Ac1Gwet,
+    /// AC1's interval to read: Gwet's variance on Fisher's z scale, or the no-disagreement bound
+    /// ([`stats::read_interval`]).
+    Ac1FisherZ,
     /// Krippendorff's alpha with Gwet's variance.
     AlphaGwet,
+    /// Alpha's interval to read.
+    AlphaFisherZ,
     /// Quadratic-weighted kappa, FCE SE.
+    #[serde(rename = "quadratic_kappa_wald_fce")]
     QuadraticWald,
+    /// Quadratic-weighted kappa's interval to read.
+    #[serde(rename = "quadratic_kappa_fisher_z")]
+    QuadraticFisherZ,
+    /// Fleiss' kappa with Gwet's variance (many raters).
+    FleissGwet,
+    /// Fleiss' kappa's interval to read.
+    FleissFisherZ,
 }
 
 impl Method {
-    pub const ALL: [Method; 6] = [
+    /// The methods of the two-rater grid.
+    pub const ALL: [Method; 9] = [
         Method::KappaWald,
         Method::KappaFisherZ,
         Method::KappaBootstrap,
         Method::Ac1Gwet,
+        Method::Ac1FisherZ,
         Method::AlphaGwet,
+        Method::AlphaFisherZ,
         Method::QuadraticWald,
+        Method::QuadraticFisherZ,
+    ];
+    /// The methods of the many-rater grid (three to five raters, missing ratings).
+    pub const MANY: [Method; 6] = [
+        Method::AlphaGwet,
+        Method::AlphaFisherZ,
+        Method::FleissGwet,
+        Method::FleissFisherZ,
+        Method::Ac1Gwet,
+        Method::Ac1FisherZ,
     ];
     pub fn coefficient(self) -> Coefficient {
         match self {
             Method::KappaWald | Method::KappaFisherZ | Method::KappaBootstrap => Coefficient::CohenKappa,
-            Method::Ac1Gwet => Coefficient::GwetAc1,
-            Method::AlphaGwet => Coefficient::KrippendorffAlpha,
-            Method::QuadraticWald => Coefficient::QuadraticKappa,
+            Method::Ac1Gwet | Method::Ac1FisherZ => Coefficient::GwetAc1,
+            Method::AlphaGwet | Method::AlphaFisherZ => Coefficient::KrippendorffAlpha,
+            Method::QuadraticWald | Method::QuadraticFisherZ => Coefficient::QuadraticKappa,
+            // Fleiss' kappa tends to the population kappa as alpha does.
+            Method::FleissGwet | Method::FleissFisherZ => Coefficient::KrippendorffAlpha,
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -123,8 +152,13 @@ impl Method {
             Method::KappaFisherZ => "kappa_fisher_z",
             Method::KappaBootstrap => "kappa_bootstrap",
             Method::Ac1Gwet => "ac1_gwet",
+            Method::Ac1FisherZ => "ac1_fisher_z",
             Method::AlphaGwet => "alpha_gwet",
+            Method::AlphaFisherZ => "alpha_fisher_z",
             Method::QuadraticWald => "quadratic_kappa_wald_fce",
+            Method::QuadraticFisherZ => "quadratic_kappa_fisher_z",
+            Method::FleissGwet => "fleiss_gwet",
+            Method::FleissFisherZ => "fleiss_fisher_z",
         }
     }
 }
@@ -133,6 +167,10 @@ impl Method {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CoverageCell {
     pub population: Population,
+    /// Raters per item (2 in the two-rater grid).
+    pub raters: usize,
+    /// Chance that a rater's rating of an item is missing (0 in the two-rater grid).
+    pub missing: f64,
     pub n: usize,
     pub method: Method,
     pub replicates: u32,
@@ -210,20 +248,116 @@ pub(crate) fn interval(
             let at = |p: f64| ks[((ks.len() - 1) as f64 * p).round() as usize];
             Some((k, [at(0.025), at(0.975)]))
         }
-        Method::Ac1Gwet => {
-            let k = stats::kappa_from_table(t);
-            Some((k.gwet_ac1?, k.gwet_ac1_interval?.ci95))
-        }
-        Method::AlphaGwet => {
-            let (a, i): (f64, Interval) =
-                stats::gwet_family(&stats::table_patterns(t), &stats::identity_weights(q)).krippendorff_alpha?;
-            Some((a, i.ci95))
-        }
         Method::QuadraticWald => {
             let (k, i) = stats::weighted_kappa_interval(t, &stats::quadratic_weights(q))?;
             Some((k, i.ci95))
         }
+        Method::QuadraticFisherZ => {
+            let (k, _, i) = stats::weighted_kappa_intervals(t, &stats::quadratic_weights(q))?;
+            Some((k, i.ci95))
+        }
+        _ => family_interval(method, &stats::gwet_family(&stats::table_patterns(t), &stats::identity_weights(q))),
     }
+}
+
+/// The Gwet-family methods' intervals from one family of estimates.
+fn family_interval(method: Method, f: &stats::GwetFamily) -> Option<(f64, [f64; 2])> {
+    let pick = |v: &Option<(f64, Interval)>, read: &Option<Interval>, use_read: bool| -> Option<(f64, [f64; 2])> {
+        let (value, plain) = v.as_ref()?;
+        Some((*value, if use_read { read.as_ref()?.ci95 } else { plain.ci95 }))
+    };
+    match method {
+        Method::Ac1Gwet => pick(&f.gwet_ac, &f.gwet_ac_read, false),
+        Method::Ac1FisherZ => pick(&f.gwet_ac, &f.gwet_ac_read, true),
+        Method::AlphaGwet => pick(&f.krippendorff_alpha, &f.krippendorff_alpha_read, false),
+        Method::AlphaFisherZ => pick(&f.krippendorff_alpha, &f.krippendorff_alpha_read, true),
+        Method::FleissGwet => pick(&f.fleiss_kappa, &f.fleiss_kappa_read, false),
+        Method::FleissFisherZ => pick(&f.fleiss_kappa, &f.fleiss_kappa_read, true),
+        _ => None,
+    }
+}
+
+/// A many-rater population: each item has a true category drawn from the population's shares;
+/// each of `raters` raters rates it (unless the rating is missing, with chance `missing`) with
+/// the true category with chance s = sqrt(kappa), else with a category drawn from the shares.
+/// Two ratings of an item then follow exactly [`Population::table`] (agreeing by truth with
+/// chance s^2 = kappa, independently otherwise), so Fleiss' kappa and alpha tend to `kappa`
+/// and AC1 to [`Population::truth`]'s.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ManyRaters {
+    pub population: Population,
+    pub raters: usize,
+    pub missing: f64,
+}
+
+fn draw_units(rng: &mut SplitMix64, many: &ManyRaters, n: usize) -> Vec<Vec<u32>> {
+    let m = many.population.marginals();
+    let mut cum = Vec::with_capacity(m.len());
+    let mut acc = 0.0;
+    for x in &m {
+        acc += x;
+        cum.push(acc);
+    }
+    let pick = |u: f64| cum.partition_point(|&c| c <= u).min(m.len() - 1) as u32;
+    let s = many.population.kappa.max(0.0).sqrt();
+    (0..n)
+        .map(|_| {
+            let truth = pick(uniform(rng));
+            let mut unit = Vec::with_capacity(many.raters);
+            for _ in 0..many.raters {
+                if uniform(rng) < many.missing {
+                    continue;
+                }
+                let own = uniform(rng) < s;
+                let other = pick(uniform(rng));
+                unit.push(if own { truth } else { other });
+            }
+            unit
+        })
+        .collect()
+}
+
+/// [`simulate`] for the Gwet-family methods on many-rater data with missing ratings (`n` items).
+pub fn simulate_many(many: ManyRaters, n: usize, methods: &[Method], replicates: u32, seed: u64) -> Vec<CoverageCell> {
+    let q = many.population.categories;
+    let mut rng = SplitMix64::new(seed);
+    let mut hits = vec![0u32; methods.len()];
+    let mut undefined = vec![0u32; methods.len()];
+    let mut widths = vec![0.0f64; methods.len()];
+    for _ in 0..replicates {
+        let units = draw_units(&mut rng, &many, n);
+        let family = stats::gwet_family(&stats::patterns(&units, q), &stats::identity_weights(q));
+        for (m, &method) in methods.iter().enumerate() {
+            let truth = many.population.truth(method.coefficient());
+            match family_interval(method, &family) {
+                Some((_, [lo, hi])) => {
+                    if lo <= truth + 1e-12 && truth <= hi + 1e-12 {
+                        hits[m] += 1;
+                    }
+                    widths[m] += (hi - lo) / 2.0;
+                }
+                None => undefined[m] += 1,
+            }
+        }
+    }
+    methods
+        .iter()
+        .enumerate()
+        .map(|(m, &method)| {
+            let defined = (replicates - undefined[m]).max(1) as f64;
+            CoverageCell {
+                population: many.population,
+                raters: many.raters,
+                missing: many.missing,
+                n,
+                method,
+                replicates,
+                undefined: undefined[m],
+                coverage: hits[m] as f64 / defined,
+                mean_half_width: widths[m] / defined,
+            }
+        })
+        .collect()
 }
 
 /// Coverage of `methods` at one population and `n`. `narrow` scales every interval's two arms
@@ -268,6 +402,8 @@ pub fn simulate(
             let defined = (replicates - undefined[m]).max(1) as f64;
             CoverageCell {
                 population,
+                raters: 2,
+                missing: 0.0,
                 n,
                 method,
                 replicates,
@@ -294,6 +430,35 @@ pub fn half_widths_from(table: &[Vec<f64>], n: usize, replicates: u32, seed: u64
         .filter_map(|_| {
             let k = stats::kappa_from_table(&draw(&mut rng, &cum, q, n));
             k.kappa_ci95.map(|[lo, hi]| (hi - lo) / 2.0).filter(|_| k.kappa_se.is_some_and(|se| se > 0.0))
+        })
+        .collect()
+}
+
+/// The half-width (1.96 SE) of `coefficient` on `replicates` tables of `n` rows drawn from
+/// `table` (cell probabilities, rows: rater A): the Fleiss-Cohen-Everitt SE for kappa, Gwet's
+/// for AC1 and alpha. Tables where the SE is undefined or 0 are left out.
+pub fn coefficient_half_widths(
+    coefficient: Coefficient,
+    table: &[Vec<f64>],
+    n: usize,
+    replicates: u32,
+    seed: u64,
+) -> Vec<f64> {
+    if coefficient == Coefficient::CohenKappa {
+        return half_widths_from(table, n, replicates, seed);
+    }
+    let q = table.len();
+    let cum = cumulative(table);
+    let mut rng = SplitMix64::new(seed);
+    (0..replicates)
+        .filter_map(|_| {
+            let t = draw(&mut rng, &cum, q, n);
+            let family = stats::gwet_family(&stats::table_patterns(&t), &stats::identity_weights(q));
+            let i = match coefficient {
+                Coefficient::GwetAc1 => family.gwet_ac?.1,
+                _ => family.krippendorff_alpha?.1,
+            };
+            i.se.filter(|se| *se > 0.0).map(|se| 1.959_963_984_540_054 * se)
         })
         .collect()
 }

@@ -13,7 +13,7 @@
 //! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
 //! `kappa_ci95_high`, `kappa_preferred_ci95_low`, `kappa_preferred_ci95_high`,
 //! `plain_interval_under_covers`). Every interval of issue 32 is written as `X_se`,
-//! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md). A statistic that is undefined for the data has an empty value, never NaN.
+//! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md); the interval to read beside a plain one is `X_read` (`gwet_ac1_read`, `krippendorff_alpha_read`, `fleiss_kappa_read`, `quadratic_weighted_kappa_read`, `krippendorff_alpha_ordinal_read`). A statistic that is undefined for the data has an empty value, never NaN.
 //! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
 //! gets a single quote in front, so a spreadsheet never runs it as a formula.
 
@@ -92,6 +92,7 @@ impl<W: Write> Lines<W> {
         // Issue 32: the interval to read for kappa, AC1's and PABAK's, and the paradox indices.
         self.full(section, "kappa_preferred", p.kappa_interval.as_ref())?;
         self.full(section, "gwet_ac1", k.gwet_ac1_interval.as_ref())?;
+        self.full(section, "gwet_ac1_read", k.gwet_ac1_read_interval.as_ref())?;
         self.full(section, "pabak", k.pabak_interval.as_ref())?;
         self.real(section, "prevalence_index", k.prevalence_index)?;
         self.real(section, "bias_index", k.bias_index)?;
@@ -155,15 +156,23 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.real("decision", "fleiss_kappa", report.fleiss_kappa)?;
     out.full("decision", "krippendorff_alpha", report.krippendorff_alpha_interval.as_ref())?;
     out.full("decision", "fleiss_kappa", report.fleiss_kappa_interval.as_ref())?;
+    out.full("decision", "krippendorff_alpha_read", report.krippendorff_alpha_read_interval.as_ref())?;
+    out.full("decision", "fleiss_kappa_read", report.fleiss_kappa_read_interval.as_ref())?;
     out.pair("accept_vs_not", &report.accept_vs_not)?;
     out.pair("axis_when_both_accept", &report.axis_when_both_accept)?;
     out.real("axis_when_both_accept", "krippendorff_alpha", report.axis_krippendorff_alpha)?;
     out.full("axis_when_both_accept", "krippendorff_alpha", report.axis_krippendorff_alpha_interval.as_ref())?;
+    let axis_read = report.axis_krippendorff_alpha_read_interval.as_ref();
+    out.full("axis_when_both_accept", "krippendorff_alpha_read", axis_read)?;
     out.count("severity", "n_items", report.severity_n_items)?;
     out.real("severity", "quadratic_weighted_kappa", report.severity_weighted_kappa)?;
     out.full("severity", "quadratic_weighted_kappa", report.severity_weighted_kappa_interval.as_ref())?;
     out.real("severity", "krippendorff_alpha_ordinal", report.severity_krippendorff_alpha)?;
     out.full("severity", "krippendorff_alpha_ordinal", report.severity_krippendorff_alpha_interval.as_ref())?;
+    let read = report.severity_weighted_kappa_read_interval.as_ref();
+    out.full("severity", "quadratic_weighted_kappa_read", read)?;
+    let read = report.severity_krippendorff_alpha_read_interval.as_ref();
+    out.full("severity", "krippendorff_alpha_ordinal_read", read)?;
     out.count("span", "n_items", report.span.n_items)?;
     out.real("span", "exact_match_rate", report.span.exact_match_rate)?;
     out.real("span", "mean_token_f1", report.span.mean_token_f1)?;

@@ -14,6 +14,7 @@
 pub mod coverage;
 mod events;
 pub mod export;
+pub mod ordinal;
 pub mod plan;
 mod read;
 pub mod stats;
@@ -69,7 +70,7 @@ pub fn advice(k: &KappaStats, preferred: Option<&Interval>) -> Vec<String> {
     if let (Some(kappa), Some(pref)) = (k.cohen_kappa, preferred) {
         if plain_interval_under_covers(k.n_items, kappa, k.prevalence_index) {
             out.push(format!(
-                "with {} rows and kappa {}, kappa ± 1.96 SE covers less often than 95% in the coverage simulation; read the interval {} to {} ({}) instead; the AC1, alpha and weighted-kappa intervals under-cover here too (docs/agreement-intervals.md)",
+                "with {} rows and kappa {}, kappa ± 1.96 SE covers less often than 95% in the coverage simulation; read the interval {} to {} ({}) instead; the plain AC1, alpha and weighted-kappa intervals under-cover here too, so read theirs from the intervals to read beside them (docs/agreement-intervals.md)",
                 k.n_items,
                 f(kappa),
                 f(pref.ci95[0]),
@@ -144,8 +145,13 @@ pub struct LabelsReport {
     /// Gwet's variance, t interval (as irrCAC).
     pub krippendorff_alpha_interval: Option<Interval>,
     pub fleiss_kappa_interval: Option<Interval>,
+    /// The intervals to read for the two above ([`stats::read_interval`]).
+    pub krippendorff_alpha_read_interval: Option<Interval>,
+    pub fleiss_kappa_read_interval: Option<Interval>,
     /// Every pair of annotators, when there are more than two.
     pub pairs: Vec<NamedPair>,
+    /// With `--ordinal` only: the labels read as ordered.
+    pub ordinal: Option<ordinal::OrdinalReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -162,6 +168,28 @@ pub struct NamedPair {
 /// and so is an item or annotator holding an invisible character.
 pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<LabelsReport> {
     crate::limits::bootstrap(bootstrap)?;
+    Ok(report_from_rows(&read_labels(path)?.rows, bootstrap))
+}
+
+/// [`labels_report`] with the labels read as ordered (`--ordinal`): also the quadratic-weighted
+/// kappa and Krippendorff's ordinal alpha, each with both intervals ([`ordinal`]).
+pub fn labels_report_ordinal(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<LabelsReport> {
+    crate::limits::bootstrap(bootstrap)?;
+    let read = read_labels(path)?;
+    let ordinal = ordinal::report(&read)?;
+    let mut report = report_from_rows(&read.rows, bootstrap);
+    report.ordinal = Some(ordinal);
+    Ok(report)
+}
+
+/// The rows of a long-format label file, with the line each came from.
+pub struct LabelRows {
+    pub file: String,
+    pub rows: Vec<(String, String, String)>,
+    pub lines: Vec<u64>,
+}
+
+fn read_labels(path: &Path) -> Result<LabelRows> {
     const COLUMNS: [&str; 3] = ["item", "annotator", "label"];
     let (file, text) = crate::input::read_text(path)?;
     let at = |line: Option<u64>, field: Option<&str>, message: String| InputProblem {
@@ -199,6 +227,7 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
         return Err(Error::InvalidInput { file: file.clone(), problems: header_problems });
     }
     let mut rows: Vec<(String, String, String)> = Vec::new();
+    let mut row_lines: Vec<u64> = Vec::new();
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
     // The file's own lines, as an editor numbers them (the csv reader's count is one short after
     // CRLF line ends: issue 31).
@@ -233,8 +262,9 @@ pub fn labels_report(path: &Path, bootstrap: Option<(u32, u64)>) -> Result<Label
             ));
         }
         rows.push((item, who, label));
+        row_lines.push(line);
     }
-    Ok(report_from_rows(&rows, bootstrap))
+    Ok(LabelRows { file, rows, lines: row_lines })
 }
 
 /// Agreement over (item, annotator, label) triples.
@@ -275,7 +305,10 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
         fleiss_kappa: multi.fleiss_kappa,
         krippendorff_alpha_interval: multi.krippendorff_alpha_interval.clone(),
         fleiss_kappa_interval: multi.fleiss_kappa_interval.clone(),
+        krippendorff_alpha_read_interval: multi.krippendorff_alpha_read_interval.clone(),
+        fleiss_kappa_read_interval: multi.fleiss_kappa_read_interval.clone(),
         pairs: Vec::new(),
+        ordinal: None,
     };
     match annotators.len() {
         0 | 1 => {
@@ -291,6 +324,7 @@ pub fn report_from_rows(rows: &[(String, String, String)], bootstrap: Option<(u3
                 vec!["more than two annotators: Cohen's kappa is given per pair (see pairs), Fleiss' kappa and Krippendorff's alpha over everyone".into()];
             report.pair.kappa.gwet_ac1 = multi.gwet_ac1;
             report.pair.kappa.gwet_ac1_interval = multi.gwet_ac1_interval.clone();
+            report.pair.kappa.gwet_ac1_read_interval = multi.gwet_ac1_read_interval.clone();
             report.pair.kappa.n_items = multi.n_items;
             for i in 0..annotators.len() {
                 for j in i + 1..annotators.len() {
@@ -553,6 +587,13 @@ pub struct ProjectAgreement {
     /// Gwet's variance, t interval (as irrCAC), for the two above.
     pub krippendorff_alpha_interval: Option<Interval>,
     pub fleiss_kappa_interval: Option<Interval>,
+    /// The intervals to read for every coefficient that has a plain one
+    /// ([`stats::read_interval`]; docs/agreement-intervals.md).
+    pub krippendorff_alpha_read_interval: Option<Interval>,
+    pub fleiss_kappa_read_interval: Option<Interval>,
+    pub axis_krippendorff_alpha_read_interval: Option<Interval>,
+    pub severity_weighted_kappa_read_interval: Option<Interval>,
+    pub severity_krippendorff_alpha_read_interval: Option<Interval>,
     /// Accept vs not accept (reject or needs discussion).
     pub accept_vs_not: PairReport,
     /// Primary axis, on rows both annotators accepted.
@@ -737,14 +778,13 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
     let axes = names_of(Axis::ALL, Axis::as_str);
     let axis_when_both_accept = pair_report(&axis_pairs, &axes, None);
     let severity_weighted_kappa = stats::quadratic_weighted_kappa(&stats::table(&sev_pairs, 3));
-    let severity_weighted_kappa_interval =
-        stats::weighted_kappa_interval(&stats::table(&sev_pairs, 3), &stats::quadratic_weights(3)).map(|(_, i)| i);
+    let severity_kappa = stats::weighted_kappa_intervals(&stats::table(&sev_pairs, 3), &stats::quadratic_weights(3));
     let axis_units: Vec<[u32; 2]> = axis_pairs.iter().map(|&(a, b)| [a, b]).collect();
-    let axis_alpha =
-        stats::gwet_family(&stats::patterns(&axis_units, axes.len()), &stats::identity_weights(axes.len()))
-            .krippendorff_alpha;
+    let axis_family =
+        stats::gwet_family(&stats::patterns(&axis_units, axes.len()), &stats::identity_weights(axes.len()));
+    let axis_alpha = axis_family.krippendorff_alpha;
     let sev_units: Vec<[u32; 2]> = sev_pairs.iter().map(|&(a, b)| [a, b]).collect();
-    let severity_alpha = stats::krippendorff_ordinal(&sev_units, 3);
+    let severity_alpha = stats::krippendorff_ordinal_family(&sev_units, 3);
 
     let (mut n_spans, mut exact, mut f1_sum) = (0u64, 0u64, 0.0f64);
     // Token F1 of each row whose spans differ (rows with equal spans score 1).
@@ -809,14 +849,19 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         fleiss_kappa: multi.fleiss_kappa,
         krippendorff_alpha_interval: multi.krippendorff_alpha_interval,
         fleiss_kappa_interval: multi.fleiss_kappa_interval,
+        krippendorff_alpha_read_interval: multi.krippendorff_alpha_read_interval,
+        fleiss_kappa_read_interval: multi.fleiss_kappa_read_interval,
+        axis_krippendorff_alpha_read_interval: axis_family.krippendorff_alpha_read,
+        severity_weighted_kappa_read_interval: severity_kappa.as_ref().map(|k| k.2.clone()),
+        severity_krippendorff_alpha_read_interval: severity_alpha.krippendorff_alpha_read.clone(),
         accept_vs_not,
         axis_when_both_accept,
         axis_krippendorff_alpha: axis_alpha.as_ref().map(|a| a.0),
         axis_krippendorff_alpha_interval: axis_alpha.map(|a| a.1),
         severity_weighted_kappa,
-        severity_weighted_kappa_interval,
-        severity_krippendorff_alpha: severity_alpha.as_ref().map(|a| a.0),
-        severity_krippendorff_alpha_interval: severity_alpha.map(|a| a.1),
+        severity_weighted_kappa_interval: severity_kappa.map(|k| k.1),
+        severity_krippendorff_alpha: severity_alpha.krippendorff_alpha.as_ref().map(|a| a.0),
+        severity_krippendorff_alpha_interval: severity_alpha.krippendorff_alpha.map(|a| a.1),
         severity_n_items: sev_pairs.len() as u64,
         span,
         calibrated_claim_edits: edits(0),

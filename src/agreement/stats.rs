@@ -30,6 +30,9 @@ pub struct KappaStats {
     pub gwet_ac1: Option<f64>,
     /// Gwet's AC1 with Gwet's variance (t interval), as irrCAC gives it.
     pub gwet_ac1_interval: Option<Interval>,
+    /// The interval to read for AC1 ([`read_interval`]): the same variance on Fisher's z scale,
+    /// or the no-disagreement bound; it covers where `gwet_ac1_interval` does not.
+    pub gwet_ac1_read_interval: Option<Interval>,
     /// PABAK's Wilson interval (see [`pabak_interval`]).
     pub pabak_interval: Option<Interval>,
     /// Two categories only: (a - d) / n, the first category's excess on the agreeing diagonal
@@ -56,6 +59,7 @@ pub fn kappa_from_table(table: &[Vec<u64>]) -> KappaStats {
         pabak: None,
         gwet_ac1: None,
         gwet_ac1_interval: None,
+        gwet_ac1_read_interval: None,
         pabak_interval: None,
         prevalence_index: None,
         bias_index: None,
@@ -69,7 +73,9 @@ pub fn kappa_from_table(table: &[Vec<u64>]) -> KappaStats {
         out.bias_index = Some(bi);
     }
     if q >= 2 {
-        out.gwet_ac1_interval = gwet_family(&table_patterns(table), &identity_weights(q)).gwet_ac.map(|(_, i)| i);
+        let family = gwet_family(&table_patterns(table), &identity_weights(q));
+        out.gwet_ac1_interval = family.gwet_ac.map(|(_, i)| i);
+        out.gwet_ac1_read_interval = family.gwet_ac_read;
     }
     let nf = n as f64;
     let p: Vec<Vec<f64>> = table.iter().map(|row| row.iter().map(|&x| x as f64 / nf).collect()).collect();
@@ -177,6 +183,10 @@ pub struct MultiRaterStats {
     pub krippendorff_alpha_interval: Option<Interval>,
     pub fleiss_kappa_interval: Option<Interval>,
     pub gwet_ac1_interval: Option<Interval>,
+    /// The intervals to read ([`read_interval`]; docs/agreement-intervals.md).
+    pub krippendorff_alpha_read_interval: Option<Interval>,
+    pub fleiss_kappa_read_interval: Option<Interval>,
+    pub gwet_ac1_read_interval: Option<Interval>,
 }
 
 /// `units[i]` holds item i's ratings as category indices below `q`.
@@ -191,6 +201,9 @@ pub fn multi_rater<U: AsRef<[u32]>>(units: &[U], q: usize) -> MultiRaterStats {
         krippendorff_alpha_interval: None,
         fleiss_kappa_interval: None,
         gwet_ac1_interval: None,
+        krippendorff_alpha_read_interval: None,
+        fleiss_kappa_read_interval: None,
+        gwet_ac1_read_interval: None,
     };
     if pairable.is_empty() || q == 0 {
         return out;
@@ -199,6 +212,9 @@ pub fn multi_rater<U: AsRef<[u32]>>(units: &[U], q: usize) -> MultiRaterStats {
     out.krippendorff_alpha_interval = family.krippendorff_alpha.map(|(_, i)| i);
     out.fleiss_kappa_interval = family.fleiss_kappa.map(|(_, i)| i);
     out.gwet_ac1_interval = family.gwet_ac.map(|(_, i)| i);
+    out.krippendorff_alpha_read_interval = family.krippendorff_alpha_read;
+    out.fleiss_kappa_read_interval = family.fleiss_kappa_read;
+    out.gwet_ac1_read_interval = family.gwet_ac_read;
     // Krippendorff: coincidences within units, each unit weighted 1 / (m_u - 1).
     let mut counts = vec![0u64; q];
     let mut o_diag = 0.0; // total coincidences of equal values
@@ -543,6 +559,47 @@ pub struct GwetFamily {
     pub gwet_ac: Option<(f64, Interval)>,
     pub fleiss_kappa: Option<(f64, Interval)>,
     pub krippendorff_alpha: Option<(f64, Interval)>,
+    /// The intervals to read for the three ([`read_interval`] on the same variances).
+    pub gwet_ac_read: Option<Interval>,
+    pub fleiss_kappa_read: Option<Interval>,
+    pub krippendorff_alpha_read: Option<Interval>,
+}
+
+/// The interval to read for a chance-corrected coefficient (AC1, alpha, Fleiss' kappa, weighted
+/// kappa), made as the one for Cohen's kappa: the coefficient's own SE carried to Fisher's z
+/// scale with a t(n - 1) quantile ([`fisher_z_interval`]), and, when no unit holds any
+/// disagreement (the coefficient is 1 and its SE 0, so the plain interval is the single point
+/// 1), the one-sided 97.5% Clopper-Pearson bound b = 1 - 0.025^(1/n) on the share of units with a
+/// disagreement, carried to the coefficient as 1 - b / (1 - chance) (a unit's disagreement is at
+/// most 1, so the bound holds for weighted and many-rater coefficients too). Where neither
+/// applies (a coefficient of exactly -1) the plain interval stands. The coverage table in
+/// docs/agreement-intervals.md is why: the plain intervals hold about half the time at n = 30
+/// near 1, these hold 93% or more.
+pub fn read_interval(value: f64, plain: &Interval, n: u64, chance: f64, no_disagreement: bool) -> Interval {
+    if no_disagreement && n >= 1 && chance < 1.0 {
+        let bound = 1.0 - 0.025f64.powf(1.0 / n as f64);
+        return Interval {
+            se: plain.se,
+            ci95: [(1.0 - bound / (1.0 - chance)).max(-1.0), 1.0],
+            method: IntervalMethod::NoDisagreementBound,
+        };
+    }
+    plain.se.and_then(|se| fisher_z_interval(value, se, n)).unwrap_or_else(|| plain.clone())
+}
+
+/// Weighted kappa with agreement weights `w`: its value, the Fleiss-Cohen-Everitt interval
+/// ([`weighted_kappa_interval`]) and the interval to read ([`read_interval`]).
+pub fn weighted_kappa_intervals(table: &[Vec<u64>], w: &[Vec<f64>]) -> Option<(f64, Interval, Interval)> {
+    let (k, plain) = weighted_kappa_interval(table, w)?;
+    let q = table.len();
+    let n: u64 = table.iter().flatten().sum();
+    let nf = n as f64;
+    let rows: Vec<f64> = table.iter().map(|r| r.iter().sum::<u64>() as f64 / nf).collect();
+    let cols: Vec<f64> = (0..q).map(|j| table.iter().map(|r| r[j]).sum::<u64>() as f64 / nf).collect();
+    let chance: f64 = (0..q).flat_map(|i| (0..q).map(move |j| (i, j))).map(|(i, j)| w[i][j] * rows[i] * cols[j]).sum();
+    let no_disagreement = (0..q).all(|i| (0..q).all(|j| i == j || table[i][j] == 0 || w[i][j] >= 1.0));
+    let read = read_interval(k, &plain, n, chance, no_disagreement);
+    Some((k, plain, read))
 }
 
 fn gwet_interval(value: f64, var: f64, n: f64) -> Interval {
@@ -565,6 +622,8 @@ pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
     if q == 0 || units.is_empty() {
         return out;
     }
+    // No unit with two ratings holds two categories: every coefficient is 1 and its SE 0.
+    let unanimous = units.iter().all(|(c, _, _)| c.iter().filter(|&&x| x > 0.0).count() <= 1);
     // sum_k c_k (sum_l w_kl c_l - 1) per unit.
     let sum_q = |c: &[f64]| -> f64 { (0..q).map(|k| c[k] * ((0..q).map(|l| w[k][l] * c[l]).sum::<f64>() - 1.0)).sum() };
     let n: f64 = units.iter().map(|u| u.2).sum();
@@ -596,7 +655,9 @@ pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
             if (1.0 - pe).abs() > 1e-12 {
                 let ac = (pa - pe) / (1.0 - pe);
                 let pe_i = |c: &[f64], r: f64| scale * (0..q).map(|k| c[k] * (1.0 - pi[k])).sum::<f64>() / r;
-                out.gwet_ac = Some((ac, gwet_interval(ac, variance(ac, pe, &pe_i), n)));
+                let plain = gwet_interval(ac, variance(ac, pe, &pe_i), n);
+                out.gwet_ac_read = Some(read_interval(ac, &plain, n as u64, pe, unanimous));
+                out.gwet_ac = Some((ac, plain));
             }
         }
         let mut pe = 0.0;
@@ -610,7 +671,9 @@ pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
             let piw: Vec<f64> =
                 (0..q).map(|k| (0..q).map(|l| (w[k][l] + w[l][k]) * pi[l]).sum::<f64>() / 2.0).collect();
             let pe_i = |c: &[f64], r: f64| (0..q).map(|k| c[k] * piw[k]).sum::<f64>() / r;
-            out.fleiss_kappa = Some((fk, gwet_interval(fk, variance(fk, pe, &pe_i), n)));
+            let plain = gwet_interval(fk, variance(fk, pe, &pe_i), n);
+            out.fleiss_kappa_read = Some(read_interval(fk, &plain, n as u64, pe, unanimous));
+            out.fleiss_kappa = Some((fk, plain));
         }
     }
     // Krippendorff's alpha over units with two ratings or more.
@@ -648,7 +711,9 @@ pub fn gwet_family(units: &[(Vec<u32>, u64)], w: &[Vec<f64>]) -> GwetFamily {
                 s += m * (x - alpha_prime).powi(2);
             }
             let var = s / (n * (n - 1.0));
-            out.krippendorff_alpha = Some((alpha, gwet_interval(alpha, var, n)));
+            let plain = gwet_interval(alpha, var, n);
+            out.krippendorff_alpha_read = Some(read_interval(alpha, &plain, n as u64, pe, unanimous));
+            out.krippendorff_alpha = Some((alpha, plain));
         }
     }
     out
@@ -722,6 +787,12 @@ pub fn identity_weights(q: usize) -> Vec<Vec<f64>> {
 
 /// Krippendorff's ordinal alpha (with Gwet's SE) for units of category indices.
 pub fn krippendorff_ordinal<U: AsRef<[u32]>>(units: &[U], q: usize) -> Option<(f64, Interval)> {
+    krippendorff_ordinal_family(units, q).krippendorff_alpha
+}
+
+/// [`gwet_family`] with Krippendorff's ordinal metric as weights (its `krippendorff_alpha` and
+/// `krippendorff_alpha_read` are the ordinal alpha's).
+pub fn krippendorff_ordinal_family<U: AsRef<[u32]>>(units: &[U], q: usize) -> GwetFamily {
     let pats = patterns(units, q);
     let mut counts = vec![0.0; q];
     for (c, m) in pats.iter().filter(|(c, _)| c.iter().sum::<u32>() >= 2) {
@@ -729,7 +800,7 @@ pub fn krippendorff_ordinal<U: AsRef<[u32]>>(units: &[U], q: usize) -> Option<(f
             counts[k] += c[k] as f64 * *m as f64;
         }
     }
-    gwet_family(&pats, &ordinal_weights(&counts)).krippendorff_alpha
+    gwet_family(&pats, &ordinal_weights(&counts))
 }
 
 /// The Wilson 95% interval of `agree` of `n`.

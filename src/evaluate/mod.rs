@@ -10,6 +10,7 @@
 //! left out of MVR and FS and counted as `unanswered`, and the evaluator is incomplete
 //! ([`Completeness`]); [`fitness`] keeps incomplete evaluators out of pooled tables.
 
+pub mod agreement_paired;
 pub mod baselines;
 pub mod battery;
 pub mod declaration;

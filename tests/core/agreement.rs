@@ -448,6 +448,13 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
         ("severity", "krippendorff_alpha_ordinal", &report.severity_krippendorff_alpha_interval),
         ("span", "exact_match_rate", &report.span.exact_match_interval),
         ("span", "mean_token_f1", &report.span.mean_token_f1_interval),
+        // The intervals to read, beside the plain ones.
+        ("decision", "gwet_ac1_read", &report.decision.kappa.gwet_ac1_read_interval),
+        ("decision", "krippendorff_alpha_read", &report.krippendorff_alpha_read_interval),
+        ("decision", "fleiss_kappa_read", &report.fleiss_kappa_read_interval),
+        ("axis_when_both_accept", "krippendorff_alpha_read", &report.axis_krippendorff_alpha_read_interval),
+        ("severity", "quadratic_weighted_kappa_read", &report.severity_weighted_kappa_read_interval),
+        ("severity", "krippendorff_alpha_ordinal_read", &report.severity_krippendorff_alpha_read_interval),
     ] {
         assert!(interval.is_some(), "{section}/{statistic}: defined on these ten rows");
         let (lo, hi) = ends(interval);

@@ -3,6 +3,8 @@
 mod adjudicate;
 mod agreement;
 mod agreement_intervals;
+mod agreement_paired;
+mod agreement_read;
 mod annotate;
 mod assign;
 mod bindings;

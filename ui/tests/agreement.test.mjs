@@ -269,8 +269,12 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
     advice: ["with 40 rows and kappa 0.75, kappa ± 1.96 SE covers less often than 95% in the coverage simulation; read the interval 0.52 to 0.88 (made on Fisher's z scale) instead"],
     pabak_interval: { se: 0.08, ci95: [0.61, 0.9], method: "wilson" },
     gwet_ac1_interval: gwet(0.64, 0.94, 0.07),
+    // The intervals to read are what the view shows (the plain ones stay in the JSON).
+    gwet_ac1_read_interval: { se: 0.07, ci95: [0.61, 0.92], method: "fisher_z" },
     krippendorff_alpha_interval: gwet(0.56, 0.94, 0.09),
+    krippendorff_alpha_read_interval: { se: 0.09, ci95: [0.53, 0.91], method: "fisher_z" },
     fleiss_kappa_interval: gwet(0.57, 0.93, 0.09),
+    fleiss_kappa_read_interval: { se: 0.09, ci95: [0.54, 0.9], method: "fisher_z" },
     accept_vs_not: {
       ...agreementReport.accept_vs_not,
       kappa_interval: { se: 0.1, ci95: [0.3, 0.75], method: "fisher_z" },
@@ -278,15 +282,19 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
       bias_index: -0.025,
       gwet_ac1: 0.9,
       gwet_ac1_interval: gwet(0.81, 0.98, 0.04),
+      gwet_ac1_read_interval: { se: 0.04, ci95: [0.79, 0.96], method: "fisher_z" },
       pabak: 0.85,
       pabak_interval: { se: 0.06, ci95: [0.69, 0.93], method: "wilson" },
       advice: ["prevalence index 0.68: one label fills most of the agreeing rows, so chance agreement is high and kappa (0.55) is held down although the annotators agree on 92% of rows; read Gwet's AC1 (0.90) and PABAK (0.85) beside it"],
     },
     axis_krippendorff_alpha: 0.86,
     axis_krippendorff_alpha_interval: gwet(0.72, 0.99, 0.07),
+    axis_krippendorff_alpha_read_interval: { se: 0.07, ci95: [0.68, 0.95], method: "fisher_z" },
     severity_weighted_kappa_interval: { se: 0.1, ci95: [0.41, 0.81], method: "fleiss_cohen_everitt" },
+    severity_weighted_kappa_read_interval: { se: 0.1, ci95: [0.38, 0.79], method: "fisher_z" },
     severity_krippendorff_alpha: 0.6,
     severity_krippendorff_alpha_interval: gwet(0.38, 0.82, 0.11),
+    severity_krippendorff_alpha_read_interval: { se: 0.11, ci95: [0.35, 0.79], method: "fisher_z" },
     span: { ...agreementReport.span, exact_match_interval: { se: 0.08, ci95: [0.47, 0.79], method: "wilson" }, mean_token_f1_interval: { se: null, ci95: [0.8, 0.93], method: "bootstrap_percentile" } },
     by_guideline_version: [
       { key: "1", n_items: 24, percent_agreement: 0.75, cohen_kappa: 0.58, kappa_ci95: [0.3, 0.86], kappa_interval: { se: 0.2, ci95: [0.1, 0.9], method: "fisher_z" }, plain_interval_under_covers: true },
@@ -300,17 +308,17 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
   const { page, problems } = await openAgreement(report);
   assert.equal(await text(page, "stat-ci-read"), "0.52–0.88");
   assert.match(await text(page, "kappa-reading"), /^κ = 0\.75 \(95% CI 0\.52–0\.88\)/, "the reading quotes the interval to read");
-  assert.equal(await text(page, "stat-ac1-ci"), "0.64–0.94");
+  assert.equal(await text(page, "stat-ac1-ci"), "0.61–0.92");
   assert.equal(await text(page, "stat-pabak-ci"), "0.61–0.90");
-  assert.equal(await text(page, "stat-alpha-ci"), "0.56–0.94");
-  assert.equal(await text(page, "stat-fleiss-ci"), "0.57–0.93");
+  assert.equal(await text(page, "stat-alpha-ci"), "0.53–0.91");
+  assert.equal(await text(page, "stat-fleiss-ci"), "0.54–0.90");
   assert.match(await text(page, "agreement-advice"), /covers less often than 95%.*0\.52 to 0\.88/);
   assert.equal(await text(page, "accept-kappa-ci"), "0.30–0.75");
-  assert.match(await text(page, "accept-indices"), /prevalence index 0\.68 · bias index −0\.03 · AC1 0\.90 0\.81–0\.98 · PABAK 0\.85 0\.69–0\.93/);
+  assert.match(await text(page, "accept-indices"), /prevalence index 0\.68 · bias index −0\.03 · AC1 0\.90 0\.79–0\.96 · PABAK 0\.85 0\.69–0\.93/);
   assert.match(await text(page, "accept-advice"), /held down.*AC1.*PABAK/);
-  assert.equal(await text(page, "field-axis-alpha"), "Krippendorff's α 0.86 0.72–0.99");
-  assert.equal(await text(page, "field-severity-ci"), "0.41–0.81");
-  assert.equal(await text(page, "field-severity-alpha"), "ordinal Krippendorff's α 0.60 0.38–0.82");
+  assert.equal(await text(page, "field-axis-alpha"), "Krippendorff's α 0.86 0.68–0.95");
+  assert.equal(await text(page, "field-severity-ci"), "0.38–0.79");
+  assert.equal(await text(page, "field-severity-alpha"), "ordinal Krippendorff's α 0.60 0.35–0.79");
   assert.equal(await text(page, "field-span-ci"), "exact 0.47–0.79 · F1 0.80–0.93");
   assert.match(await text(page, "by-version"), /0\.58 moderate 0\.10–0\.90 small n/);
   const plan = await page.$$eval('[data-testid="plan-row"]', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));

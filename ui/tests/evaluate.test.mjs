@@ -594,6 +594,39 @@ test("the judge grid shows each model under each prompt, pools the prompts, and 
   await page.close();
 });
 
+test("two single judges picked in the grid also show their agreement with the adjudicated labels, paired", async () => {
+  const paired = {
+    a: ["alpha@generic"], b: ["alpha@force_aware"], split_version: 2, n_pairs: 33, units: 33,
+    mvr_a: 16 / 33, mvr_b: 8 / 33, fs_a: 0.3, fs_b: 0.7, only_a_violates: 9, only_b_violates: 1, both_violate: 7, neither_violates: 16,
+    delta_mvr: 8 / 33, delta_mvr_ci95: [0.1, 0.4], delta_fs: -0.4, delta_fs_ci95: [-0.5, -0.3], mcnemar_p: 0.0215,
+  };
+  const diff = (a, b, lo, hi) => ({ a, b, difference: a - b, bootstrap_ci95: [lo, hi], jackknife_se: 0.05, jackknife_ci95: [lo - 0.01, hi + 0.01] });
+  const agreement = {
+    a: "alpha@generic", b: "alpha@force_aware", split_version: 2, rows: 33, claims: 65, left_out: 1,
+    kappa: diff(0.52, 0.71, -0.31, -0.08), gwet_ac1: diff(0.55, 0.73, -0.29, -0.07), bootstrap_reps: 1000, notes: [],
+  };
+  const app = await openApp(browser.context, server.url, backend({ answers: { evaluation_grid: gridFixture(), evaluation_paired: paired, evaluation_agreement_paired: agreement, evaluation_compare: reports, evaluation_plots_svg: plotsFor(reports) } }));
+  const { page, problems } = app;
+  await page.keyboard.press("Alt+8");
+  await page.waitForSelector('[data-testid="grid-table"]');
+  await page.click('[data-testid="grid-cell-alpha-generic"]');
+  await page.click('[data-testid="grid-cell-alpha-force_aware"]');
+  await page.waitForSelector('[data-testid="agreement-paired"]');
+  const sent = await page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "evaluation_agreement_paired").map((c) => c.args));
+  assert.deepEqual(sent, [{ a: "alpha@generic", b: "alpha@force_aware" }]);
+  assert.equal(await text(page, "agreement-paired-kappa"), "κ 0.520 0.710 -0.190 -0.310–-0.080");
+  assert.match(await text(page, "agreement-paired"), /65 claims both judged \(1 left out\)/);
+  // Pooled prompts (panels) are not one judge: no agreement rows, and no call for them.
+  await page.click('[data-testid="grid-cell-alpha-generic"]');
+  await page.click('[data-testid="grid-pooled-generic"]');
+  await page.click('[data-testid="grid-pooled-force_aware"]');
+  await page.waitForSelector('[data-testid="paired"]');
+  assert.equal(await page.$('[data-testid="agreement-paired"]'), null);
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("an evaluator is removed only after a second, explicit click", async () => {
   const { page, problems } = await openEvaluate();
   await page.evaluate(() => {

@@ -45,6 +45,11 @@ pabak: number | null, gwet_ac1: number | null,
  */
 gwet_ac1_interval: Interval | null, 
 /**
+ * The interval to read for AC1 ([`read_interval`]): the same variance on Fisher's z scale,
+ * or the no-disagreement bound; it covers where `gwet_ac1_interval` does not.
+ */
+gwet_ac1_read_interval: Interval | null, 
+/**
  * PABAK's Wilson interval (see [`pabak_interval`]).
  */
 pabak_interval: Interval | null, 

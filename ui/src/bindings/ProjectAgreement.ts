@@ -13,6 +13,11 @@ export type ProjectAgreement = { krippendorff_alpha: number | null, fleiss_kappa
  */
 krippendorff_alpha_interval: Interval | null, fleiss_kappa_interval: Interval | null, 
 /**
+ * The intervals to read for every coefficient that has a plain one
+ * ([`stats::read_interval`]; docs/agreement-intervals.md).
+ */
+krippendorff_alpha_read_interval: Interval | null, fleiss_kappa_read_interval: Interval | null, axis_krippendorff_alpha_read_interval: Interval | null, severity_weighted_kappa_read_interval: Interval | null, severity_krippendorff_alpha_read_interval: Interval | null, 
+/**
  * Accept vs not accept (reject or needs discussion).
  */
 accept_vs_not: PairReport, 
@@ -100,6 +105,11 @@ pabak: number | null, gwet_ac1: number | null,
  * Gwet's AC1 with Gwet's variance (t interval), as irrCAC gives it.
  */
 gwet_ac1_interval: Interval | null, 
+/**
+ * The interval to read for AC1 ([`read_interval`]): the same variance on Fisher's z scale,
+ * or the no-disagreement bound; it covers where `gwet_ac1_interval` does not.
+ */
+gwet_ac1_read_interval: Interval | null, 
 /**
  * PABAK's Wilson interval (see [`pabak_interval`]).
  */

@@ -146,7 +146,7 @@ export function ci(i: { ci95: [number, number] } | null | undefined): string {
 
 const METHOD_WORDS: Record<string, string> = {
   fleiss_cohen_everitt: "± 1.96 large-sample SE (Fleiss, Cohen and Everitt 1969)",
-  fisher_z: "made on Fisher's z scale from the large-sample SE, with t(n − 1)",
+  fisher_z: "the interval to read: made on Fisher's z scale from the coefficient's SE, with t(n − 1)",
   gwet: "Gwet's variance, t(n − 1) interval",
   wilson: "Wilson score interval of the observed agreement",
   bootstrap_percentile: "seeded percentile bootstrap over rows",

@@ -91,6 +91,19 @@ pub enum EvaluateSub {
         #[arg(long)]
         json: bool,
     },
+    /// Compare two evaluators' agreement with the adjudicated labels on the claims both judged:
+    /// kappa and AC1 of each, and A − B with a paired bootstrap interval over rows and the
+    /// jackknife's
+    AgreementPaired {
+        /// Evaluator A (a name as `forcebench evaluate` lists it)
+        a: String,
+        /// Evaluator B
+        b: String,
+        #[command(flatten)]
+        bootstrap: Bootstrap,
+        #[arg(long)]
+        json: bool,
+    },
     /// Remove a stored evaluator from the locked split, with the judge runs stored under its name
     Remove {
         name: String,
@@ -184,6 +197,32 @@ fn evaluate_sub(project: Option<&Path>, sub: EvaluateSub) -> Result<()> {
                 return print_json(&r);
             }
             print_families(&r);
+            Ok(())
+        }
+        EvaluateSub::AgreementPaired { a, b, bootstrap, json } => {
+            let p = open(project)?;
+            let r = evaluate::agreement_paired::agreement_paired(&p, &a, &b, bootstrap.plan())?;
+            if json {
+                return print_json(&r);
+            }
+            println!("A: {}\nB: {}", r.a, r.b);
+            println!(
+                "{} claims on {} rows of split v{} judged by both ({} left out: no usable verdict from one or both)",
+                r.claims, r.rows, r.split_version, r.left_out
+            );
+            for (name, d) in [("kappa", &r.kappa), ("AC1  ", &r.gwet_ac1)] {
+                println!(
+                    "{name}  A {}  B {}  A − B {}  paired bootstrap {}  jackknife {}",
+                    f(d.a),
+                    f(d.b),
+                    f(d.difference),
+                    ci(d.bootstrap_ci95),
+                    ci(d.jackknife_ci95)
+                );
+            }
+            for note in &r.notes {
+                println!("note: {note}");
+            }
             Ok(())
         }
         EvaluateSub::Remove { name, json } => {

@@ -86,6 +86,10 @@ pub enum Command {
         /// Compute from a long-format CSV with columns item,annotator,label instead of the project
         #[arg(long, value_name = "FILE")]
         from_csv: Option<PathBuf>,
+        /// With --from-csv: the labels are ordered numbers (grades); adds the quadratic-weighted
+        /// kappa and Krippendorff's ordinal alpha, each with its intervals
+        #[arg(long)]
+        ordinal: bool,
         /// Bootstrap replicates for the percentile interval (0 skips it)
         #[arg(long, default_value_t = forcebench::agreement::BOOTSTRAP_REPS)]
         bootstrap: u32,
@@ -384,14 +388,23 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Agreement {
-            action: Some(AgreementAction::Plan { kappa, half_width, categories, prevalence, json }),
+            action: Some(AgreementAction::Plan { kappa, half_width, categories, prevalence, coefficient, json }),
             ..
-        } => run_plan(cli.project.as_deref(), kappa, half_width, categories, &prevalence, json),
-        Command::Agreement { action: None, from_csv, bootstrap, seed, json } => {
+        } => run_plan(cli.project.as_deref(), (coefficient, kappa, half_width), categories, &prevalence, json),
+        Command::Agreement { action: None, from_csv, ordinal, bootstrap, seed, json } => {
             let boot = (bootstrap > 0).then_some((bootstrap, seed));
+            if ordinal && from_csv.is_none() {
+                return Err(Error::InvalidArgument(
+                    "--ordinal reads the labels of --from-csv FILE as ordered; the project's own ordered figure (severity) is in the plain report".into(),
+                ));
+            }
             match from_csv {
                 Some(file) => {
-                    let r = forcebench::agreement::labels_report(&file, boot)?;
+                    let r = if ordinal {
+                        forcebench::agreement::labels_report_ordinal(&file, boot)?
+                    } else {
+                        forcebench::agreement::labels_report(&file, boot)?
+                    };
                     if json {
                         return print_json(&r);
                     }
@@ -402,11 +415,35 @@ pub fn run(cli: Cli) -> Result<()> {
                     );
                     print_pair(&r.pair);
                     println!(
-                        "krippendorff alpha  {} {}",
+                        "krippendorff alpha  {} {}  to read {}",
                         num(r.krippendorff_alpha),
-                        ci_opt(&r.krippendorff_alpha_interval)
+                        ci_opt(&r.krippendorff_alpha_interval),
+                        read_opt(&r.krippendorff_alpha_read_interval)
                     );
-                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
+                    println!(
+                        "fleiss kappa        {} {}  to read {}",
+                        num(r.fleiss_kappa),
+                        ci_opt(&r.fleiss_kappa_interval),
+                        read_opt(&r.fleiss_kappa_read_interval)
+                    );
+                    if let Some(o) = &r.ordinal {
+                        println!("ordered labels      {} (low to high), {} items", o.order.join(" < "), o.n_items);
+                        println!(
+                            "quadratic kappa     {} {}  to read {}",
+                            num(o.quadratic_weighted_kappa),
+                            ci_opt(&o.quadratic_weighted_kappa_interval),
+                            read_opt(&o.quadratic_weighted_kappa_read_interval)
+                        );
+                        println!(
+                            "ordinal alpha       {} {}  to read {}",
+                            num(o.krippendorff_alpha_ordinal),
+                            ci_opt(&o.krippendorff_alpha_ordinal_interval),
+                            read_opt(&o.krippendorff_alpha_ordinal_read_interval)
+                        );
+                        for note in &o.notes {
+                            println!("note: {note}");
+                        }
+                    }
                     for p in &r.pairs {
                         println!(
                             "  {} + {}: n {}, kappa {} {}",
@@ -435,7 +472,7 @@ pub fn run(cli: Cli) -> Result<()> {
                         num(a.kappa.cohen_kappa),
                         ci_opt(&a.kappa_interval),
                         num(a.kappa.gwet_ac1),
-                        ci_opt(&a.kappa.gwet_ac1_interval),
+                        ci_opt(&a.kappa.gwet_ac1_read_interval),
                         num(a.kappa.pabak),
                         ci_opt(&a.kappa.pabak_interval)
                     );
@@ -445,26 +482,27 @@ pub fn run(cli: Cli) -> Result<()> {
                     for sentence in &a.advice {
                         println!("read: {sentence}");
                     }
+                    // The intervals to read (docs/agreement-intervals.md); the plain ones are in --json.
                     println!(
                         "krippendorff alpha  {} {}",
                         num(r.krippendorff_alpha),
-                        ci_opt(&r.krippendorff_alpha_interval)
+                        ci_opt(&r.krippendorff_alpha_read_interval)
                     );
-                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_interval));
+                    println!("fleiss kappa        {} {}", num(r.fleiss_kappa), ci_opt(&r.fleiss_kappa_read_interval));
                     println!(
                         "axis (both accept)  kappa {} {}  alpha {} {} on {} rows",
                         num(r.axis_when_both_accept.kappa.cohen_kappa),
                         ci_opt(&r.axis_when_both_accept.kappa_interval),
                         num(r.axis_krippendorff_alpha),
-                        ci_opt(&r.axis_krippendorff_alpha_interval),
+                        ci_opt(&r.axis_krippendorff_alpha_read_interval),
                         r.axis_when_both_accept.kappa.n_items
                     );
                     println!(
                         "severity            quadratic weighted kappa {} {}  ordinal alpha {} {} on {} rows",
                         num(r.severity_weighted_kappa),
-                        ci_opt(&r.severity_weighted_kappa_interval),
+                        ci_opt(&r.severity_weighted_kappa_read_interval),
                         num(r.severity_krippendorff_alpha),
-                        ci_opt(&r.severity_krippendorff_alpha_interval),
+                        ci_opt(&r.severity_krippendorff_alpha_read_interval),
                         r.severity_n_items
                     );
                     println!(
@@ -647,10 +685,14 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
 /// `forcebench agreement plan` (issue 32).
 #[derive(Debug, Subcommand)]
 pub(crate) enum AgreementAction {
-    /// How many double-annotated rows give a 95% kappa interval of half-width W at an expected
-    /// kappa K (and, with --project, how many more the project's current interval needs)
+    /// How many double-annotated rows give a 95% interval of half-width W for kappa (or AC1 or
+    /// alpha) at an expected kappa K (and, with --project, how many more the project's current
+    /// interval needs)
+    // Negative values are values: `--kappa -0.5` is an expected kappa, not an unknown flag.
+    #[command(allow_negative_numbers = true)]
     Plan {
-        /// The kappa you expect
+        /// The kappa you expect (it sets the population; the other coefficients' values there
+        /// are printed)
         #[arg(long)]
         kappa: f64,
         /// The half-width the 95% interval should have (0.1: kappa +- 0.1)
@@ -663,6 +705,9 @@ pub(crate) enum AgreementAction {
         /// evenly; none: equal shares)
         #[arg(long, num_args = 1..)]
         prevalence: Vec<f64>,
+        /// The coefficient to plan for: kappa, ac1 or alpha
+        #[arg(long, default_value = "kappa")]
+        coefficient: forcebench::agreement::plan::PlanCoefficient,
         #[arg(long)]
         json: bool,
     },
@@ -670,52 +715,69 @@ pub(crate) enum AgreementAction {
 
 fn run_plan(
     project: Option<&Path>,
-    kappa: f64,
-    half_width: f64,
+    (coefficient, kappa, half_width): (forcebench::agreement::plan::PlanCoefficient, f64, f64),
     categories: usize,
     prevalence: &[f64],
     json: bool,
 ) -> Result<()> {
     use forcebench::agreement::{plan, project_report};
-    let p = plan::plan(kappa, half_width, categories, prevalence)?;
+    let p = plan::plan_for(coefficient, kappa, half_width, categories, prevalence)?;
     // A project only when named: planning happens before there is one.
     let progress = match project {
         Some(path) => {
             let r = project_report(&open(Some(path))?, None)?;
             let reading = if categories == 2 { &r.accept_vs_not } else { &r.decision };
-            Some(plan::progress(reading, half_width))
+            Some(plan::progress_for(coefficient, reading, half_width))
         }
         None => None,
     };
     if json {
         return print_json(&serde_json::json!({ "plan": p, "project": progress }));
     }
+    let name = coefficient.as_str();
     let shares: Vec<String> = p.marginals.iter().map(|m| format!("{m:.2}")).collect();
     println!(
-        "{} double-annotated rows give a 95% interval of kappa +- {} at kappa {} ({} categories, shares {})",
+        "{} double-annotated rows give a 95% interval of {name} +- {} at kappa {} ({name} {:.3} there; {} categories, shares {})",
         p.rows,
         p.half_width,
         p.kappa,
+        p.value,
         p.marginals.len(),
         shares.join(", ")
     );
-    println!(
-        "(large-sample variance of kappa, Fleiss, Cohen and Everitt 1969, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
-        p.rows_formula,
-        p.simulated_share_reaching * 100.0,
-        p.rows
-    );
+    let variance = match coefficient {
+        plan::PlanCoefficient::Kappa => "large-sample variance of kappa, Fleiss, Cohen and Everitt 1969",
+        _ => "Gwet's variance",
+    };
+    match p.simulated_share_reaching {
+        Some(share) => println!(
+            "({variance}, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
+            p.rows_formula,
+            share * 100.0,
+            p.rows
+        ),
+        None => println!(
+            "({variance}, on that population: {} rows; too many to simulate, so the half-width's scatter was measured in 1,000 studies of {} rows and scaled by 1/sqrt(n): about 60% of studies of {} rows reach it; docs/agreement-intervals.md)",
+            p.rows_formula,
+            plan::SIMULATED_ROWS_LIMIT,
+            p.rows
+        ),
+    }
     if let Some(g) = progress {
         let reading = if categories == 2 { "accept vs not" } else { "decision" };
         match (g.kappa, g.half_width_now, g.more_rows) {
             (Some(k), Some(h), Some(more)) => println!(
-                "this project ({reading}): {} rows, kappa {k:.3} +- {h:.3} now; {more} more rows to reach +- {half_width}",
+                "this project ({reading}): {} rows, {name} {k:.3} +- {h:.3} now; {more} more rows to reach +- {half_width}",
                 g.rows
             ),
-            _ => println!("this project ({reading}): {} rows, no kappa interval yet", g.rows),
+            _ => println!("this project ({reading}): {} rows, no {name} interval yet", g.rows),
         }
     }
     Ok(())
+}
+
+fn read_opt(i: &Option<forcebench::agreement::stats::Interval>) -> String {
+    i.as_ref().map_or("—".into(), |i| format!("{} ({})", ci(i), forcebench::agreement::export::method_name(i.method)))
 }
 
 fn ci(i: &forcebench::agreement::stats::Interval) -> String {
@@ -748,7 +810,7 @@ fn print_pair(p: &forcebench::agreement::PairReport) {
         num(k.pabak),
         ci_opt(&k.pabak_interval),
         num(k.gwet_ac1),
-        ci_opt(&k.gwet_ac1_interval)
+        ci_opt(&k.gwet_ac1_read_interval)
     );
     if let (Some(pi), Some(bi)) = (k.prevalence_index, k.bias_index) {
         println!("prevalence index {pi:.3}   bias index {bi:.3}");
