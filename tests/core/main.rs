@@ -24,6 +24,7 @@ mod locality;
 mod output;
 mod package;
 mod packets;
+mod packets_carry;
 mod project;
 mod promotion;
 mod qc;
