@@ -25,6 +25,7 @@ mod output;
 mod package;
 mod packets;
 mod packets_carry;
+mod plots;
 mod project;
 mod promotion;
 mod qc;
