@@ -664,7 +664,7 @@ fn run_plan(
         shares.join(", ")
     );
     println!(
-        "(large-sample variance of kappa, Fleiss, Cohen and Everitt 1969, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
+        "(large-sample variance of kappa, Fleiss, Cohen and Everitt 1969, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it)",
         p.rows_formula,
         p.simulated_share_reaching * 100.0,
         p.rows
