@@ -57,6 +57,17 @@ pub struct IssuedPacket {
     pub carried: u64,
 }
 
+/// Strict blinding hides the suggested axis and severity, which the annotator's own history can
+/// hold too: the suggestions recorded when they started the row (origin `prefill`) are left out,
+/// and no event says what an axis or severity was before it changed. Their own choices stay.
+fn blind_suggestions(events: &mut Vec<PacketEvent>) {
+    let hidden = |field: &str| matches!(field, "axis" | "severity");
+    events.retain(|e| !(e.origin == "prefill" && hidden(&e.field)));
+    for e in events.iter_mut().filter(|e| hidden(&e.field)) {
+        e.old_value = None;
+    }
+}
+
 /// The annotator's own history of one row in this project, as a packet carries it: every
 /// change with its uid (an undo naming the uid of the event it undoes), oldest first, and the
 /// time spent. Empty when the annotator has not started the row.
@@ -133,6 +144,9 @@ fn issue_into(
                 row.locked_split = Some(version);
             }
             (row.events, row.seconds_spent) = own_work(&tx, id, person.id)?;
+            if blinding == Blinding::Strict {
+                blind_suggestions(&mut row.events);
+            }
             rows.push(row);
         }
         let secret = new_secret()?;

@@ -109,3 +109,32 @@ fn a_return_of_a_packet_without_the_annotators_work_changes_only_what_they_chang
         "nothing Ana did not change in the packet was replaced"
     );
 }
+
+// Strict blinding hides the suggested axis and severity; the suggestions recorded when Ana
+// started rows in place (and an axis change's earlier value) would have carried them anyway.
+#[test]
+fn a_strict_packet_carries_the_annotators_own_choices_but_no_suggested_axis_or_severity() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let discuss = ana_works_in_place(&mut project, 3);
+    annotate::set_field(&mut project, &discuss, "ana", Field::Axis, Some("scope")).unwrap();
+    let issued = packets::issue(&mut project, &dir.path().join("packets"), Blinding::Strict).unwrap();
+    let ana = issued.iter().find(|p| p.annotator == "ana").unwrap();
+    assert_eq!(ana.carried, 4);
+    let packet: serde_json::Value = serde_json::from_slice(&std::fs::read(&ana.file).unwrap()).unwrap();
+    let mut own = Vec::new();
+    for row in packet["rows"].as_array().unwrap() {
+        for e in row["events"].as_array().into_iter().flatten() {
+            if matches!(e["field"].as_str(), Some("axis" | "severity")) {
+                assert_ne!(e["origin"], "prefill", "a suggestion recorded at the row's start: {e}");
+                assert!(e["old_value"].is_null(), "an earlier value (the suggestion): {e}");
+                own.push((row["id"].as_str().unwrap().to_string(), e["field"].as_str().unwrap().to_string()));
+            }
+        }
+    }
+    assert!(own.contains(&(discuss.clone(), "axis".to_string())), "Ana's own axis travels: {own:?}");
+    assert!(own.contains(&(discuss.clone(), "severity".to_string())), "and her own severity: {own:?}");
+    let ws = open(dir.path(), Path::new(&ana.file), "strict");
+    let there = annotate::get(&ws, &discuss, "ana").unwrap();
+    assert_eq!((there.axis.map(|a| a.as_str()), there.severity), (Some("scope"), Some(3)));
+    assert_eq!(finished(&ws, "ana"), finished(&project, "ana"));
+}
