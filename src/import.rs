@@ -104,6 +104,42 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 pub(crate) struct RawRow {
     pub(crate) line: u64,
     pub(crate) values: Vec<Option<String>>,
+    /// For a CSV record over several lines: the line each field starts on, by field index, so a
+    /// problem names the field's own line rather than the record's first.
+    pub(crate) field_lines: Option<Vec<u64>>,
+}
+
+/// The line a problem with `field` of a candidate row is reported on: the field's own, when
+/// known.
+fn field_line(line: u64, field_lines: Option<&[u64]>, field: &str) -> u64 {
+    match (field_lines, field_index(field)) {
+        (Some(lines), Some(i)) => lines.get(i).copied().unwrap_or(line),
+        _ => line,
+    }
+}
+
+/// The line each column of the CSV record starting at byte `start` (on line `line`) begins on,
+/// found by walking the record's bytes as CSV quotes them (a line break inside quotes belongs to
+/// the field; outside, it ends the record).
+fn column_lines(bytes: &[u8], start: usize, line: u64, columns: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(columns);
+    out.push(line);
+    let (mut at, mut quoted) = (line, false);
+    for b in bytes.iter().skip(start) {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => {
+                if out.len() == columns {
+                    break;
+                }
+                out.push(at);
+            }
+            b'\n' if quoted => at += 1,
+            b'\n' => break,
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What a row file holds: its fields in order, which must be filled, which hold numbers, and
@@ -335,16 +371,32 @@ fn read_csv(layout: &Layout, bytes: &[u8], problems: &mut Problems, progress: Pr
             }
         }
         let line = record.position().map_or(line, |p| lines.of_record_at(p.byte()));
+        // A record over several lines (a field holds a line break): where each field starts.
+        let field_lines = record.iter().any(|v| v.contains('\n')).then(|| {
+            let start = record.position().map_or(0, |p| p.byte() as usize);
+            let mut start = start.min(bytes.len());
+            while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
+                start += 1;
+            }
+            let mut by_field = vec![line; layout.fields.len()];
+            for (field, at) in columns.iter().zip(column_lines(bytes, start, line, columns.len())) {
+                let field = field.expect("unknown columns were rejected above");
+                by_field[layout.index(field).expect("known field")] = at;
+            }
+            by_field
+        });
         let mut values: Vec<Option<String>> = vec![None; layout.fields.len()];
         for (field, value) in columns.iter().zip(record.iter()) {
             let field = field.expect("unknown columns were rejected above");
+            let i = layout.index(field).expect("known field");
             if value.len() > MAX_LINE_BYTES {
                 // Kept, so the row is not also reported as missing this field.
-                problems.add(Some(line), Some(field), field_too_long(value.len()));
+                let at = field_lines.as_ref().map_or(line, |l| l[i]);
+                problems.add(Some(at), Some(field), field_too_long(value.len()));
             }
-            values[layout.index(field).expect("known field")] = Some(value.to_string());
+            values[i] = Some(value.to_string());
         }
-        rows.push(RawRow { line, values });
+        rows.push(RawRow { line, values, field_lines });
         let done = reader.position().byte();
         if done >= next_report {
             progress(done, total);
@@ -401,7 +453,7 @@ fn read_jsonl(layout: &Layout, bytes: &[u8], problems: &mut Problems, progress: 
                 Err(message) => problems.add(Some(line), Some(field), message),
             }
         }
-        rows.push(RawRow { line, values });
+        rows.push(RawRow { line, values, field_lines: None });
     }
     progress(total, total);
     rows
@@ -432,7 +484,8 @@ pub(crate) fn validate_all(raw: Vec<RawRow>, problems: &mut Problems) -> Vec<(u6
 /// Validates one row. Identifier-like fields are trimmed; text fields are kept exactly as given
 /// (but a value of only white space counts as empty).
 fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
-    let line = Some(row.line);
+    let (first, field_lines) = (row.line, row.field_lines.take());
+    let at = |field: &str| Some(field_line(first, field_lines.as_deref(), field));
     let before = problems.list.len();
     let mut take = |name: &'static str, trim: bool| -> Option<String> {
         let value = row.values[field_index(name).expect("known field")].take()?;
@@ -461,7 +514,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
 
     let mut required = |name: &str, value: Option<String>| -> String {
         if value.is_none() {
-            problems.add(line, Some(name), "required field is missing or empty");
+            problems.add(at(name), Some(name), "required field is missing or empty");
         }
         value.unwrap_or_default()
     };
@@ -481,31 +534,31 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
         .chain(construction_family.as_ref().map(|v| ("construction_family", v)))
     {
         if let Err(message) = check_identifier(name, value) {
-            problems.add(line, Some(name), message);
+            problems.add(at(name), Some(name), message);
         }
     }
 
     let axis = axis.and_then(|a| match a.parse::<Axis>() {
         Ok(axis) => Some(axis),
         Err(_) => {
-            problems.add(line, Some("axis"), format!("unknown axis `{a}`; expected {}", Axis::expected()));
+            problems.add(at("axis"), Some("axis"), format!("unknown axis `{a}`; expected {}", Axis::expected()));
             None
         }
     });
     let severity = severity.and_then(|s| match s.parse::<i64>() {
         Ok(n) if SEVERITIES.contains(&n) => Some(n as u8),
         Ok(n) => {
-            problems.add(line, Some("severity"), format!("severity {n} is outside 1-3"));
+            problems.add(at("severity"), Some("severity"), format!("severity {n} is outside 1-3"));
             None
         }
         Err(_) => {
-            problems.add(line, Some("severity"), format!("severity `{s}` is not a whole number 1-3"));
+            problems.add(at("severity"), Some("severity"), format!("severity `{s}` is not a whole number 1-3"));
             None
         }
     });
     if let Some(span) = &evidence_span {
         if !passage.is_empty() && !passage.contains(span.as_str()) {
-            problems.add(line, Some("evidence_span"), span_mismatch(span, &passage));
+            problems.add(at("evidence_span"), Some("evidence_span"), span_mismatch(span, &passage));
         }
     }
     if problems.list.len() > before {

@@ -140,10 +140,12 @@ pub struct PacketRow {
     pub suggestions: Suggestions,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
-    /// Returned packets only: every change, oldest first.
+    /// Every change of the packet's annotator to the row, oldest first: in an issued packet, the
+    /// work they had done in the lead's project (which the workspace continues); in a return,
+    /// that and everything done in the workspace.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<PacketEvent>,
-    /// Returned packets only.
+    /// The time the annotator spent on the row (in an issued packet: in the lead's project).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds_spent: Option<f64>,
     /// The locked split that froze the row when the packet was issued (issue 31): the workspace
@@ -251,6 +253,10 @@ pub struct MergeReport {
     pub rows: u64,
     #[ts(type = "number")]
     pub new_events: u64,
+    /// Rows the new changes are on (the rest of the packet's rows were not changed since the
+    /// last merge, or were left out).
+    #[ts(type = "number")]
+    pub changed_rows: u64,
     #[ts(type = "number")]
     pub finished_rows: u64,
     /// The guideline version the packet was issued under, and, when a newer one was published
@@ -481,6 +487,7 @@ fn merge_one(
         merged: false,
         rows: p.rows.len() as u64,
         new_events: 0,
+        changed_rows: 0,
         finished_rows: 0,
         newer_guideline: (now_in_force != issued_under).then_some(now_in_force),
         guideline_version: issued_under,
@@ -490,17 +497,33 @@ fn merge_one(
         return Ok(report);
     }
 
-    // The events of this packet already in the project, by uid (one indexed pass).
+    // The events already in the project that the return may hold again, by uid: this packet's
+    // merged before, and the annotator's own work on the packet's rows, which the issued packet
+    // carried into the workspace.
     let mut merged: HashMap<String, (i64, String)> = HashMap::new();
     {
-        let mut stmt = tx.prepare("SELECT uid, id, candidate_id FROM annotation_events WHERE packet_id = ?1")?;
-        let rows = stmt
-            .query_map([&p.packet_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?)))?;
+        let mut stmt = tx.prepare(
+            "SELECT uid, id, candidate_id FROM annotation_events WHERE packet_id = ?1
+             UNION ALL
+             SELECT e.uid, e.id, e.candidate_id FROM packet_rows r
+             JOIN annotation_events e ON e.candidate_id = r.candidate_id AND e.annotator_id = ?2
+             WHERE r.packet_id = ?1 AND e.packet_id IS NOT ?1",
+        )?;
+        let rows = stmt.query_map(params![p.packet_id, annotator_id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+        })?;
         for row in rows {
             let (uid, id, candidate) = row?;
             merged.insert(uid, (id, candidate));
         }
     }
+    // Rows the annotator had work on in the project that this return does not hold (a packet
+    // issued before packets carried that work, or work done after the issue): the suggestions
+    // the workspace recorded when the row was started there (origin `prefill`) are not the
+    // annotator's changes, so they never replace that work.
+    let return_uids: HashSet<&str> = p.rows.iter().flat_map(|r| r.events.iter().map(|e| e.uid.as_str())).collect();
+    let kept_work: HashSet<&str> =
+        merged.iter().filter(|(uid, _)| !return_uids.contains(uid.as_str())).map(|(_, (_, c))| c.as_str()).collect();
 
     // Rows: exactly the issued ones, each unchanged since issue, none twice; every event valid.
     let issued_rows: HashMap<String, String> = {
@@ -557,8 +580,11 @@ fn merge_one(
                     serde_json::Value::from(e.at.as_str())
                 )));
             }
-            if !matches!(e.origin.as_str(), "prefill" | "app" | "import" | "confirm") {
-                return Err(bad(format!("`{}` is not an event origin (prefill, app, import or confirm)", e.origin)));
+            if !matches!(e.origin.as_str(), "prefill" | "app" | "import" | "confirm" | "packet") {
+                return Err(bad(format!(
+                    "`{}` is not an event origin (prefill, app, import, confirm or packet)",
+                    e.origin
+                )));
             }
             let field: Field = e.field.parse().map_err(bad)?;
             let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage)
@@ -661,7 +687,9 @@ fn merge_one(
             if *fresh {
                 let events = events.iter().filter(|e| matches!(e.3, Known::New)).count() as u64;
                 let reason = match frozen {
-                    Error::SplitLocked { version, .. } => {
+                    // A lock freezes every row adjudicated by then, rejected rows too: only a
+                    // row the split holds is said to be in it.
+                    Error::SplitLocked { version, .. } if in_split(tx, &row.id, version)? => {
                         format!("the row is in locked split v{version}, which freezes its labels")
                     }
                     Error::RowAdjudicated(_) => {
@@ -669,6 +697,10 @@ fn merge_one(
                          (`adjudicate reopen`) before they can change"
                             .to_string()
                     }
+                    Error::SplitLocked { version, .. } => format!(
+                        "locking split v{version} froze the row's labels (a lock freezes every row adjudicated \
+                         by then, whether the split holds it or not)"
+                    ),
                     other => other.to_string(),
                 };
                 report.frozen_rows.push(LeftRow { id: row.id.clone(), reason, events });
@@ -687,11 +719,16 @@ fn merge_one(
         };
         let mut local: HashMap<&str, i64> = HashMap::new();
         let mut last = None;
+        let mut changed = false;
         for (e, field, value, known) in events {
             if let Known::Merged(id) = known {
                 local.insert(e.uid.as_str(), *id);
                 continue;
             }
+            if e.origin == "prefill" && kept_work.contains(row.id.as_str()) {
+                continue;
+            }
+            changed = true;
             let inserted = tx
                 .prepare_cached(
                     "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
@@ -726,6 +763,7 @@ fn merge_one(
             last = Some(id);
             report.new_events += 1;
         }
+        report.changed_rows += u64::from(changed);
         let mut current: Annotation = annotate::fold(tx, c, annotator_id, &p.annotator)?;
         if let Some(seconds) = row.seconds_spent {
             current.seconds_spent = seconds;
@@ -737,6 +775,15 @@ fn merge_one(
     report.merged = return_id.is_some();
     report.finished_rows = count_finished(tx, p, annotator_id)?;
     Ok(report)
+}
+
+/// Whether split `version` holds the row (and is not only freezing it).
+fn in_split(tx: &rusqlite::Connection, id: &str, version: i64) -> Result<bool> {
+    Ok(tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM split_rows r JOIN splits s ON s.id = r.split_id WHERE s.version = ?1 AND r.candidate_id = ?2)",
+        params![version, id],
+        |r| r.get(0),
+    )?)
 }
 
 /// The most time a return may say was spent on one row: a day.

@@ -158,6 +158,23 @@ fn listed(set: &BTreeSet<String>) -> String {
     set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
 
+/// How the dates of the two claims differ, in words (an empty set is "no date", never `{}`).
+fn changed_dates(calibrated: &BTreeSet<String>, raised: &BTreeSet<String>) -> String {
+    match (calibrated.is_empty(), raised.is_empty()) {
+        (false, true) => {
+            format!("the raised claim leaves out the date of the calibrated claim ({})", listed(calibrated))
+        }
+        (true, false) => {
+            format!("the raised claim adds a date the calibrated claim does not have ({})", listed(raised))
+        }
+        _ => format!(
+            "the dates differ: the calibrated claim has {}, the raised claim {}",
+            listed(calibrated),
+            listed(raised)
+        ),
+    }
+}
+
 /// The locality warnings for a raised claim against its calibrated claim.
 pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
     let cal_words: BTreeSet<String> = words(calibrated).into_iter().collect();
@@ -179,11 +196,7 @@ pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
             (!new_numbers.is_empty())
                 .then(|| format!("the raised claim has {} not in the calibrated claim", listed(&new_numbers))),
         ),
-        result(
-            "locality_changed_dates",
-            Severity::Warning,
-            (dc != dr).then(|| format!("dates differ: calibrated {{{}}}, raised {{{}}}", listed(&dc), listed(&dr))),
-        ),
+        result("locality_changed_dates", Severity::Warning, (dc != dr).then(|| changed_dates(&dc, &dr))),
         result(
             "locality_large_rewrite",
             Severity::Warning,

@@ -99,6 +99,9 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
             params![row.id, annotator_id, now()],
         )?;
     }
+    for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
+        carry_work(&tx, row, annotator_id, &packet.annotator)?;
+    }
     // Rows a locked split froze when the packet was issued are frozen here too (issue 31), under
     // a split of the same version with no rows of its own: every change to them is refused with
     // a message naming the split, as in the lead's project, instead of being left out at merge.
@@ -119,6 +122,74 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
     }
     tx.commit()?;
     Ok(project)
+}
+
+/// Puts the annotator's own work on a row, as the issued packet carries it from the lead's
+/// project, into the workspace: the same events (same uids, so a merge recognises them and adds
+/// only what is new) and the time spent, then the row's label as they fold to. The annotator
+/// continues where they were instead of starting again from the suggestions.
+fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id: i64, annotator: &str) -> Result<()> {
+    let mut local: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+    let mut last = None;
+    for e in &row.events {
+        let undoes = match e.undoes.as_deref() {
+            Some(uid) => Some(*local.get(uid).ok_or_else(|| {
+                Error::WrongPacket(format!(
+                    "row {}: event {} undoes `{uid}`, which is not an earlier event of the row",
+                    row.id, e.uid
+                ))
+            })?),
+            None => None,
+        };
+        tx.execute(
+            "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
+                 uid, suggestion_mode, guideline_version)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                row.id,
+                annotator_id,
+                e.field,
+                e.old_value,
+                e.new_value,
+                e.at,
+                e.origin,
+                undoes,
+                e.uid,
+                e.suggestion_mode.map(|m| m.as_str()),
+                e.guideline_version
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        local.insert(e.uid.as_str(), id);
+        last = Some(id);
+    }
+    let c = crate::candidate::find_in(tx, &row.id)?.ok_or_else(|| Error::CandidateNotFound(row.id.clone()))?;
+    let mut a = annotate::fold(tx, &c, annotator_id, annotator)?;
+    a.seconds_spent = row.seconds_spent.unwrap_or(0.0);
+    annotate::store(tx, &a, annotator_id, last)
+}
+
+/// How many of the packet's rows came with the annotator's own work from the lead's project.
+pub fn carried_rows(packet: &Packet) -> u64 {
+    packet.rows.iter().filter(|r| !r.events.is_empty()).count() as u64
+}
+
+/// How many rows were changed in this workspace (rows whose only events are the work the packet
+/// carried in are not counted): what "Return packet" says it returns.
+pub fn changed_rows(project: &Project) -> Result<u64> {
+    let packet = packet_of(project)?.ok_or_else(not_a_workspace)?;
+    let carried: std::collections::HashSet<&str> =
+        packet.rows.iter().flat_map(|r| r.events.iter().map(|e| e.uid.as_str())).collect();
+    let mut stmt = project.conn().prepare("SELECT candidate_id, uid FROM annotation_events")?;
+    let mut rows = stmt.query([])?;
+    let mut changed: std::collections::HashSet<String> = std::collections::HashSet::new();
+    while let Some(r) = rows.next()? {
+        let (id, uid): (String, String) = (r.get(0)?, r.get(1)?);
+        if !carried.contains(uid.as_str()) {
+            changed.insert(id);
+        }
+    }
+    Ok(changed.len() as u64)
 }
 
 /// The packet a workspace was made from, or `None` for a lead's project.

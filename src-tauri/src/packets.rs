@@ -29,6 +29,9 @@ pub struct ReturnedPacket {
     pub rows: usize,
     #[ts(type = "number")]
     pub events: usize,
+    /// Rows changed in this workspace (the rest are as issued, or as the packet carried them).
+    #[ts(type = "number")]
+    pub changed_rows: u64,
 }
 
 /// Annotator side: writes the returned packet to `out`, or beside the issued packet.
@@ -51,6 +54,7 @@ pub async fn return_packet(studio: State<'_, Studio>, out: Option<String>) -> Re
             annotator: packet.annotator,
             rows: packet.rows.len(),
             events: packet.rows.iter().map(|r| r.events.len()).sum(),
+            changed_rows: workspace::changed_rows(p)?,
         })
     })
 }

@@ -45,6 +45,10 @@ pub struct WorkspaceInfo {
     pub packet_path: Option<String>,
     /// Where "Return packet" writes unless told otherwise.
     pub return_path: Option<String>,
+    /// Rows that came with the annotator's own labels from the lead's project (the packet
+    /// continues that work).
+    #[ts(type = "number")]
+    pub carried: u64,
 }
 
 pub(crate) fn session_of(p: &Project) -> forcebench::Result<SessionInfo> {
@@ -52,6 +56,7 @@ pub(crate) fn session_of(p: &Project) -> forcebench::Result<SessionInfo> {
     let workspace = workspace::packet_of(p)?.map(|packet| {
         let packet_path = workspace::packet_path_of_workspace(Path::new(&info.path));
         WorkspaceInfo {
+            carried: workspace::carried_rows(&packet),
             annotator: packet.annotator,
             blinding: packet.blinding.as_str().to_string(),
             packet_id: packet.packet_id,

@@ -123,7 +123,7 @@ fn damage_found_after_the_project_opened_is_named_as_damage_in_the_window_too() 
 
 #[test]
 fn the_window_is_granted_no_core_api_beyond_the_app_commands() {
-    // capabilities/default.json grants nothing: the UI needs only its own commands.
+    // capabilities/default.json grants only the dialogs and the window's own close request.
     let (_app, window) = app(Ok(sample_project()));
     let err = invoke(&window, "plugin:app|version", json!({})).unwrap_err();
     // Tauri's ACL answers e.g. "app.version not allowed. Permissions associated with this command: ..."

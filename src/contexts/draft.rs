@@ -320,7 +320,7 @@ fn check(conn: &rusqlite::Connection, d: &Draft) -> Result<(Option<crate::candid
     values.extend(d.fields.values().into_iter().cloned());
     values.push(Some(d.origin.as_str().to_string()));
     let mut problems = Problems { file: format!("draft {}", d.context_id), list: Vec::new() };
-    let mut rows = crate::import::validate_all(vec![RawRow { line: 0, values }], &mut problems);
+    let mut rows = crate::import::validate_all(vec![RawRow { line: 0, values, field_lines: None }], &mut problems);
     // The row's "line" means nothing here: the draft is named in `file`.
     for p in &mut problems.list {
         p.line = None;

@@ -11,10 +11,75 @@ fn esc(s: &str) -> String {
 
 const FONT: &str = "font-family=\"DejaVu Sans, Arial, sans-serif\"";
 
-/// MVR (x, 0 to 1, lower is better) against FS (y, -1 to 1, higher is better).
+/// Twenty colours, the ten strong ones first, then their light partners (drawn with a dark edge
+/// so they show on white): up to twenty evaluators each get a colour of their own.
+const COLOURS: [&str; 20] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+];
+/// Marker shapes, cycled beside the colours: two evaluators never share both, and a reader who
+/// cannot tell two colours apart still has the shape.
+const MARKERS: [&str; 5] = ["circle", "square", "triangle", "diamond", "triangle-down"];
+/// Up to this many evaluators the legend is enough; beyond it colours repeat, so every point is
+/// labelled with its evaluator's name too.
+pub const DISTINCT: usize = COLOURS.len();
+
+/// One marker, centred on (x, y).
+fn marker(shape: &str, x: f64, y: f64, size: f64, paint: &str) -> String {
+    let r = size;
+    match shape {
+        "square" => {
+            let a = r * 0.85;
+            format!(
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" {paint}/>",
+                x - a,
+                y - a,
+                2.0 * a,
+                2.0 * a
+            )
+        }
+        "triangle" => format!(
+            "<path d=\"M{x:.1} {:.1} L{:.1} {:.1} L{:.1} {:.1} Z\" {paint}/>",
+            y - r * 1.15,
+            x + r,
+            y + r * 0.75,
+            x - r,
+            y + r * 0.75
+        ),
+        "triangle-down" => format!(
+            "<path d=\"M{x:.1} {:.1} L{:.1} {:.1} L{:.1} {:.1} Z\" {paint}/>",
+            y + r * 1.15,
+            x + r,
+            y - r * 0.75,
+            x - r,
+            y - r * 0.75
+        ),
+        "diamond" => format!(
+            "<path d=\"M{x:.1} {:.1} L{:.1} {y:.1} L{x:.1} {:.1} L{:.1} {y:.1} Z\" {paint}/>",
+            y - r * 1.2,
+            x + r * 1.2,
+            y + r * 1.2,
+            x - r * 1.2
+        ),
+        _ => format!("<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {paint}/>"),
+    }
+}
+
+/// MVR (x, 0 to 1, lower is better) against FS (y, -1 to 1, higher is better). Each evaluator
+/// shown has its own colour and marker (up to [`DISTINCT`]; beyond, each point also carries its
+/// name); points that coincide are spread on a small ring around their shared value, which a dot
+/// marks, so none hides another; the legend lists the evaluators from the top of the plot down,
+/// then those with no score to plot.
 pub fn scatter_svg(reports: &[EvaluatorReport]) -> String {
-    let (w, h) = (640.0, 440.0);
+    let shown: Vec<(&EvaluatorReport, f64, f64)> =
+        reports.iter().filter_map(|r| Some((r, r.overall.mvr?, r.overall.fs?))).collect();
+    let unplotted: Vec<&EvaluatorReport> =
+        reports.iter().filter(|r| r.overall.mvr.is_none() || r.overall.fs.is_none()).collect();
     let (left, right, top, bottom) = (70.0, 190.0, 40.0, 60.0);
+    let w = 640.0;
+    // Taller when the legend needs it (20 px a line).
+    let legend_lines = (shown.len() + unplotted.len()) as f64;
+    let h = f64::max(440.0, top + 20.0 * legend_lines + 30.0 + bottom);
     let pw = w - left - right;
     let ph = h - top - bottom;
     let x = |mvr: f64| left + mvr.clamp(0.0, 1.0) * pw;
@@ -57,22 +122,86 @@ pub fn scatter_svg(reports: &[EvaluatorReport]) -> String {
         "<text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\">FS (higher is better)</text>\n",
         top + ph / 2.0
     );
-    let colours = ["#1b6ca8", "#d1495b", "#2e8b57", "#e09f3e", "#6a4c93", "#00798c", "#8c564b", "#555555"];
-    for (i, r) in reports.iter().enumerate() {
-        let (Some(m), Some(f)) = (r.overall.mvr, r.overall.fs) else { continue };
-        let c = colours[i % colours.len()];
+
+    // Where each point goes: points closer than a marker's width form a group, drawn on a ring
+    // around the group's first point (the shared value, marked with a dot).
+    const NEAR: f64 = 10.0;
+    const RING: f64 = 9.0;
+    let at: Vec<(f64, f64)> = shown.iter().map(|(_, m, f)| (x(*m), y(*f))).collect();
+    let mut group: Vec<usize> = (0..at.len()).collect();
+    for i in 0..at.len() {
+        if let Some(j) = (0..i).find(|&j| group[j] == j && (at[i].0 - at[j].0).hypot(at[i].1 - at[j].1) < NEAR) {
+            group[i] = j;
+        }
+    }
+    let mut drawn = at.clone();
+    let mut spread = false;
+    for g in 0..at.len() {
+        let members: Vec<usize> = (0..at.len()).filter(|&i| group[i] == g).collect();
+        if members.len() < 2 {
+            continue;
+        }
+        spread = true;
+        let (cx, cy) = at[g];
+        for (k, &i) in members.iter().enumerate() {
+            let angle = std::f64::consts::TAU * k as f64 / members.len() as f64 - std::f64::consts::FRAC_PI_2;
+            drawn[i] = (cx + RING * angle.cos(), cy + RING * angle.sin());
+            s += &format!(
+                "<line x1=\"{cx:.1}\" y1=\"{cy:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#888\" stroke-width=\"0.8\"/>\n",
+                drawn[i].0,
+                drawn[i].1
+            );
+        }
+        s += &format!("<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"1.8\" fill=\"#222\"/>\n");
+    }
+    let style = |i: usize| (COLOURS[i % COLOURS.len()], MARKERS[i % MARKERS.len()]);
+    let name = |r: &EvaluatorReport| esc(r.name.strip_prefix("baseline:").unwrap_or(&r.name));
+    for (i, (r, ..)) in shown.iter().enumerate() {
+        let (colour, shape) = style(i);
+        let paint = format!("fill=\"{colour}\" stroke=\"#333\" stroke-width=\"0.8\"");
         s += &format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"6\" fill=\"{c}\" fill-opacity=\"0.85\" stroke=\"white\"/>\n",
-            x(m),
-            y(f)
+            "<g class=\"point\" data-evaluator=\"{}\" data-colour=\"{colour}\" data-marker=\"{shape}\">",
+            name(r)
         );
-        let ly = top + 10.0 + 20.0 * i as f64;
-        s += &format!("<circle cx=\"{:.1}\" cy=\"{ly:.1}\" r=\"5\" fill=\"{c}\"/>\n", left + pw + 16.0);
+        s += &marker(shape, drawn[i].0, drawn[i].1, 6.0, &paint);
+        if shown.len() > DISTINCT {
+            s += &format!(
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>",
+                drawn[i].0 + 8.0,
+                drawn[i].1 - 6.0,
+                name(r)
+            );
+        }
+        s += "</g>\n";
+    }
+    // The legend, from the top of the plot down (ties: left to right, then by name).
+    let mut order: Vec<usize> = (0..shown.len()).collect();
+    order.sort_by(|&a, &b| {
+        (drawn[a].1, drawn[a].0).partial_cmp(&(drawn[b].1, drawn[b].0)).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let lx = left + pw + 16.0;
+    let mut ly = top + 10.0;
+    for &i in &order {
+        let (colour, shape) = style(i);
+        let paint = format!("fill=\"{colour}\" stroke=\"#333\" stroke-width=\"0.8\"");
+        s += &format!("<g class=\"legend\" data-evaluator=\"{}\">", name(shown[i].0));
+        s += &marker(shape, lx, ly, 5.0, &paint);
+        s += &format!("<text x=\"{:.1}\" y=\"{:.1}\">{}</text></g>\n", lx + 10.0, ly + 4.0, name(shown[i].0));
+        ly += 20.0;
+    }
+    for r in &unplotted {
         s += &format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>\n",
-            left + pw + 26.0,
-            ly + 4.0,
-            esc(r.name.strip_prefix("baseline:").unwrap_or(&r.name))
+            "<g class=\"legend unplotted\" data-evaluator=\"{0}\"><text x=\"{1:.1}\" y=\"{2:.1}\" fill=\"#777\">{0}: no score</text></g>\n",
+            name(r),
+            lx - 6.0,
+            ly + 4.0
+        );
+        ly += 20.0;
+    }
+    if spread {
+        s += &format!(
+            "<text x=\"{left}\" y=\"{:.1}\" font-size=\"11\" fill=\"#555\">Points with the same scores are drawn on a small ring around them (the dot is the shared value).</text>\n",
+            h - 4.0
         );
     }
     s + "</svg>\n"

@@ -50,6 +50,53 @@ pub struct IssuedPacket {
     pub file: String,
     #[ts(type = "number")]
     pub rows: u64,
+    /// Of the rows, those the annotator had already started in this project: the packet carries
+    /// their labels (every change, with its uid) and time, so the workspace continues that work
+    /// instead of starting again from the suggestions.
+    #[ts(type = "number")]
+    pub carried: u64,
+}
+
+/// Strict blinding hides the suggested axis and severity, which the annotator's own history can
+/// hold too: the suggestions recorded when they started the row (origin `prefill`) are left out,
+/// and no event says what an axis or severity was before it changed. Their own choices stay.
+fn blind_suggestions(events: &mut Vec<PacketEvent>) {
+    let hidden = |field: &str| matches!(field, "axis" | "severity");
+    events.retain(|e| !(e.origin == "prefill" && hidden(&e.field)));
+    for e in events.iter_mut().filter(|e| hidden(&e.field)) {
+        e.old_value = None;
+    }
+}
+
+/// The annotator's own history of one row in this project, as a packet carries it: every
+/// change with its uid (an undo naming the uid of the event it undoes), oldest first, and the
+/// time spent. Empty when the annotator has not started the row.
+fn own_work(tx: &rusqlite::Connection, id: &str, annotator_id: i64) -> Result<(Vec<PacketEvent>, Option<f64>)> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
+         FROM annotation_events e LEFT JOIN annotation_events u ON u.id = e.undoes
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
+    )?;
+    let events = stmt
+        .query_map(params![id, annotator_id], |r| {
+            Ok(PacketEvent {
+                uid: r.get(0)?,
+                field: r.get(1)?,
+                old_value: r.get(2)?,
+                new_value: r.get(3)?,
+                at: r.get(4)?,
+                origin: r.get(5)?,
+                undoes: r.get(6)?,
+                suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
+                guideline_version: r.get(8)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let seconds: Option<f64> = tx
+        .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
+        .query_row(params![id, annotator_id], |r| r.get(0))
+        .optional()?;
+    Ok((events, seconds.filter(|s| *s > 0.0)))
 }
 
 /// Writes one packet per annotator with assignments into `dir`.
@@ -95,6 +142,10 @@ fn issue_into(
             let mut row = row_for(&c, &hash, blinding);
             if let Err(Error::SplitLocked { version, .. }) = frozen.guard(id) {
                 row.locked_split = Some(version);
+            }
+            (row.events, row.seconds_spent) = own_work(&tx, id, person.id)?;
+            if blinding == Blinding::Strict {
+                blind_suggestions(&mut row.events);
             }
             rows.push(row);
         }
@@ -148,6 +199,7 @@ fn issue_into(
             packet_id: packet.packet_id.clone(),
             file: file.display().to_string(),
             rows: packet.rows.len() as u64,
+            carried: packet.rows.iter().filter(|r| !r.events.is_empty()).count() as u64,
         });
     }
     if issued.is_empty() {

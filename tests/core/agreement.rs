@@ -468,6 +468,8 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
     assert_eq!(get("decision", "prevalence_index", ""), "", "three labels: no prevalence index");
     // Ten rows: the report says the plain interval under-covers, in the CSV too.
     assert!(get("decision", "advice", "").contains("covers less often than 95%"), "{text}");
+    // Broke: the advice sent the reader to docs/agreement-intervals.md, which an installed app lacks.
+    assert!(!text.contains("docs/") && !text.contains(".md"), "no pointer to a documentation file: {text}");
     assert_eq!(get("by_pair", "plain_interval_under_covers", "ana + ben"), "1");
     // Nothing is undefined here, so there is no note and no empty kappa.
     assert!(!rows.keys().any(|k| k.1 == "note"), "{text}");

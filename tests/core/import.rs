@@ -218,6 +218,31 @@ fn quoted_newlines_keep_the_starting_line_number() {
     assert!(m.contains("c.csv:5: field `axis`"), "row c starts on line 5 (row b spans two): {m}");
 }
 
+// Broke: a bad field after a line break inside a quoted field was reported at the record's first
+// line, so a lead looked for it on the wrong line.
+#[test]
+fn a_bad_field_inside_a_multi_line_record_is_reported_at_its_own_line() {
+    // Row b: its passage spans lines 3-5, so its axis and severity sit on line 5.
+    let multi = csv_row("b")
+        .replace("\"In a trial of adults,", "\"In a trial\nof adults,\n")
+        .replace(",modality,2", ",vibes,9");
+    let m = rejected("c.csv", csv_file(&[csv_row("a"), multi.clone()]));
+    assert!(m.contains("c.csv:5: field `axis`"), "{m}");
+    assert!(m.contains("c.csv:5: field `severity`"), "{m}");
+    // A field before the break keeps the record's first line; a CRLF file counts the same lines.
+    let first = multi.replacen("b,g-b,", ",g-b,", 1);
+    let m = rejected("c.csv", csv_file(&[csv_row("a"), first.clone()]));
+    assert!(m.contains("c.csv:3: field `id`") && m.contains("c.csv:5: field `axis`"), "{m}");
+    let m = rejected("c.csv", csv_file(&[csv_row("a"), first]).replace('\n', "\r\n"));
+    assert!(m.contains("c.csv:3: field `id`") && m.contains("c.csv:5: field `axis`"), "{m}");
+    // A comma or a doubled quote inside the quoted passage does not shift the count.
+    let quoted = csv_row("d")
+        .replace("\"In a trial of adults,", "\"In a \"\"trial\"\",\nof adults,\n")
+        .replace(",may reduce pain,", ",absent words,");
+    let m = rejected("c.csv", csv_file(&[quoted]));
+    assert!(m.contains("c.csv:4: field `evidence_span`"), "{m}");
+}
+
 #[test]
 fn content_hash_matches_an_independent_computation() {
     // Expected value computed outside this code base, with Python:
@@ -315,7 +340,8 @@ fn jsonl_row(id: &str) -> String {
 /// Issue 31, item 9: a problem names the file's own line, as an editor numbers it (the header is
 /// line 1), whatever the line ends: before, a file saved with CRLF line ends (as spreadsheets save
 /// CSV) named the line before (`c.csv:2` for a value on line 3), and a blank line before a row
-/// was named instead of the row. A record spanning lines is named by its first line.
+/// was named instead of the row. A problem in a record spanning lines is named by the line its
+/// field is on.
 #[test]
 fn csv_problems_name_the_files_own_line_with_any_line_ends() {
     let bad_axis = |id: &str| csv_row(id).replace(",modality,", ",certainty,");
@@ -328,9 +354,9 @@ fn csv_problems_name_the_files_own_line_with_any_line_ends() {
         ("LF, a blank line before the row", csv_file(&[csv_row("a"), String::new(), bad_axis("c")]), 4),
         ("CRLF, blank lines before the row", crlf(&[csv_row("a"), String::new(), String::new(), bad_axis("c")]), 5),
         (
-            "a record spanning lines 3-4 with the problem",
+            "a record spanning lines 3-4 with the problem on line 4",
             csv_file(&[csv_row("a"), multi.replace(",modality,", ",nope,")]),
-            3,
+            4,
         ),
     ] {
         let m = rejected("c.csv", text);

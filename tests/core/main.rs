@@ -33,6 +33,8 @@ mod lock_audit;
 mod output;
 mod package;
 mod packets;
+mod packets_carry;
+mod plots;
 mod project;
 mod promotion;
 mod qc;

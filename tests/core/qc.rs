@@ -74,6 +74,22 @@ fn qc_heuristics_by_hand() {
         failed,
         ["locality_new_entities", "locality_new_numbers", "locality_changed_dates", "locality_large_rewrite"]
     );
+    // Broke: "calibrated {`2023`, `september`}, raised {}": raw sets, an empty one as `{}`.
+    let dates = |c: &str, r: &str| {
+        qc::locality(c, r).into_iter().find(|w| w.check == "locality_changed_dates").and_then(|w| w.detail)
+    };
+    assert_eq!(
+        dates("The vote was in September 2023.", "The vote was decisive.").as_deref(),
+        Some("the raised claim leaves out the date of the calibrated claim (`2023`, `september`)")
+    );
+    assert_eq!(
+        dates("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.").as_deref(),
+        Some("the raised claim adds a date the calibrated claim does not have (`2020`)")
+    );
+    assert_eq!(
+        dates("Sales rose in 2021.", "Sales rose in 2022.").as_deref(),
+        Some("the dates differ: the calibrated claim has `2021`, the raised claim `2022`")
+    );
     assert!(
         (qc::rewrite_share("About 40% of voters agreed.", "Exactly 45% of voters in Ohio agreed in 2020.") - 6.0 / 9.0)
             .abs()

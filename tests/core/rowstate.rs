@@ -306,7 +306,7 @@ fn a_return_that_touches_a_frozen_row_merges_every_other_row_and_lists_the_froze
     assert_eq!(left[0]["reason"], "the row is in locked split v1, which freezes its labels");
     assert!(left[0]["events"].as_u64().unwrap() >= 3, "the note, the axis and its undo: {}", left[0]);
     let out = stdout(&p, &["packets", "merge", returned.to_str().unwrap()]);
-    assert!(out.contains(": merged ") && out.contains(" new events from Ben"), "the open rows are merged: {out}");
+    assert!(out.contains(": merged ") && out.contains(" rows from Ben"), "the open rows are merged: {out}");
     assert!(out.contains("1 row left out (frozen by a locked split"), "{out}");
     assert!(
         out.contains(&format!("  {frozen_row}: "))

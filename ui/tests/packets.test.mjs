@@ -37,25 +37,26 @@ const workspace = {
     packet_id: "pk-1",
     packet_path: "/data/ana.json",
     return_path: "/data/ana.returned.json",
+    carried: 39,
   },
 };
 
 test("merge: one path per line, each report shown", async () => {
-  const report = { file: "/in/ana.returned.json", packet_id: "pk-1", annotator: "Ana", merged: true, rows: 6, new_events: 20, finished_rows: 5 };
+  const report = { file: "/in/ana.returned.json", packet_id: "pk-1", annotator: "Ana", merged: true, rows: 6, new_events: 20, changed_rows: 3, finished_rows: 5 };
   const { page, problems } = await openPackets({ answers: { merge_packets: [report, { ...report, file: "/in/ben.returned.json", annotator: "Ben", merged: false }] } });
   await page.fill('[data-testid="merge-paths"]', "/in/ana.returned.json\n  \n/in/ben.returned.json\n");
   await page.click('[data-testid="merge"]');
   await page.waitForSelector('[data-testid="merge-reports"]');
   assert.deepEqual(await calls(page, "merge_packets"), [{ paths: ["/in/ana.returned.json", "/in/ben.returned.json"] }]);
   const text = await page.textContent('[data-testid="merge-reports"]');
-  assert.match(text, /\/in\/ana\.returned\.json\s*Ana\s*merged\s*6\s*20\s*5/);
+  assert.match(text, /\/in\/ana\.returned\.json\s*Ana\s*merged\s*3 of 6\s*20\s*5/);
   assert.match(text, /already merged \(no change\)/);
   assert.deepEqual(problems, []);
   await page.close();
 });
 
 test("merge: a return labelled under an older guideline is flagged with both versions; one under the current is not", async () => {
-  const base = { packet_id: "pk-1", merged: true, rows: 6, new_events: 20, finished_rows: 5, guideline_version: "1" };
+  const base = { packet_id: "pk-1", merged: true, rows: 6, new_events: 20, changed_rows: 3, finished_rows: 5, guideline_version: "1" };
   const reports = [
     { ...base, file: "/in/ana.returned.json", annotator: "Ana", newer_guideline: "2" },
     { ...base, file: "/in/ben.returned.json", annotator: "Ben", packet_id: "pk-2", guideline_version: "2", newer_guideline: null },
@@ -86,11 +87,13 @@ test("merge: a refusal is shown in full with its code", async () => {
 test("in a workspace: return packet says where it was written", async () => {
   const { page, problems } = await openApp(browser.context, server.url, backend({
     session: workspace,
-    answers: { return_packet: { path: "/data/ana.returned.json", packet_id: "pk-1", annotator: "Ana", rows: 4, events: 31 } },
+    answers: { return_packet: { path: "/data/ana.returned.json", packet_id: "pk-1", annotator: "Ana", rows: 53, events: 107, changed_rows: 10 } },
   }));
   // A workspace opens on the annotate view, with its annotator fixed (no picker).
   await page.waitForSelector('[data-testid="row-id"]');
   assert.match(await page.textContent('[data-testid="annotator"]'), /Annotating as Ana/);
+  // The packet continued Ana's work from the lead's project, and Annotate says so.
+  assert.match(await page.textContent('[data-testid="packet-continues"]'), /continues your work: 39 rows came with your labels/);
   assert.equal(await page.isVisible('[data-testid="annotator-picker"]'), false);
   await page.keyboard.press("Alt+3");
   await page.waitForSelector('[data-testid="return-packet"]');
@@ -99,7 +102,12 @@ test("in a workspace: return packet says where it was written", async () => {
   await page.click('[data-testid="return-packet"]');
   await page.waitForSelector('[data-testid="return-result"]');
   assert.deepEqual(await calls(page, "return_packet"), [{ out: null }]);
-  assert.match(await page.textContent('[data-testid="return-result"]'), /Written to \/data\/ana\.returned\.json: 4 rows, 31 changes/);
+  // Broke: "53 rows, 107 changes" when 10 rows were touched.
+  assert.match(
+    (await page.textContent('[data-testid="return-result"]')).replace(/\s+/g, " "),
+    /Written to \/data\/ana\.returned\.json: you changed 10 of its 53 rows in this workspace \(107 recorded changes in all/,
+  );
+  assert.match(await page.textContent('[data-testid="packet-carries"]'), /continues your work: 39 of its rows came with the\s+labels/);
   assert.deepEqual(problems, []);
   await page.close();
 });

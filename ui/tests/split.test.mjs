@@ -365,3 +365,16 @@ test("screenshot of the split view, for review", async () => {
   await page.screenshot({ path: join(shotsDir, "split-bottom.png") });
   await page.close();
 });
+
+// Broke: "in bulk for 35 (Eve: 0 / 35)" read as a score out of 35: each adjudicator's counts are
+// now said in words.
+test("the promotion record says per adjudicator how many rows were affirmed one by one and in bulk", async () => {
+  const promotion = { one_by_one: 3, in_bulk: 35, by: { Eve: [0, 35], Lee: [3, 0] }, held_back: [] };
+  const { page, problems } = await openSplit({ split: { ...draftSplit, promotion } });
+  await page.waitForSelector('[data-testid="split-promotion"]');
+  const said = (await page.textContent('[data-testid="split-promotion"]')).replace(/\s+/g, " ").trim();
+  assert.match(said, /one by one for 3 rows, in bulk for 35\. By adjudicator: Eve, 0 one by one and 35 in bulk; Lee, 3 one by one and 0 in bulk\./);
+  assert.doesNotMatch(said, /\d+ \/ \d+/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

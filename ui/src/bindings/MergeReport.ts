@@ -5,7 +5,12 @@ export type MergeReport = { file: string, packet_id: string, annotator: string,
 /**
  * False when this exact file was merged before (nothing changed).
  */
-merged: boolean, rows: number, new_events: number, finished_rows: number, 
+merged: boolean, rows: number, new_events: number, 
+/**
+ * Rows the new changes are on (the rest of the packet's rows were not changed since the
+ * last merge, or were left out).
+ */
+changed_rows: number, finished_rows: number, 
 /**
  * The guideline version the packet was issued under, and, when a newer one was published
  * while the packet was out, the version in force now (its labels were given under the older).

@@ -48,6 +48,8 @@ import { listAnnotators } from "../lib/ipc/annotate";
 import { adjudicationPage, adjudicationRow, affirmPreview, confirmAgreements, confirmAndAffirm, resolveRow, runQc } from "../lib/ipc/adjudication";
 import type { SessionInfo } from "../lib/ipc/project";
 import { picksFor } from "../lib/picks";
+import { draftOf, keepDraft, putBack, takeDraft } from "../lib/drafts";
+import { holdWork } from "../lib/leave";
 
 export class AdjudicateModel {
   people = $state.raw<Annotator[]>([]);
@@ -141,10 +143,21 @@ export class AdjudicateModel {
   // Each request starts a generation: an answer to an earlier one arriving late is dropped.
   private generation = 0;
 
+  private readonly project: string;
+  // The window closing asks before dropping a draft (lib/leave.ts).
+  private readonly release = holdWork({ flush: async () => {}, loss: () => (draftOf(this) ? `the adjudication of ${this.showing}, not saved yet` : null) });
+
   constructor(session: SessionInfo, hooks: AdjudicateHooks = {}) {
-    this.kept = picksFor(session.project_path);
+    this.kept = picksFor((this.project = session.project_path));
     this.hide = this.kept.hide;
     this.hooks = hooks;
+  }
+
+  /** The view closes (another view chosen): a draft is kept for when it opens again. */
+  destroy(): void {
+    this.release();
+    const d = draftOf(this);
+    if (d) keepDraft(this.project, d);
   }
 
   /** A field's draft final value: chosen now, recorded earlier, agreed by A and B, or open. */
@@ -175,10 +188,13 @@ export class AdjudicateModel {
       this.adjudicators.find((p) => p.role === "adjudicator")?.name ??
       this.adjudicators[0]?.name ??
       null;
-    // The page holding the first open row (an empty id: looked for from the top).
+    // The row of a draft kept from the last visit, else the page holding the first open row
+    // (an empty id: looked for from the top).
+    const draft = takeDraft(this.project);
     const first = await this.loadQueue({ openAfter: "" });
-    const start = first?.next_open ?? this.items[0]?.id;
+    const start = draft?.row ?? first?.next_open ?? this.items[0]?.id;
     if (start) await this.open(start);
+    if (draft) this.advanced = putBack(this, draft);
   };
 
   /** The adjudicator chosen in the identity menu (kept for the project). */
@@ -339,7 +355,6 @@ export class AdjudicateModel {
   };
 
   // --- Choosing final values -----------------------------------------------------------------
-
   take = (field: Field, which: "a" | "b" | "suggestion"): void => {
     const f = this.fieldRows.find((x) => x.field === field);
     if (!f || !canTake(f, which)) return;
@@ -410,7 +425,6 @@ export class AdjudicateModel {
   }
 
   // --- Saving --------------------------------------------------------------------------------
-
   /** Saves the draft (one durable resolve_row), then shows the next open row of the queue. */
   save = async (): Promise<void> => {
     const { row, adjudicator } = this;
@@ -483,42 +497,29 @@ export class AdjudicateModel {
     if (this.leaving) void this.open(this.leaving.to, true);
   };
 
-  confirmBulk = async (): Promise<void> => {
-    const adjudicator = this.adjudicator;
-    if (!adjudicator) return;
-    this.confirming = false;
-    try {
-      const n = await confirmAgreements(adjudicator);
-      this.bulkNote = confirmedNote(n, adjudicator);
-      await this.loadQueue();
-      if (this.showing) await this.open(this.showing);
-    } catch (e) {
-      this.bulkNote = `Not confirmed: ${IpcError.from(e).message}`;
-    }
-  };
+  confirmBulk = (): Promise<void> => this.bulk(async (who) => confirmedNote(await confirmAgreements(who), who));
 
-  confirmAffirm = async (): Promise<void> => {
+  confirmAffirm = (): Promise<void> => this.bulk(async (who) => affirmedNote(await confirmAndAffirm(who)));
+
+  /** One of the bulk confirmations, in the adjudicator's name; the queue and the row read again. */
+  private async bulk(run: (adjudicator: string) => Promise<string>): Promise<void> {
     const adjudicator = this.adjudicator;
     if (!adjudicator) return;
     this.confirming = false;
     try {
-      const r = await confirmAndAffirm(adjudicator);
-      this.bulkNote = affirmedNote(r);
+      this.bulkNote = await run(adjudicator);
       await this.loadQueue();
       if (this.showing) await this.open(this.showing);
     } catch (e) {
       this.bulkNote = `Not confirmed: ${IpcError.from(e).message}`;
     }
-  };
+  }
 
   askBulk = async (): Promise<void> => {
     this.bulkNote = null;
     this.affirmable = null;
     if (this.adjudicator)
-      affirmPreview(this.adjudicator).then(
-        (r) => (this.affirmable = r),
-        () => (this.affirmable = null),
-      );
+      affirmPreview(this.adjudicator).then((r) => (this.affirmable = r), () => (this.affirmable = null));
     this.confirming = true;
     await tick();
     this.hooks.bulkAsked?.();
@@ -543,7 +544,6 @@ export class AdjudicateModel {
   };
 
   // --- Keyboard ------------------------------------------------------------------------------
-
   /** The next (or previous) field after the focused one among `only` (all when empty), wrapping. */
   moveFocus(by: number, only: Field[]): void {
     this.focus = nextField(this.fieldRows.map((f) => f.field), this.focus, by, only);

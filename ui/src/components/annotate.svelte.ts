@@ -101,8 +101,7 @@ export class AnnotateModel {
   });
   /** The annotation's validation problems, by the place the view shows them. */
   readonly problems = $derived.by(() => {
-    const by: Record<string, string[]> = {};
-    const ann = this.ann;
+    const [by, ann]: [Record<string, string[]>, typeof this.ann] = [{}, this.ann];
     (ann?.problems ?? []).forEach((p, i) => (by[PROBLEM_PLACE[ann?.problem_fields[i] ?? ""] ?? "decision"] ??= []).push(p));
     return by;
   });
@@ -121,8 +120,7 @@ export class AnnotateModel {
   private chain: Promise<unknown> = Promise.resolve();
   // Issue 31: the changes this window made on each row that are not undone yet (what `u` undoes first).
   private mine: Record<string, number> = {};
-  // The row asked for last and its place in the queue (from 0): moves follow it at once, before
-  // its data has arrived.
+  // The row asked for last and its place in the queue (from 0): moves follow it at once.
   private showing: string | null = null;
   private showingAt = 0;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -157,7 +155,6 @@ export class AnnotateModel {
   };
 
   // --- Time on the row -------------------------------------------------------------------
-
   /** Counts time each second while the window has focus; sent every 30 s and on leaving the row. */
   startTicker(): void {
     this.ticker = setInterval(this.second, 1000);
@@ -189,12 +186,18 @@ export class AnnotateModel {
   /** The view closes: the ticker stops, typed text and counted time are sent. */
   destroy(): void {
     clearInterval(this.ticker);
-    this.flushText();
-    this.flushTime();
+    void this.settle();
   }
 
-  // --- The queue window ------------------------------------------------------------------
+  /** Sends typed text and counted time now; resolves once every change sent is saved (the
+   *  window closing waits for it, lib/leave.ts). */
+  settle = (): Promise<unknown> => {
+    this.flushText();
+    this.flushTime();
+    return this.chain;
+  };
 
+  // --- The queue window ------------------------------------------------------------------
   private setQueue(q: QueuePage) {
     this.queueIndex = new Map(q.rows.map((r, i) => [r.id, i]));
     this.queue = q;
@@ -346,7 +349,6 @@ export class AnnotateModel {
   };
 
   // --- Changes ---------------------------------------------------------------------------
-
   /** Takes an annotation from the core; text drafts follow it only when asked (load, undo). */
   private showAnnotation(a: Annotation, texts: boolean) {
     this.ann = a;
@@ -517,7 +519,6 @@ export class AnnotateModel {
   };
 
   // --- The evidence span -------------------------------------------------------------------
-
   private saveSpan(from: number, to: number) {
     const row = this.row;
     if (!row) return;
@@ -556,7 +557,6 @@ export class AnnotateModel {
   }
 
   // --- Keyboard ----------------------------------------------------------------------------
-
   /** A key pressed anywhere in the window; `typing` when it went to a text field or a select.
    *  Null when the model did not take it (its default stays); else what the view does next. */
   keydown(e: KeyPress, typing: boolean): KeyOutcome | null {

@@ -54,6 +54,22 @@ export const PROBLEM_PLACE: Record<string, string> = {
   notes: "notes",
 };
 
+/** The places a row's problems are shown, in words, in the order the view shows them. */
+const PLACE_WORDS: Record<string, string> = {
+  decision: "the decision",
+  suggested: "the suggestions",
+  span: "the evidence span",
+  calibrated: "the calibrated claim",
+  raised: "the raised claim",
+  axis: "the primary axis",
+  severity: "the severity",
+  boundary: "the boundary type",
+  repair: "the repair",
+  notes: "the notes",
+};
+export const problemPlaces = (by: Record<string, string[]>): string =>
+  joinAnd(Object.keys(PLACE_WORDS).filter((k) => (by[k] ?? []).length > 0).map((k) => PLACE_WORDS[k]));
+
 /** Says what an undo changed: the field and the value it went back to. */
 export function describeUndo(before: Annotation, after: Annotation): string {
   const fields: [keyof Annotation, string][] = [

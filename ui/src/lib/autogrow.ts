@@ -28,7 +28,12 @@ function fitSoon(el: HTMLTextAreaElement) {
 }
 
 export function autogrow(el: HTMLTextAreaElement, _value?: unknown) {
-  const fit = () => fitAll([el]);
+  // A box growing as it is typed in stays in view: its new last line would otherwise go below
+  // the edge of the pane (the notes, the last box, at 1280x800).
+  const fit = () => {
+    fitAll([el]);
+    if (document.activeElement === el) el.scrollIntoView({ block: "nearest" });
+  };
   fitSoon(el);
   el.addEventListener("input", fit);
   let width = el.clientWidth;

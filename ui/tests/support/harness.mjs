@@ -276,16 +276,46 @@ export async function openApp(context, url, backend) {
       }
       throw `command ${cmd} not found`;
     };
+    // Event listeners the page registered (the window's close request), by event name, and the
+    // callbacks they point to; `window.__closeWindow()` plays the close button: it resolves once
+    // the page's handler has finished, and `window.__destroyed` says whether the window closed
+    // (null: still open).
+    const callbacks = {};
+    const listeners = {};
+    let nextCallback = 1;
+    let inflight = 0;
+    window.__destroyed = null;
+    window.__closeWindow = () =>
+      Promise.all((listeners["tauri://close-requested"] ?? []).map((h) => callbacks[h]({ event: "tauri://close-requested", id: 1, payload: null })));
     window.__TAURI_INTERNALS__ = {
+      metadata: { currentWindow: { label: "main" }, currentWebview: { windowLabel: "main", label: "main" } },
       invoke: async (cmd, args) => {
         // The views poll the revision; a test changes `window.__revision` to play "someone else
         // changed the project". Polls are not recorded with the other calls.
         if (cmd === "project_revision") return window.__revision ?? "0:0";
+        if (cmd === "plugin:event|listen") {
+          (listeners[args.event] ??= []).push(args.handler);
+          return args.handler;
+        }
+        if (cmd === "plugin:event|unlisten") return null;
+        if (cmd === "plugin:window|destroy") {
+          // How many calls were still unanswered when the window went.
+          window.__destroyed = { unanswered: inflight };
+          return null;
+        }
         window.__ipcCalls.push({ cmd, args });
-        if (b.delayMs?.[cmd]) await new Promise((ok) => setTimeout(ok, b.delayMs[cmd]));
-        return structuredClone(answer(cmd, args));
+        inflight += 1;
+        try {
+          if (b.delayMs?.[cmd]) await new Promise((ok) => setTimeout(ok, b.delayMs[cmd]));
+          return structuredClone(answer(cmd, args));
+        } finally {
+          inflight -= 1;
+        }
       },
-      transformCallback: () => 0,
+      transformCallback: (cb) => {
+        callbacks[nextCallback] = cb;
+        return nextCallback++;
+      },
     };
   }, backend);
   await page.goto(url);

@@ -190,6 +190,14 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
             }
             for i in issued {
                 println!("{:<20} {:>5} rows  {}", i.annotator, i.rows, i.file);
+                // The packet continues the annotator's own work: say so, so the lead is not
+                // surprised by rows that open already labelled.
+                if i.carried > 0 {
+                    println!(
+                        "{:<20} {:>5} of them carry {}'s own labels from this project (the packet continues that work)",
+                        "", i.carried, i.annotator
+                    );
+                }
             }
         }
         PacketsCommand::Merge { files, json } => {
@@ -201,8 +209,14 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
             for r in reports {
                 if r.merged {
                     println!(
-                        "{}: merged {} new events from {} ({} of {} rows finished)",
-                        r.file, r.new_events, r.annotator, r.finished_rows, r.rows
+                        "{}: merged {} new change{} on {} of the packet's {} rows from {} ({} of its rows finished)",
+                        r.file,
+                        r.new_events,
+                        if r.new_events == 1 { "" } else { "s" },
+                        r.changed_rows,
+                        r.rows,
+                        r.annotator,
+                        r.finished_rows
                     );
                 } else if r.frozen_rows.is_empty() {
                     println!("{}: already merged; nothing changed", r.file);

@@ -751,13 +751,13 @@ fn run_plan(
     };
     match p.simulated_share_reaching {
         Some(share) => println!(
-            "({variance}, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it; docs/agreement-intervals.md)",
+            "({variance}, on that population: {} rows; {:.0}% of 1,000 simulated studies of {} rows reach it)",
             p.rows_formula,
             share * 100.0,
             p.rows
         ),
         None => println!(
-            "({variance}, on that population: {} rows; too many to simulate, so the half-width's scatter was measured in 1,000 studies of {} rows and scaled by 1/sqrt(n): about 60% of studies of {} rows reach it; docs/agreement-intervals.md)",
+            "({variance}, on that population: {} rows; too many to simulate, so the half-width's scatter was measured in 1,000 studies of {} rows and scaled by 1/sqrt(n): about 60% of studies of {} rows reach it)",
             p.rows_formula,
             plan::SIMULATED_ROWS_LIMIT,
             p.rows

@@ -8,4 +8,9 @@ packet_path: string | null,
 /**
  * Where "Return packet" writes unless told otherwise.
  */
-return_path: string | null, };
+return_path: string | null, 
+/**
+ * Rows that came with the annotator's own labels from the lead's project (the packet
+ * continues that work).
+ */
+carried: number, };
