@@ -214,8 +214,15 @@ fn the_row_view_places_each_row_where_the_queue_has_it() {
     let ana = annotate::queue(&project, "ana").unwrap();
 
     // Reassigning an unstarted row of ana's to whoever does not annotate it moves it out of her
-    // queue and into theirs.
-    let moved = ana.iter().find(|q| !q.started).unwrap().id.clone();
+    // queue and into theirs (a row not adjudicated either: a decided row's annotators stay).
+    let adjudicated = |id: &str| -> bool {
+        project
+            .conn()
+            .query_row("SELECT count(*) FROM adjudications WHERE candidate_id = ?1", [id], |r| r.get::<_, i64>(0))
+            .unwrap()
+            > 0
+    };
+    let moved = ana.iter().find(|q| !q.started && !adjudicated(&q.id)).unwrap().id.clone();
     let (a, b) = forcebench::assign::annotators_of(&project, &moved).unwrap().unwrap();
     let to = ["ana", "ben", "cleo"].into_iter().find(|n| *n != a && *n != b).unwrap();
     // Their order, as the view keeps it, computed before the change.
