@@ -551,11 +551,13 @@ test("the templates and label maps offered are the core's", async () => {
 
 /** Two models under two prompts, as `evaluation_grid` answers for evaluators stored by `judge battery`. */
 function gridFixture() {
-  const m = (violations, n = 33) => ({ n_pairs: n, mvr: violations / n, fs: 0.5, violations, missing: 0, mvr_ci95: null, fs_ci95: null });
-  const cell = (model, template, v) => ({ model, template, evaluator: `${model}@${template}`, metrics: m(v) });
+  const m = (violations, n = 33) => ({ n_pairs: n, mvr: violations / n, fs: 0.5, violations, missing: 0, unanswered: 0, mvr_ci95: null, fs_ci95: null });
+  const complete = { requests: 66, answered: 66, unusable: 0, unanswered: 0 };
+  const cell = (model, template, v) => ({ model, template, evaluator: `${model}@${template}`, metrics: m(v), completeness: complete, left_out: null });
   const pooled = (template, violations) => ({
     template,
-    panel: { members: [], split_version: 2, n_pairs: 33, units: 66, violations, missing: 0, mvr: violations / 66, fs: 0.5, mvr_ci95: [0.3, 0.6], fs_ci95: [0.4, 0.6], per_axis: {} },
+    prompt: template,
+    panel: { members: [], split_version: 2, n_pairs: 33, units: 66, violations, missing: 0, unanswered: 0, mvr: violations / 66, fs: 0.5, mvr_ci95: [0.3, 0.6], fs_ci95: [0.4, 0.6], per_axis: {}, per_family: {} },
   });
   return {
     models: ["alpha", "beta"],
@@ -563,6 +565,7 @@ function gridFixture() {
     cells: [cell("alpha", "generic", 16), cell("alpha", "force_aware", 8), cell("beta", "generic", 15), cell("beta", "force_aware", 9)],
     pooled: [pooled("generic", 31), pooled("force_aware", 17)],
     baselines: [],
+    footnotes: [],
   };
 }
 

@@ -13,6 +13,7 @@ function metrics(n, mvr, fs, missing = 0, ci = true) {
     fs,
     violations,
     missing,
+    unanswered: 0,
     mvr_ci95: ci ? [Math.max(0, +(mvr - 0.1).toFixed(3)), Math.min(1, +(mvr + 0.1).toFixed(3))] : null,
     fs_ci95: ci ? [+(fs - 0.05).toFixed(3), +(fs + 0.05).toFixed(3)] : null,
   };
@@ -34,6 +35,8 @@ function report(name, label_map, mvr, fs, { missing_pairs = [], perAxis = {} } =
     per_source: { ExpertQA: metrics(33, mvr, fs, 0, false) },
     per_family: { none: metrics(33, mvr, fs, 0, false) },
     missing_pairs,
+    // Two requests a pair, all answered; the pairs with no usable output were answered unusably.
+    completeness: { requests: 66, answered: 66 - missing_pairs.length, unusable: missing_pairs.length, unanswered: 0 },
     ...overall,
   };
 }

@@ -137,7 +137,7 @@ export const JUDGE_CATALOG = {
 };
 
 /** No evaluator stored as `<model>@<template>`: the grid is not shown (`evaluation_grid`). */
-export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [] };
+export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [], footnotes: [] };
 
 /** No row has a construction family: the family table is not shown (`evaluation_families`). */
 export const NO_FAMILIES = { pairs: { none: 0 }, per_family: {}, shortcuts: [], flagged: [], rule: "" };
