@@ -86,23 +86,31 @@ test("the bulk-confirmation dialog keeps its sentence in one block, buttons afte
 
 // Broke: a cell with no scores showed a dash that could not be picked, and nothing said why.
 test("the judge grid says why a dash cannot be picked, and what a cell with every answer missing means", async () => {
-  const m = (violations, missing = 0) => ({ n_pairs: 33, mvr: violations / 33, fs: 0, violations, missing, mvr_ci95: null, fs_ci95: null });
+  const m = (violations, missing = 0) => ({ n_pairs: 33, mvr: violations / 33, fs: 0, violations, missing, unanswered: 0, mvr_ci95: null, fs_ci95: null });
   const grid = {
     models: ["alpha", "beta"],
     templates: ["generic"],
     cells: [
-      { model: "alpha", template: "generic", evaluator: "alpha@generic", metrics: m(33, 33) },
-      { model: "beta", template: "generic", evaluator: "beta@generic", metrics: null },
+      {
+        model: "alpha",
+        template: "generic",
+        evaluator: "alpha@generic",
+        metrics: m(33, 33),
+        completeness: { requests: 66, answered: 0, unusable: 66, unanswered: 0 },
+        left_out: null,
+      },
+      { model: "beta", template: "generic", evaluator: "beta@generic", metrics: null, completeness: null, left_out: null },
     ],
     pooled: [],
     baselines: [],
+    footnotes: [],
   };
   const { page, problems } = await openApp(browser.context, server.url, backend({ answers: { evaluation_grid: grid, evaluation_compare: reports, evaluation_plots_svg: plotsFor(reports) } }));
   await page.keyboard.press("Alt+8");
   await page.waitForSelector('[data-testid="grid-table"]');
   assert.equal(await page.getAttribute('[data-testid="grid-unscored-beta-generic"]', "title"), "No scores stored for beta under generic yet: nothing to pick or compare");
   assert.match(await text(page, '[data-testid="grid-unscored-note"]'), /A dash: no scores for that model and prompt are stored yet .* so the cell cannot be picked/);
-  assert.match(await text(page, '[data-testid="grid-all-missing-note"]'), /every pair has a missing or unreadable answer counts each pair as a violation \(MVR 1\.00\)/);
+  assert.match(await text(page, '[data-testid="grid-all-missing-note"]'), /every pair has an answer with no readable verdict after the retries counts each pair as a violation \(MVR 1\.00\)/);
   assert.deepEqual(problems, []);
   await page.close();
 });
