@@ -5,6 +5,11 @@
  */
 export type Metrics = { n_pairs: number, mvr: number | null, fs: number | null, violations: number, 
 /**
- * Pairs with a missing, unparsable or refused output (counted as violations, margin 0).
+ * Pairs with an unparsable or refused output (counted as violations, margin 0).
  */
-missing: number, mvr_ci95: [number, number] | null, fs_ci95: [number, number] | null, };
+missing: number, mvr_ci95: [number, number] | null, fs_ci95: [number, number] | null, 
+/**
+ * Pairs left out of MVR and FS because a claim of theirs was never answered (not in
+ * `n_pairs`: a request that got no answer is not a judgment).
+ */
+unanswered: number, };
