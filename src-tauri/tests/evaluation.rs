@@ -99,21 +99,29 @@ fn import_scores_reads_labels_through_the_map_and_lists_missing_pairs() {
     let (_app, window) = app(Ok(project));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("judge.jsonl");
-    // Every pair right except the first, whose raised claim has no output.
+    // Every pair right except the first, whose raised claim has a label the map does not know (an
+    // answer with no usable verdict: a violation); the second's raised claim was never answered
+    // (not a judgment: that pair is left out and counted).
     let mut lines = String::new();
     for (i, p) in pairs.iter().enumerate() {
         lines += &format!("{}\n", json!({ "id": p.id, "claim": "safe", "label": "force_calibrated" }));
-        if i > 0 {
-            lines += &format!("{}\n", json!({ "id": p.id, "claim": "raised", "label": "force_gap" }));
+        let raised = if i == 0 { "maybe" } else { "force_gap" };
+        if i != 1 {
+            lines += &format!("{}\n", json!({ "id": p.id, "claim": "raised", "label": raised }));
         }
     }
     std::fs::write(&file, lines).unwrap();
     let args = json!({ "path": file.display().to_string(), "name": " my-judge ", "map": "force" });
     let report = invoke(&window, "import_scores", args).unwrap();
     assert_eq!((report["name"].as_str(), report["label_map"].as_str()), (Some("my-judge"), Some("force")));
-    assert_eq!(report["n_pairs"].as_u64(), Some(pairs.len() as u64));
-    assert_eq!((report["violations"].as_u64(), report["missing"].as_u64()), (Some(1), Some(1)));
-    assert_eq!(report["missing_pairs"], json!([{ "id": pairs[0].id, "problem": "no raised output" }]));
+    assert_eq!(report["n_pairs"].as_u64(), Some(pairs.len() as u64 - 1));
+    assert_eq!(
+        (report["violations"].as_u64(), report["missing"].as_u64(), report["unanswered"].as_u64()),
+        (Some(1), Some(1), Some(1))
+    );
+    assert_eq!(report["missing_pairs"].as_array().unwrap().len(), 1, "{}", report["missing_pairs"]);
+    assert_eq!(report["missing_pairs"][0]["id"], json!(pairs[0].id));
+    assert_eq!(report["completeness"]["unanswered"], 1);
     let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
     assert_eq!(compared.as_array().unwrap().len(), 1);
 
