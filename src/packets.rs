@@ -263,7 +263,7 @@ pub struct MergeReport {
     /// while the packet was out, the version in force now (its labels were given under the older).
     pub guideline_version: String,
     pub newer_guideline: Option<String>,
-    /// Rows whose changes were left out because a locked split froze the row (issue 31) or the
+    /// Rows whose changes were left out because a locked split froze the row or the
     /// row is adjudicated (its annotators' labels stay as decided until it is reopened): the rest
     /// of the return is merged; each row stays all-or-nothing.
     pub frozen_rows: Vec<LeftRow>,

@@ -17,7 +17,7 @@ changed_rows: number, finished_rows: number,
  */
 guideline_version: string, newer_guideline: string | null, 
 /**
- * Rows whose changes were left out because a locked split froze the row (issue 31) or the
+ * Rows whose changes were left out because a locked split froze the row or the
  * row is adjudicated (its annotators' labels stay as decided until it is reopened): the rest
  * of the return is merged; each row stays all-or-nothing.
  */
