@@ -212,6 +212,28 @@ pub fn import_file(project: &mut Project, path: &Path, progress: Progress) -> Re
     import_bytes(project, &file, format, &bytes, progress)
 }
 
+/// Reads the rows of a decoded file through `layout`, as every row file is read: an empty file
+/// is refused, a file with no data rows is a problem; the rows come back with the problems found
+/// so far, for the caller's own checks to add to.
+pub(crate) fn read_file_rows(
+    layout: &Layout,
+    file: &str,
+    format: InputFormat,
+    bytes: &[u8],
+    progress: Progress,
+) -> Result<(Vec<RawRow>, Problems)> {
+    let mut problems = Problems { file: file.to_string(), list: Vec::new() };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        problems.add(None, None, "the file is empty");
+        return Err(invalid(problems));
+    }
+    let raw = read_rows(layout, format, bytes, &mut problems, progress);
+    if raw.is_empty() && problems.list.is_empty() {
+        problems.add(None, None, "the file has no data rows");
+    }
+    Ok((raw, problems))
+}
+
 /// Imports candidates held in memory; `file` names them in messages and in the import log.
 pub fn import_bytes(
     project: &mut Project,
@@ -221,16 +243,8 @@ pub fn import_bytes(
     progress: Progress,
 ) -> Result<ImportReport> {
     crate::settings::lead_only(project.conn(), "importing candidates")?;
-    let mut problems = Problems { file: file.to_string(), list: Vec::new() };
     let bytes = crate::input::decode(file, bytes)?.as_bytes();
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        problems.add(None, None, "the file is empty");
-        return Err(invalid(problems));
-    }
-    let raw = read_rows(&CANDIDATES, format, bytes, &mut problems, progress);
-    if raw.is_empty() && problems.list.is_empty() {
-        problems.add(None, None, "the file has no data rows");
-    }
+    let (raw, mut problems) = read_file_rows(&CANDIDATES, file, format, bytes, progress)?;
     let rows = validate_all(raw, &mut problems);
     if !problems.list.is_empty() {
         return Err(invalid(problems));

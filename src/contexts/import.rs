@@ -116,16 +116,8 @@ pub fn import_bytes(
     progress: Progress,
 ) -> Result<ImportReport> {
     crate::settings::lead_only(project.conn(), "importing contexts")?;
-    let mut problems = Problems { file: file.to_string(), list: Vec::new() };
     let bytes = crate::input::decode(file, bytes)?.as_bytes();
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        problems.add(None, None, "the file is empty");
-        return Err(rows::invalid(problems));
-    }
-    let raw = rows::read_rows(&LAYOUT, format, bytes, &mut problems, progress);
-    if raw.is_empty() && problems.list.is_empty() {
-        problems.add(None, None, "the file has no data rows");
-    }
+    let (raw, mut problems) = rows::read_file_rows(&LAYOUT, file, format, bytes, progress)?;
     let mut first_line_of: HashMap<String, u64> = HashMap::new();
     let mut contexts = Vec::with_capacity(raw.len());
     for row in raw {
