@@ -628,6 +628,10 @@ pub struct ProjectAgreement {
     /// Each annotator against the final labels (empty when no row is adjudicated, and in a
     /// report read from a CSV).
     pub by_annotator: Vec<AnnotatorQuality>,
+    /// The suggestions followed through: how often each finished annotation kept the suggested
+    /// value of a field, per field, drafter and construction family, with the annotations made
+    /// with suggestions hidden counted apart (`null` in a report read from a CSV).
+    pub suggestion_uptake: Option<crate::contexts::uptake::UptakeReport>,
     /// How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
     /// kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
     pub plan: Vec<plan::PlanRow>,
@@ -743,6 +747,7 @@ pub fn project_report(project: &Project, bootstrap: Option<(u32, u64)>) -> Resul
     crate::limits::bootstrap(bootstrap)?;
     let mut report = report_for(&double_annotated(project)?, bootstrap);
     report.by_annotator = by_annotator(project)?;
+    report.suggestion_uptake = Some(crate::contexts::uptake::uptake(project)?);
     Ok(report)
 }
 
@@ -873,6 +878,7 @@ pub fn report_for(data: &AnnotatedRows, bootstrap: Option<(u32, u64)>) -> Projec
         by_guideline_version: breakdown(rows, data.versions.clone(), |r| r.version as usize),
         by_week: breakdown(rows, data.weeks.clone(), |r| r.week as usize),
         by_annotator: Vec::new(),
+        suggestion_uptake: None,
         plan,
     }
 }

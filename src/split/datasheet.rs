@@ -148,22 +148,40 @@ fn promotion_section(out: &mut String, p: &super::Promotion) {
     out.push('\n');
 }
 
-/// How much of the drafters' suggestions the annotators kept, per drafter and per construction
-/// family (only for projects with contexts, whose candidates were drafted in the project).
+/// How much of the drafters' suggestions the annotators kept and how much they changed: every
+/// field over all annotations, then per drafter and per construction family (only for projects
+/// with contexts, whose candidates were drafted in the project). Counts stand beside each share,
+/// and the annotations left out because their suggestions were hidden are counted.
 fn uptake_section(out: &mut String, u: &crate::contexts::uptake::UptakeReport) {
     out.push_str(&format!(
-        "## Suggestions followed through\n\nEach finished annotation whose suggestions were shown ({} annotations; {} with suggestions hidden left out) compared with the suggestion it started from, field by field: kept as suggested, or edited. A promoted candidate's drafter is the author of its draft (a person, or a model); `imported` rows came from a candidate file.\n\n| by | field | kept | compared | kept share |\n|---|---|---|---|---|\n",
+        "## Suggestions followed through\n\nEach finished annotation whose suggestions were shown ({} annotations; {} with suggestions hidden left out) compared with the suggestion it started from, field by field: kept as suggested, or edited (changed or emptied). A promoted candidate's drafter is the author of its draft (a person, or a model); `imported` rows came from a candidate file.\n\n",
         u.annotations, u.hidden
     ));
+    if u.by_field.is_empty() {
+        out.push_str("No suggested field was compared: no finished annotation of a row with suggestions.\n\n");
+        return;
+    }
+    out.push_str(
+        "| by | field | kept | edited | compared | kept share | edited share |\n|---|---|---|---|---|---|---|\n",
+    );
+    let share = |r: Option<f64>| r.map_or("—".to_string(), |r| format!("{:.1}%", r * 100.0));
+    let mut row = |by: &str, field: &str, x: &crate::contexts::uptake::Uptake| {
+        out.push_str(&format!(
+            "| {by} | {field} | {} | {} | {} | {} | {} |\n",
+            x.accepted,
+            x.edited,
+            x.compared,
+            share(x.acceptance_rate),
+            share(x.edit_rate)
+        ));
+    };
+    for (field, x) in &u.by_field {
+        row("all", field, x);
+    }
     for (kind, table) in [("drafter", &u.by_drafter), ("family", &u.by_family)] {
         for (key, fields) in table {
             for (field, x) in fields {
-                out.push_str(&format!(
-                    "| {kind} {key} | {field} | {} | {} | {} |\n",
-                    x.accepted,
-                    x.compared,
-                    x.acceptance_rate.map_or("—".to_string(), |r| format!("{:.1}%", r * 100.0))
-                ));
+                row(&format!("{kind} {key}"), field, x);
             }
         }
     }

@@ -397,8 +397,11 @@ fn the_funnel_begins_at_the_contexts_through_status_split_export_and_verify() {
         "The candidate pool holds 14 rows: 1 promoted from contexts and 13 imported as candidate rows.",
         // Both annotators kept the suggested axis of the 13 file rows they labelled.
         "## Suggestions followed through\n\nEach finished annotation whose suggestions were shown (26 annotations; 0 with suggestions hidden left out)",
-        "| drafter imported | axis | 26 | 26 | 100.0% |",
-        "| family none | axis | 26 | 26 | 100.0% |",
+        // Counts beside both shares, every field over all annotations first.
+        "| by | field | kept | edited | compared | kept share | edited share |",
+        "| all | axis | 26 | 0 | 26 | 100.0% | 0.0% |",
+        "| drafter imported | axis | 26 | 0 | 26 | 100.0% | 0.0% |",
+        "| family none | axis | 26 | 0 | 26 | 100.0% | 0.0% |",
     ] {
         assert!(sheet.contains(line), "{line}\n---\n{sheet}");
     }
@@ -524,11 +527,11 @@ fn the_sample_contexts_match_the_context_schema_once_their_names_are_mapped() {
     assert!(!v.is_valid(&serde_json::json!({"id": "a", "source_dataset": "X", "source_id": "1", "context": "q", "passage": "p", "answers": []})));
 }
 
-#[test]
-fn suggestions_followed_through_per_field_drafter_and_family() {
-    use forcebench::contexts::uptake;
-    let (dir, _, mut project) = temp_project();
-    // One row from a file (drafter `imported`), one promoted from a context drafted by dana.
+/// Two rows annotated by ana and ben: `f1` imported from a candidate file, `c1` drafted by hand
+/// by dana (a repair added to the drafted fields) and promoted. ana changes the axis of both
+/// rows; ben changes the severity of c1 only; every other field is left as suggested.
+fn uptake_project() -> (tempfile::TempDir, std::path::PathBuf, forcebench::Project) {
+    let (dir, path, mut project) = temp_project();
     let file = write(dir.path(), "c.csv", csv_file(&[csv_row("f1")]));
     forcebench::import::import_file(&mut project, &file, &mut |_, _| {}).unwrap();
     let ctx = write(dir.path(), "ctx.csv", qa_csv(&[("c1", "ExpertQA")]));
@@ -541,8 +544,6 @@ fn suggestions_followed_through_per_field_drafter_and_family() {
         forcebench::roster::add(&project, n, role).unwrap();
     }
     forcebench::assign::assign(&mut project, 1).unwrap();
-    // ana changes the axis of both rows; ben changes the severity of c1 only. Every other field
-    // is left as suggested (prefilled).
     let ana = write(
         dir.path(),
         "ana.jsonl",
@@ -555,7 +556,13 @@ fn suggestions_followed_through_per_field_drafter_and_family() {
     );
     forcebench::annotate::import_jsonl(&mut project, &ana, "ana").unwrap();
     forcebench::annotate::import_jsonl(&mut project, &ben, "ben").unwrap();
+    (dir, path, project)
+}
 
+#[test]
+fn suggestions_followed_through_per_field_drafter_and_family() {
+    use forcebench::contexts::uptake;
+    let (_dir, _, mut project) = uptake_project();
     let r = uptake::uptake(&project).unwrap();
     assert_eq!((r.annotations, r.hidden), (4, 0));
     // By hand: axis suggested on 4 annotations, ana edited 2 -> 2 kept of 4; severity 1 edit of 4.
@@ -580,6 +587,52 @@ fn suggestions_followed_through_per_field_drafter_and_family() {
     let r = uptake::uptake(&project).unwrap();
     assert_eq!((r.annotations, r.hidden), (3, 1));
     assert_eq!(r.by_drafter["dana"]["severity"].compared, 1);
+}
+
+#[test]
+fn the_agreement_report_carries_the_suggestions_followed_through_with_hidden_ones_counted() {
+    use assert_cmd::Command;
+    let (dir, path, mut project) = uptake_project();
+    // ben's annotation of c1 last changed with suggestions hidden: left out, and counted.
+    forcebench::settings::set_suggestion_mode(&mut project, forcebench::settings::SuggestionMode::Hidden).unwrap();
+    forcebench::annotate::set_field(&mut project, "c1", "ben", forcebench::annotate::Field::Notes, Some("checked"))
+        .unwrap();
+    drop(project);
+    let fb = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").env("HOME", dir.path()).arg("--project").arg(&path).args(args);
+        cmd.output().unwrap()
+    };
+    // By hand, on ana's f1 and c1 and ben's f1: ana changed both axes, ben kept f1's; nobody
+    // changed a severity. dana drafted c1, seen by ana only.
+    let out = fb(&["agreement", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let u = &r["suggestion_uptake"];
+    assert_eq!((u["annotations"].as_u64(), u["hidden"].as_u64()), (Some(3), Some(1)));
+    let axis = &u["by_field"]["axis"];
+    assert_eq!(
+        (axis["compared"].as_u64(), axis["accepted"].as_u64(), axis["edited"].as_u64()),
+        (Some(3), Some(1), Some(2))
+    );
+    assert!((axis["edit_rate"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(u["by_drafter"]["dana"]["axis"]["edited"].as_u64(), Some(1));
+    assert_eq!(u["by_family"]["hand"]["severity"]["accepted"].as_u64(), Some(1));
+
+    let out = fb(&["agreement"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<String> = text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    for want in [
+        "3 finished annotation(s) compared with the suggestions they started from; 1 made with suggestions hidden left out",
+        "all axis kept 1 (33.3%) edited 2 (66.7%) of 3",
+        "all severity kept 3 (100.0%) edited 0 (0.0%) of 3",
+        "dana axis kept 0 (0.0%) edited 1 (100.0%) of 1",
+        "imported axis kept 1 (50.0%) edited 1 (50.0%) of 2",
+        "hand severity kept 1 (100.0%) edited 0 (0.0%) of 1",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want}\n---\n{text}");
+    }
 }
 
 #[test]

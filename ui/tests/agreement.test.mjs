@@ -334,3 +334,48 @@ test("every coefficient carries its interval, accept vs not its paradox indices,
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+const uptake = (over) => ({ compared: 4, accepted: 3, edited: 1, acceptance_rate: 0.75, edit_rate: 0.25, ...over });
+
+// The suggestions followed through end the report: counts beside shares, and the annotations
+// made with suggestions hidden counted, not dropped from sight.
+test("the suggestions followed through: kept and edited counts beside their shares, hidden ones counted", async () => {
+  const report = {
+    ...agreementReport,
+    suggestion_uptake: {
+      annotations: 4,
+      hidden: 2,
+      by_field: { axis: uptake({}), severity: uptake({ accepted: 4, edited: 0, acceptance_rate: 1, edit_rate: 0 }) },
+      by_drafter: { "drafter-1": { axis: uptake({ compared: 3, accepted: 2, edited: 1, acceptance_rate: 2 / 3, edit_rate: 1 / 3 }) } },
+      by_family: { model: { axis: uptake({ compared: 3, accepted: 2, edited: 1, acceptance_rate: 2 / 3, edit_rate: 1 / 3 }) } },
+    },
+  };
+  const { page, problems } = await openAgreement(report);
+  await page.waitForSelector('[data-testid="agreement-uptake"]');
+  assert.equal(
+    await text(page, "uptake-heading"),
+    "4 finished annotation(s) compared field by field with the suggestion they started from; 2 made with suggestions hidden left out (their annotators never saw one).",
+  );
+  const rows = await page.$$eval('[data-testid="uptake-row"]', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
+  assert.deepEqual(rows, [
+    "all axis 3 (75%) 1 (25%) 4",
+    "severity 4 (100%) 0 (0%) 4",
+    "drafter drafter-1 axis 2 (66.7%) 1 (33.3%) 3",
+    "family model axis 2 (66.7%) 1 (33.3%) 3",
+  ]);
+  await assertNoRawValues(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a report with nothing to compare says so, and a report without the part shows none", async () => {
+  const empty = { ...agreementReport, suggestion_uptake: { annotations: 0, hidden: 3, by_field: {}, by_drafter: {}, by_family: {} } };
+  const { page, problems } = await openAgreement(empty);
+  await page.waitForSelector('[data-testid="uptake-empty"]');
+  assert.match(await text(page, "uptake-heading"), /^0 finished annotation\(s\) .*; 3 made with suggestions hidden left out/);
+  await page.close();
+  const none = await openAgreement({ ...agreementReport, suggestion_uptake: null });
+  assert.equal(await none.page.$('[data-testid="agreement-uptake"]'), null);
+  assert.deepEqual([...problems, ...none.problems], []);
+  await none.page.close();
+});

@@ -6,6 +6,7 @@ import type { Interval } from "./Interval";
 import type { PairReport } from "./PairReport";
 import type { PlanRow } from "./PlanRow";
 import type { SpanAgreement } from "./SpanAgreement";
+import type { UptakeReport } from "./UptakeReport";
 
 export type ProjectAgreement = { krippendorff_alpha: number | null, fleiss_kappa: number | null, 
 /**
@@ -61,6 +62,12 @@ by_week: Array<Breakdown>,
  * report read from a CSV).
  */
 by_annotator: Array<AnnotatorQuality>, 
+/**
+ * The suggestions followed through: how often each finished annotation kept the suggested
+ * value of a field, per field, drafter and construction family, with the annotations made
+ * with suggestions hidden counted apart (`null` in a report read from a CSV).
+ */
+suggestion_uptake: UptakeReport | null, 
 /**
  * How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
  * kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).

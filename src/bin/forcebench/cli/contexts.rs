@@ -357,6 +357,42 @@ pub(super) fn print_counts(c: &contexts::ContextCounts) {
     }
 }
 
+/// The suggestions followed through, as `draft uptake` and `agreement` print them: each field's
+/// kept and edited counts beside their shares, over all annotations, then per drafter and per
+/// construction family; the annotations left out because their suggestions were hidden are
+/// counted in the first line.
+pub(super) fn print_uptake(r: &forcebench::contexts::uptake::UptakeReport) {
+    use forcebench::contexts::uptake::Uptake;
+    println!(
+        "{} finished annotation(s) compared with the suggestions they started from; {} made with suggestions hidden left out",
+        r.annotations, r.hidden
+    );
+    if r.by_field.is_empty() {
+        println!("  no suggested field to compare yet (no finished annotation of a row with suggestions)");
+        return;
+    }
+    let share = |n: u64, rate: Option<f64>| rate.map_or(format!("{n}"), |x| format!("{n} ({:.1}%)", x * 100.0));
+    let line = |key: &str, field: &str, u: &Uptake| {
+        println!(
+            "  {key:<18} {field:<17} kept {:<14} edited {:<14} of {}",
+            share(u.accepted, u.acceptance_rate),
+            share(u.edited, u.edit_rate),
+            u.compared
+        );
+    };
+    for (f, u) in &r.by_field {
+        line("all", f, u);
+    }
+    for (title, table) in [("by drafter", &r.by_drafter), ("by construction family", &r.by_family)] {
+        println!("suggestions {title}");
+        for (key, fields) in table {
+            for (f, u) in fields {
+                line(key, f, u);
+            }
+        }
+    }
+}
+
 pub(super) fn draft_cmd(project: Option<&Path>, cmd: DraftCommand) -> Result<()> {
     match cmd {
         DraftCommand::Set { id, field, value, by, json } => {
@@ -463,25 +499,7 @@ pub(super) fn draft_cmd(project: Option<&Path>, cmd: DraftCommand) -> Result<()>
             if json {
                 return print_json(&r);
             }
-            println!(
-                "{} finished annotation(s) compared with the suggestions they started from{}",
-                r.annotations,
-                if r.hidden > 0 { format!(" ({} with suggestions hidden left out)", r.hidden) } else { String::new() }
-            );
-            let rate = |u: &forcebench::contexts::uptake::Uptake| {
-                u.acceptance_rate.map_or("—".to_string(), |x| format!("{:.0}% kept of {}", x * 100.0, u.compared))
-            };
-            for (title, table) in [("by drafter", &r.by_drafter), ("by construction family", &r.by_family)] {
-                println!("{title}");
-                for (key, fields) in table {
-                    let parts: Vec<String> = fields.iter().map(|(f, u)| format!("{f} {}", rate(u))).collect();
-                    println!("  {key:<18} {}", parts.join(", "));
-                }
-            }
-            println!("all");
-            for (f, u) in &r.by_field {
-                println!("  {f:<18} {}", rate(u));
-            }
+            print_uptake(&r);
             Ok(())
         }
         DraftCommand::Prompt => {

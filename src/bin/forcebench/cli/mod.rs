@@ -555,6 +555,10 @@ pub fn run(cli: Cli) -> Result<()> {
                             );
                         }
                     }
+                    if let Some(u) = &r.suggestion_uptake {
+                        println!("suggestions followed through (the annotators' final values against the suggestions)");
+                        contexts::print_uptake(u);
+                    }
                 }
             }
             Ok(())
