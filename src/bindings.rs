@@ -24,6 +24,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::contexts::draft::DraftSetReport::export_all_to(dir)?;
     crate::contexts::draft::DraftPromoteReport::export_all_to(dir)?;
     crate::drafting::DraftRunSummary::export_all_to(dir)?;
+    crate::drafting::SuggestionRecord::export_all_to(dir)?;
     crate::contexts::uptake::UptakeReport::export_all_to(dir)?;
     crate::assign::AssignReport::export_all_to(dir)?;
     crate::vocab::Decision::export_all_to(dir)?;

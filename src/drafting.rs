@@ -364,3 +364,67 @@ pub fn run(
     }
     Ok(summary)
 }
+
+/// One suggestion for a context with everything a reader needs to weigh it: the draft version
+/// (who or which model, how, when) and, for a model's draft, the run's prompt and its sha256,
+/// when the request went and came back, and the raw answer as received.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct SuggestionRecord {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub draft: draft::Draft,
+    /// The model's side, `null` for a draft a person wrote.
+    pub asked: Option<AskedRecord>,
+}
+
+/// A model's answer behind a draft, as its drafting run recorded it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AskedRecord {
+    pub model: String,
+    pub base_url: String,
+    /// `shipped:drafting`, or the prompt file's name.
+    pub prompt_source: String,
+    pub prompt_sha256: String,
+    pub sent_at: Option<String>,
+    pub answered_at: Option<String>,
+    pub http_status: Option<i64>,
+    /// The response body exactly as the endpoint sent it.
+    pub raw_response: Option<String>,
+    /// The answer's text read from the body.
+    pub content: Option<String>,
+}
+
+/// Every suggestion for a context, oldest first, each with its model's record when a model
+/// wrote it (the run named in the draft; a person's edit of a model draft names no run).
+pub fn records(project: &Project, id: &str) -> Result<Vec<SuggestionRecord>> {
+    let drafts = draft::history(project, id)?;
+    let mut stmt = project.conn().prepare(
+        "SELECT r.model, r.base_url, r.prompt_source, r.prompt_sha256, q.sent_at, q.answered_at, q.http_status,
+                q.raw_response, q.content
+         FROM draft_runs r LEFT JOIN draft_requests q ON q.run_id = r.id AND q.context_id = ?2
+         WHERE r.name = ?1",
+    )?;
+    let mut out = Vec::with_capacity(drafts.len());
+    for d in drafts {
+        let asked = match (&d.run, d.origin) {
+            (Some(run), DraftOrigin::Model) => stmt
+                .query_row(params![run, d.context_id], |r| {
+                    Ok(AskedRecord {
+                        model: r.get(0)?,
+                        base_url: r.get(1)?,
+                        prompt_source: r.get(2)?,
+                        prompt_sha256: r.get(3)?,
+                        sent_at: r.get(4)?,
+                        answered_at: r.get(5)?,
+                        http_status: r.get(6)?,
+                        raw_response: r.get(7)?,
+                        content: r.get(8)?,
+                    })
+                })
+                .optional()?,
+            _ => None,
+        };
+        out.push(SuggestionRecord { draft: d, asked });
+    }
+    Ok(out)
+}

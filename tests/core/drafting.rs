@@ -265,3 +265,42 @@ fn drafting_refuses_a_base_url_with_credentials() {
     assert!(err.to_string().contains("user name or password"), "{err}");
     assert_eq!(server.seen.lock().unwrap().len(), 0, "nothing was sent");
 }
+
+#[test]
+fn every_suggestion_keeps_who_wrote_it_the_prompts_sha256_when_and_the_raw_answer() {
+    let (dir, _, mut project) = kept(2);
+    let server = Server::start(|_, _| Reply::content(&answer()));
+    let cancel = AtomicBool::new(false);
+    drafting::run(&mut project, &opts(&server, "run-r"), &mut |_, _| {}, &cancel).unwrap();
+    draft::set(&mut project, "c1", "repair", "The drug may lessen pain.", "lee").unwrap();
+
+    let r = drafting::records(&project, "c1").unwrap();
+    assert_eq!(r.len(), 2);
+    let asked = r[0].asked.as_ref().expect("the model's draft names its answer");
+    assert_eq!((r[0].draft.version, r[0].draft.origin), (1, draft::DraftOrigin::Model));
+    assert_eq!((asked.model.as_str(), asked.base_url.as_str()), ("drafter-1", server.base_url.as_str()));
+    use sha2::Digest;
+    assert_eq!(asked.prompt_sha256, hex::encode(sha2::Sha256::digest(drafting::DRAFTING_PROMPT.as_bytes())));
+    assert_eq!(asked.http_status, Some(200));
+    assert!(asked.sent_at.is_some() && asked.answered_at.is_some());
+    // The body exactly as it came, and the text read from it.
+    let body = asked.raw_response.as_deref().unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(body).is_ok(), "{body}");
+    assert_eq!(asked.content.as_deref(), Some(answer().as_str()));
+    // The person's edit is a record of its own, with no model behind it.
+    assert_eq!(
+        (r[1].draft.version, r[1].draft.origin, r[1].draft.author.as_str()),
+        (2, draft::DraftOrigin::TemplateEdit, "lee")
+    );
+    assert!(r[1].asked.is_none());
+    // A context never drafted has no record; an unknown one is refused by name.
+    contexts::import_file(
+        &mut project,
+        &write(dir.path(), "more.csv", "id,source_dataset,source_id,context,passage\nc9,X,9,Q?,P.\n"),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(drafting::records(&project, "c9").unwrap().is_empty());
+    let err = drafting::records(&project, "nope").unwrap_err();
+    assert_eq!(err.code(), "context_not_found");
+}
