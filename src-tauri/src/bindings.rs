@@ -13,6 +13,8 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::split::DraftParams::export_all_to(dir)?;
     crate::split::ExportProgress::export_all_to(dir)?;
     crate::judging::TemplateInfo::export_all_to(dir)?;
+    crate::drafting::DraftRunParams::export_all_to(dir)?;
+    crate::drafting::DraftProgress::export_all_to(dir)?;
     crate::judging::JudgeParams::export_all_to(dir)?;
     crate::judging::JudgeCatalog::export_all_to(dir)?;
     crate::evaluation::PlotsSvg::export_all_to(dir)?;

@@ -20,6 +20,8 @@ pub mod agreement;
 pub mod annotate;
 pub mod bindings;
 pub mod candidates;
+pub mod contexts;
+pub mod drafting;
 pub mod evaluation;
 pub mod feedback;
 pub mod judging;
@@ -134,6 +136,8 @@ pub fn open_startup_project(args: impl IntoIterator<Item = String>) -> Result<Pr
 
 /// Registers the state and every command; the app and the mock-runtime tests share it.
 pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>) -> Builder<R> {
+    // The drafting run's cancel flag, as the judge's below.
+    let b = b.manage(drafting::DraftState::default());
     b.manage(Studio::new(project)).manage(judging::JudgeState::default()).invoke_handler(tauri::generate_handler![
         // project.rs
         project::project_status,
@@ -144,6 +148,19 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         // candidates.rs
         candidates::candidate_page,
         candidates::get_candidate,
+        // contexts.rs
+        contexts::contexts_list,
+        contexts::contexts_counts,
+        contexts::contexts_screen,
+        contexts::draft_list,
+        contexts::draft_set,
+        contexts::draft_promote,
+        contexts::draft_exclude,
+        // drafting.rs
+        drafting::draft_run,
+        drafting::draft_cancel,
+        drafting::draft_prompt,
+        drafting::draft_records,
         // annotate.rs
         annotate::list_annotators,
         annotate::annotate_queue_page,

@@ -1,0 +1,165 @@
+//! IPC commands for drafting kept contexts with a model from the contexts view: a drafting run
+//! with its progress on a channel, cancelling it, the shipped prompt, and every suggestion's
+//! record (who or which model, the prompt's sha256, when, the raw answer). Each is a call into
+//! `forcebench::drafting`.
+//!
+//! As a judge run, a drafting run takes minutes: it works on its own connection to the project
+//! file so the window's other commands keep answering, and a cancelled run keeps every answer it
+//! committed; running it again with the same name resumes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use forcebench::drafting::{self, DraftRunOptions, DraftRunSummary, SuggestionRecord};
+use forcebench::{ErrorPayload, Project};
+use serde::{Deserialize, Serialize};
+use tauri::ipc::Channel;
+use tauri::State;
+use ts_rs::TS;
+
+use crate::Studio;
+
+/// What the window asks for a drafting run (`draft run`'s options); an option left out takes the
+/// command line's default.
+#[derive(Debug, Clone, Deserialize, TS)]
+pub struct DraftRunParams {
+    pub name: String,
+    pub base_url: String,
+    pub model: String,
+    /// `chat` (the default), `responses` or `anthropic`.
+    #[serde(default)]
+    pub api: Option<String>,
+    /// The environment variable holding the key (the key itself never crosses).
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// A prompt file; the shipped prompt when left out.
+    #[serde(default)]
+    pub template: Option<String>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    /// The output cap; 0 sends none.
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Seconds one request may take before it is retried (at least 1).
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub timeout: Option<u64>,
+    /// Tries per request (at least 1).
+    #[serde(default)]
+    pub attempts: Option<u32>,
+}
+
+impl DraftRunParams {
+    /// The core's options for this run; an unknown API style is refused by name.
+    pub fn options(&self) -> Result<DraftRunOptions, ErrorPayload> {
+        let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        let mut o = DraftRunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim());
+        if let Some(api) = blank(&self.api) {
+            o.api = api.parse().map_err(|e: String| forcebench::Error::InvalidArgument(e).payload())?;
+        }
+        o.api_key_env = blank(&self.api_key_env);
+        o.template = blank(&self.template).map(std::path::PathBuf::from);
+        if let Some(t) = self.temperature {
+            o.temperature = t;
+        }
+        if let Some(n) = self.max_tokens {
+            o.max_tokens = (n > 0).then_some(n);
+        }
+        o.limit = self.limit.map(|n| n as usize);
+        if let Some(t) = self.timeout {
+            o.timeout = Duration::from_secs(t.max(1));
+        }
+        if let Some(a) = self.attempts {
+            o.max_attempts = a.max(1);
+        }
+        Ok(o)
+    }
+}
+
+/// How far a drafting run is: answers committed of the contexts in the run.
+#[derive(Debug, Clone, Copy, Serialize, TS)]
+pub struct DraftProgress {
+    #[ts(type = "number")]
+    pub done: u64,
+    #[ts(type = "number")]
+    pub total: u64,
+}
+
+/// The flag the running drafting run listens to (one run at a time per window).
+#[derive(Default)]
+pub struct DraftState {
+    cancel: Arc<AtomicBool>,
+    running: AtomicBool,
+}
+
+/// Runs (or resumes) a drafting run over the kept contexts without a draft; `on_progress` hears
+/// after each answer. On a thread of its own, so Cancel and the other commands stay free.
+#[tauri::command]
+pub async fn draft_run<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    params: DraftRunParams,
+    on_progress: Channel<DraftProgress>,
+) -> Result<DraftRunSummary, ErrorPayload> {
+    use tauri::Manager;
+    tauri::async_runtime::spawn_blocking(move || {
+        let (studio, state) = (app.state::<Studio>(), app.state::<DraftState>());
+        run_with(&studio, &state, &params, |p| {
+            // A window closed mid-run must not stop the run itself.
+            let _ = on_progress.send(p);
+        })
+    })
+    .await
+    .map_err(|e| forcebench::Error::Internal(format!("the drafting run stopped unexpectedly: {e}")).payload())?
+}
+
+/// [`draft_run`] without the channel (the tests call it with a plain closure).
+pub fn run_with(
+    studio: &Studio,
+    state: &DraftState,
+    params: &DraftRunParams,
+    mut progress: impl FnMut(DraftProgress),
+) -> Result<DraftRunSummary, ErrorPayload> {
+    let opts = params.options()?;
+    if state.running.swap(true, Ordering::SeqCst) {
+        return Err(forcebench::Error::InvalidArgument(
+            "a drafting run is already going on in this window; wait for it or cancel it".into(),
+        )
+        .payload());
+    }
+    state.cancel.store(false, Ordering::SeqCst);
+    let path = studio.with(|p| Ok(p.info().path.clone()));
+    let mut hear = |done, total| progress(DraftProgress { done, total });
+    // Its own connection when the project is a file; the shared one otherwise (in memory).
+    let result = match path.map(|p| Project::open(std::path::Path::new(&p))) {
+        Ok(Ok(mut own)) => drafting::run(&mut own, &opts, &mut hear, &state.cancel).map_err(|e| e.payload()),
+        _ => studio.with_mut(|p| drafting::run(p, &opts, &mut hear, &state.cancel)),
+    };
+    studio.touch();
+    state.running.store(false, Ordering::SeqCst);
+    result
+}
+
+/// Asks the running drafting run to stop: nothing more is sent, and every answer it committed
+/// stays. Answers whether a run was still going when asked.
+#[tauri::command]
+pub async fn draft_cancel(state: State<'_, DraftState>) -> Result<bool, ErrorPayload> {
+    state.cancel.store(true, Ordering::SeqCst);
+    // Give the run a moment to hear it, so the window's next read sees the stop.
+    std::thread::sleep(Duration::from_millis(50));
+    Ok(state.running.load(Ordering::SeqCst))
+}
+
+/// The shipped drafting prompt, for the window to show what a model is asked.
+#[tauri::command]
+pub async fn draft_prompt() -> Result<String, ErrorPayload> {
+    Ok(drafting::DRAFTING_PROMPT.to_string())
+}
+
+/// Every suggestion for a context, oldest first, with the model's record behind each model draft.
+#[tauri::command]
+pub async fn draft_records(studio: State<'_, Studio>, id: String) -> Result<Vec<SuggestionRecord>, ErrorPayload> {
+    studio.with(|p| drafting::records(p, &id))
+}
