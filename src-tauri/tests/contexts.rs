@@ -244,3 +244,25 @@ fn cancel_stops_a_drafting_run_keeps_its_answers_and_the_same_name_resumes() {
     assert_eq!(err.code, "invalid_argument", "{}", err.message);
     assert_eq!(server.seen.lock().unwrap().len(), sent);
 }
+
+#[test]
+fn draft_run_is_reached_through_ipc_with_its_channel_and_refuses_what_the_core_refuses() {
+    let server = Server::start(|_, _| Reply::content(ANSWER));
+    let mut project = Project::in_memory("ipc drafting").unwrap();
+    forcebench::sample::load_sample_contexts(&mut project).unwrap();
+    let (_app, window) = app(Ok(project));
+    let run = |params: serde_json::Value| {
+        invoke(&window, "draft_run", json!({ "params": params, "onProgress": "__CHANNEL__:1" }))
+    };
+    // The sample's one kept context without a draft (ctx-05) is drafted.
+    let done = run(json!({ "name": "ipc-run", "base_url": server.base_url, "model": "m" })).unwrap();
+    assert_eq!((done["requests"].as_u64(), done["drafted"].as_u64()), (Some(1), Some(1)), "{done}");
+    // A blank model and an unknown API style are refused with their codes; nothing more is sent.
+    let blank = run(json!({ "name": "ipc-blank", "base_url": server.base_url, "model": " " })).unwrap_err();
+    assert_eq!(blank["code"], "invalid_argument", "{blank}");
+    let odd = run(json!({ "name": "ipc-odd", "base_url": server.base_url, "model": "m", "api": "soap" })).unwrap_err();
+    assert_eq!(odd["code"], "invalid_argument", "{odd}");
+    assert_eq!(server.seen.lock().unwrap().len(), 1);
+    // Cancel with no run going answers that none was.
+    assert_eq!(invoke(&window, "draft_cancel", json!({})).unwrap(), json!(false));
+}
