@@ -234,6 +234,35 @@ test("typed draft text is saved when the view is left, and kept with a question 
   await p2.close();
 });
 
+test("closing the window saves draft text typed a moment before; text the core refused makes it ask", async () => {
+  const { page, problems } = await open({}, {}, { delayMs: { draft_set: 200 } });
+  await page.click(row("c2"));
+  await page.waitForSelector('[data-testid="draft-form"]');
+  await page.click(field("repair"));
+  await page.keyboard.type("Typed just now");
+  await page.evaluate(() => window.__closeWindow());
+  assert.deepEqual(await calls(page, "draft_set"), [{ id: "c2", field: "repair", value: "Typed just now", by: "the lead" }]);
+  assert.deepEqual(await page.evaluate(() => window.__destroyed), { unanswered: 0 }, "closed once the save was answered");
+  await page.close();
+
+  const refusal = { code: "wrong_row_state", message: "context `c2`'s draft was excluded before candidacy" };
+  const second = await open({}, { draft_set: refusal });
+  const p2 = second.page;
+  await p2.click(row("c2"));
+  await p2.waitForSelector('[data-testid="draft-form"]');
+  await p2.click(field("repair"));
+  await p2.keyboard.type("Not saved");
+  // From another view too: the text is work the window would lose.
+  await p2.keyboard.press("Alt+1");
+  await p2.waitForSelector('[data-testid="contexts-view"]', { state: "detached" });
+  await p2.evaluate(() => window.__closeWindow());
+  await p2.waitForSelector('[data-testid="close-dialog"]');
+  assert.equal(await p2.evaluate(() => window.__destroyed), null, "the window stayed open");
+  assert.match(await p2.textContent('[data-testid="close-dialog"]'), /would lose draft text of c2, not saved yet/);
+  assert.deepEqual([...problems, ...second.problems], []);
+  await p2.close();
+});
+
 test("the counts per reason and per source, and each suggestion's record with its raw answer", async () => {
   const { page, problems } = await open();
   await page.waitForSelector('[data-testid="context-counts"]');
