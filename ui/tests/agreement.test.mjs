@@ -364,6 +364,10 @@ test("the suggestions followed through: kept and edited counts beside their shar
     "family model axis 2 (66.7%) 1 (33.3%) 3",
   ]);
   await assertNoRawValues(page);
+  // To look at: the part at the smallest window the app supports.
+  await mkdir(shotsDir, { recursive: true });
+  await page.setViewportSize({ width: 960, height: 600 });
+  await page.locator('[data-testid="agreement-uptake"]').screenshot({ path: join(shotsDir, "agreement-uptake-960x600.png") });
   assert.deepEqual(problems, []);
   await page.close();
 });
