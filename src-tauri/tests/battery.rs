@@ -93,7 +93,7 @@ fn the_window_reads_a_panel_files_models_and_profiles_and_its_refusals_name_the_
     )
     .unwrap();
     let e = invoke(&window, "battery_panel", json!({ "path": bad.display().to_string() })).unwrap_err();
-    assert!(e["message"].as_str().unwrap().contains("model 2 (`m`): is listed twice"), "{e}");
+    assert!(e["message"].as_str().unwrap().contains("model 2 (`m`, line 4): is listed twice"), "{e}");
     let e = invoke(&window, "battery_panel", json!({ "path": "  " })).unwrap_err();
     assert_eq!(e["code"], "invalid_argument");
 }

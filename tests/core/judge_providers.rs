@@ -138,9 +138,12 @@ fn a_panel_file_with_a_misspelt_key_a_repeated_model_or_an_unknown_api_is_refuse
         ("[[model]]\nname = \"a\"\nbase_url = \"BASE\"\nmax_token = 5\n", "unknown field `max_token`"),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n",
-            "is listed twice",
+            "model 2 (`a`, line 4): is listed twice",
         ),
-        ("[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"bogus\"\n", "`bogus` is not an API style"),
+        (
+            "# a panel\n\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"bogus\"\n",
+            "model 1 (`a`, line 3): `bogus` is not an API style",
+        ),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"anthropic\"\nmax_tokens = 0\n",
             "--api anthropic needs an output cap",
