@@ -269,6 +269,20 @@ test("Resume of an imported evaluator says there is no run to put back", async (
   await page.close();
 });
 
+test("a leaky cell shows the core's reason and offers no Resume: running it again would not mend it", async () => {
+  const g = grid();
+  const why = "`qwen@force_aware` is leaky: its judge run's template puts {{axis}} in the prompt, a field it is scored against; it is kept out of every table, panel and comparison (run the judge again under another name with a current template)";
+  g.cells[1] = { ...g.cells[1], completeness: { requests: 66, answered: 66, unusable: 0, unanswered: 0 }, left_out: why };
+  const { page, problems } = await openView({ answers: { evaluation_grid: g, judge_runs: [qwenRun] } });
+  await page.waitForSelector('[data-testid="grid-table"]');
+  assert.equal(await text(page, "grid-left-out-reason-qwen-force_aware"), why);
+  assert.equal(await page.$('[data-testid="grid-resume-qwen-force_aware"]'), null);
+  assert.equal(await text(page, "grid-left-out-qwen-force_aware"), "leaky: not pooled");
+  assert.equal(await text(page, "grid-answered-qwen-force_aware"), "66/66 answered");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 for (const size of [{ width: 960, height: 600 }, { width: 1440, height: 900 }]) {
   test(`the judge forms and the grid at ${size.width}×${size.height}: nothing wider than the window`, async () => {
     const { page, problems } = await openView({ size, answers: { evaluation_grid: grid(), battery_panel: PANEL } });
