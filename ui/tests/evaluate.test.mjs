@@ -388,9 +388,10 @@ test("a judge runs from the view with its progress, and Cancel keeps what was an
 test("the order control offers only the pairwise templates the core lists", async () => {
   const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
   const options = () => page.$$eval('[data-testid="run-template"] option', (os) => os.map((o) => o.value));
-  assert.deepEqual(await options(), ["generic", "force_aware", "axis_free", "dummy_axis"]);
+  // The core's templates fitting the control, then a template file of the lab's own.
+  assert.deepEqual(await options(), ["generic", "force_aware", "axis_free", "dummy_axis", "file"]);
   await page.selectOption('[data-testid="run-control"]', "order");
-  assert.deepEqual(await options(), ["pairwise"]);
+  assert.deepEqual(await options(), ["pairwise", "file"]);
   assert.match(await text(page, "run-control-about"), /asked twice with their order swapped/);
   assert.deepEqual(problems, []);
   await page.close();
