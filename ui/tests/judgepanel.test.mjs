@@ -258,6 +258,28 @@ test("each grid cell says how complete it is; a cell kept out shows the core's r
   await page.close();
 });
 
+// Typed settings are unsaved work: Resume asks before replacing them, and Keep keeps every one.
+test("Resume over settings typed and not run asks first; Keep leaves them, Replace puts the stored run in", async () => {
+  const { page, problems } = await openView({ answers: { evaluation_grid: grid(), judge_runs: [qwenRun] } });
+  await page.waitForSelector('[data-testid="grid-table"]');
+  await page.fill('[data-testid="run-model"]', "my-own-model");
+  await page.fill('[data-testid="run-extra"]', "top_k=1");
+  await page.click('[data-testid="grid-resume-qwen-force_aware"]');
+  await page.waitForSelector('[data-testid="run-replace-ask"]');
+  assert.match(await text(page, "run-replace-ask"), /settings you typed and have not run\. Replace them with qwen@force_aware's stored run\?/);
+  assert.equal(await page.inputValue('[data-testid="run-model"]'), "my-own-model");
+  await page.click('[data-testid="run-keep"]');
+  assert.equal(await page.$('[data-testid="run-replace-ask"]'), null);
+  assert.deepEqual([await page.inputValue('[data-testid="run-model"]'), await page.inputValue('[data-testid="run-extra"]')], ["my-own-model", "top_k=1"]);
+  await page.click('[data-testid="grid-resume-qwen-force_aware"]');
+  await page.click('[data-testid="run-replace"]');
+  await page.waitForSelector('[data-testid="run-filled"]');
+  assert.deepEqual([await page.inputValue('[data-testid="run-model"]'), await page.inputValue('[data-testid="run-extra"]')], ["qwen", 'reasoning={"effort":"low"}']);
+  assert.deepEqual(await calls(page, "judge_run"), [], "nothing is run by Resume itself");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("Resume of an imported evaluator says there is no run to put back", async () => {
   const { page, problems } = await openView({ answers: { evaluation_grid: grid(), judge_runs: [] } });
   await page.waitForSelector('[data-testid="grid-table"]');
