@@ -17,6 +17,10 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::drafting::DraftProgress::export_all_to(dir)?;
     crate::judging::JudgeParams::export_all_to(dir)?;
     crate::judging::JudgeCatalog::export_all_to(dir)?;
+    crate::battery::PanelRead::export_all_to(dir)?;
+    crate::battery::BatteryParams::export_all_to(dir)?;
+    crate::battery::BatteryStep::export_all_to(dir)?;
+    crate::battery::BatteryOutcome::export_all_to(dir)?;
     crate::evaluation::PlotsSvg::export_all_to(dir)?;
     crate::evaluation::JudgeImport::export_all_to(dir)?;
     Ok(())

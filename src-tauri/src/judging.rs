@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use forcebench::evaluate::providers::{self, Api};
 use forcebench::evaluate::runner::{self, Control, RunOptions, RunProgress, RunRecord, RunSummary};
 use forcebench::evaluate::trust::{self, TrustReport};
 use forcebench::evaluate::{judge, LABEL_MAPS};
@@ -48,12 +49,26 @@ pub struct RunDefaults {
     pub answer_attempts: u32,
 }
 
+/// One API style a judge can be sent with, as the core sends it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ApiInfo {
+    /// `chat`, `responses` or `anthropic` (what `--api` takes).
+    pub name: String,
+    /// Where requests go under the base URL (`/chat/completions`...).
+    pub path: String,
+    /// The field the output cap goes in unless the profile names another.
+    pub cap_field: String,
+    /// The style refuses a request without an output cap (Anthropic's Messages API).
+    pub needs_cap: bool,
+}
+
 /// What the window needs to offer a judge: the shipped templates in the core's order, the label
-/// maps known by name (a JSON file path works too), and the defaults of a run.
+/// maps known by name (a JSON file path works too), the API styles, and the defaults of a run.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct JudgeCatalog {
     pub templates: Vec<TemplateInfo>,
     pub label_maps: Vec<String>,
+    pub apis: Vec<ApiInfo>,
     pub defaults: RunDefaults,
 }
 
@@ -71,6 +86,15 @@ pub async fn judge_templates() -> Result<JudgeCatalog, ErrorPayload> {
             })
             .collect(),
         label_maps: LABEL_MAPS.iter().map(|m| m.to_string()).collect(),
+        apis: Api::ALL
+            .iter()
+            .map(|a| ApiInfo {
+                name: a.as_str().to_string(),
+                path: a.url(""),
+                cap_field: a.cap_field().to_string(),
+                needs_cap: *a == Api::Anthropic,
+            })
+            .collect(),
         defaults: RunDefaults {
             concurrency: d.concurrency as u32,
             temperature: d.sampling.temperature,
@@ -94,6 +118,18 @@ pub struct JudgeParams {
     pub map: Option<String>,
     #[serde(default)]
     pub api_key_env: Option<String>,
+    /// The API style (`chat`, `responses`, `anthropic`); left out: chat, as `judge run`.
+    #[serde(default)]
+    pub api: Option<String>,
+    /// The field the output cap is sent in, when not the style's own.
+    #[serde(default)]
+    pub cap_field: Option<String>,
+    /// Send no temperature (a provider whose deterministic mode is a named field in `extra`).
+    #[serde(default)]
+    pub no_temperature: bool,
+    /// Fixed fields added to every request body, one `KEY=JSON` each (`judge run --extra`).
+    #[serde(default)]
+    pub extra: Vec<String>,
     #[serde(default)]
     pub concurrency: Option<u32>,
     #[serde(default)]
@@ -120,12 +156,19 @@ pub struct JudgeParams {
 }
 
 impl JudgeParams {
-    /// The core's options for this run.
-    pub fn options(&self) -> RunOptions {
+    /// The core's options for this run, refused in the core's words where `judge run` would
+    /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`).
+    pub fn options(&self) -> Result<RunOptions, ErrorPayload> {
         let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
         let mut o = RunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim(), self.template.trim());
         o.map = blank(&self.map);
         o.sampling.api_key_env = blank(&self.api_key_env);
+        if let Some(api) = blank(&self.api) {
+            o.sampling.api = api.parse().map_err(|m| forcebench::Error::InvalidArgument(m).payload())?;
+        }
+        o.sampling.cap_field = blank(&self.cap_field);
+        o.sampling.no_temperature = self.no_temperature;
+        o.sampling.extra = providers::parse_extra(&self.extra).map_err(|e| e.payload())?;
         if let Some(t) = self.temperature {
             o.sampling.temperature = t;
         }
@@ -150,7 +193,7 @@ impl JudgeParams {
         if let Some(c) = self.control {
             o.control = c;
         }
-        o
+        Ok(o)
     }
 }
 
@@ -159,6 +202,26 @@ impl JudgeParams {
 pub struct JudgeState {
     cancel: Arc<AtomicBool>,
     running: AtomicBool,
+}
+
+impl JudgeState {
+    /// Takes the window's one run slot (a judge run or a battery) and clears Cancel; refused
+    /// while another run holds it. The flag returned is the one Cancel sets.
+    pub fn begin(&self) -> Result<&AtomicBool, ErrorPayload> {
+        if self.running.swap(true, Ordering::SeqCst) {
+            return Err(forcebench::Error::InvalidArgument(
+                "a judge run is already going on in this window; wait for it or cancel it".into(),
+            )
+            .payload());
+        }
+        self.cancel.store(false, Ordering::SeqCst);
+        Ok(&self.cancel)
+    }
+
+    /// Gives the run slot back.
+    pub fn end(&self) {
+        self.running.store(false, Ordering::SeqCst);
+    }
 }
 
 /// Runs (or resumes) a judge; `on_progress` hears after each answer. The run blocks for minutes,
@@ -189,24 +252,16 @@ pub fn run_with(
     params: &JudgeParams,
     mut progress: impl FnMut(RunProgress),
 ) -> Result<RunSummary, ErrorPayload> {
-    if state.running.swap(true, Ordering::SeqCst) {
-        return Err(forcebench::Error::InvalidArgument(
-            "a judge run is already going on in this window; wait for it or cancel it".into(),
-        )
-        .payload());
-    }
-    state.cancel.store(false, Ordering::SeqCst);
-    let opts = params.options();
+    let opts = params.options()?;
+    let cancel = state.begin()?;
     let path = studio.with(|p| Ok(p.info().path.clone()));
     // Its own connection when the project is a file; the shared one otherwise (in memory).
     let result = match path.map(|p| Project::open(std::path::Path::new(&p))) {
-        Ok(Ok(mut own)) => {
-            runner::run(&mut own, &opts, &mut |p| progress(p.clone()), &state.cancel).map_err(|e| e.payload())
-        }
-        _ => studio.with_mut(|p| runner::run(p, &opts, &mut |x| progress(x.clone()), &state.cancel)),
+        Ok(Ok(mut own)) => runner::run(&mut own, &opts, &mut |p| progress(p.clone()), cancel).map_err(|e| e.payload()),
+        _ => studio.with_mut(|p| runner::run(p, &opts, &mut |x| progress(x.clone()), cancel)),
     };
     studio.touch();
-    state.running.store(false, Ordering::SeqCst);
+    state.end();
     result
 }
 

@@ -18,6 +18,7 @@ use tauri::{Builder, Runtime};
 pub mod adjudication;
 pub mod agreement;
 pub mod annotate;
+pub mod battery;
 pub mod bindings;
 pub mod candidates;
 pub mod contexts;
@@ -222,6 +223,9 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         judging::judge_cancel,
         judging::judge_runs,
         judging::judge_trust,
+        // battery.rs
+        battery::battery_panel,
+        battery::battery_run,
         // setup.rs
         setup::import_candidates,
         setup::roster_add,

@@ -77,13 +77,13 @@ fn a_runs_options_from_the_window_reach_the_core_and_left_out_ones_take_the_clis
         "temperature": 0.7, "max_tokens": 300, "seed": 9, "limit": 3, "timeout": 30, "attempts": 2, "map": " audit "
     }))
     .unwrap();
-    let o = p.options();
+    let o = p.options().unwrap();
     assert_eq!((o.sampling.temperature, o.sampling.max_tokens, o.sampling.seed), (0.7, Some(300), Some(9)));
     assert_eq!((o.limit, o.timeout, o.max_attempts), (Some(3), Duration::from_secs(30), 2));
     assert_eq!(o.map.as_deref(), Some("audit"));
     let bare: forcebench_studio::judging::JudgeParams =
         serde_json::from_value(params("http://127.0.0.1:1/v1", "j")).unwrap();
-    let (o, d) = (bare.options(), forcebench::evaluate::runner::RunOptions::new("j", "u", "m", "t"));
+    let (o, d) = (bare.options().unwrap(), forcebench::evaluate::runner::RunOptions::new("j", "u", "m", "t"));
     assert_eq!(
         (o.timeout, o.max_attempts, o.sampling.temperature),
         (d.timeout, d.max_attempts, d.sampling.temperature)
@@ -181,4 +181,107 @@ fn cancel_stops_a_hung_run_within_a_second_and_a_run_with_no_answer_is_not_score
     assert_eq!(summary["report"], Value::Null, "nothing to score");
     let compared = invoke(&window, "evaluation_compare", json!({})).unwrap();
     assert!(compared.as_array().unwrap().iter().all(|r| r["name"] != "hung"), "no evaluator for a run with no answer");
+}
+
+/// A judge run from the window with a provider profile (`judge run --api anthropic --cap-field
+/// ... --no-temperature --extra ...`), its key read from the named environment variable.
+fn profile_params(url: &str, name: &str, over: Value) -> Value {
+    let mut p =
+        json!({ "base_url": url, "model": "claude-x", "template": "force_aware", "name": name, "concurrency": 1 });
+    for (k, v) in over.as_object().unwrap() {
+        p[k] = v.clone();
+    }
+    p
+}
+
+#[test]
+fn a_provider_profile_from_the_window_is_sent_as_its_api_documents_and_recorded_without_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with_path(|path, _, _| match path {
+        "/v1/messages" => Reply::anthropic("{\"label\": \"force_gap\"}"),
+        other => panic!("the anthropic style asked {other}"),
+    });
+    let (app, window) = app(Ok(locked_file(dir.path())));
+    let studio = app.state::<forcebench_studio::Studio>();
+    let state = app.state::<forcebench_studio::judging::JudgeState>();
+    std::env::set_var("FORCEBENCH_SHELL_TEST_ANTHROPIC_KEY", "sk-ant-secret-1234");
+    let p: forcebench_studio::judging::JudgeParams = serde_json::from_value(profile_params(
+        &server.base_url,
+        "claude",
+        json!({ "api": "anthropic", "api_key_env": "FORCEBENCH_SHELL_TEST_ANTHROPIC_KEY", "cap_field": "max_tokens_to_sample",
+                "no_temperature": true, "extra": ["", "thinking={\"type\":\"disabled\"}", "  "], "max_tokens": 200 }),
+    ))
+    .unwrap();
+    let summary = forcebench_studio::judging::run_with(&studio, &state, &p, |_| {}).unwrap();
+    assert_eq!(summary.unanswered, 0);
+    {
+        let seen = server.seen.lock().unwrap();
+        assert_eq!(seen.len() as u64, summary.requests);
+        let first = &seen[0];
+        assert_eq!(first.path, "/v1/messages");
+        assert_eq!(first.headers.get("x-api-key").map(String::as_str), Some("sk-ant-secret-1234"));
+        assert!(first.headers.contains_key("anthropic-version"));
+        assert!(first.body["system"].is_string(), "the system prompt is top-level: {}", first.body);
+        assert_eq!(first.body["messages"].as_array().unwrap().len(), 1);
+        assert_eq!(first.body["max_tokens_to_sample"], json!(200));
+        assert!(first.body.get("max_tokens").is_none() && first.body.get("temperature").is_none(), "{}", first.body);
+        assert_eq!(first.body["thinking"], json!({ "type": "disabled" }));
+    }
+    let runs = invoke(&window, "judge_runs", json!({})).unwrap();
+    let params = &runs[0]["params"];
+    assert_eq!(
+        (params["api"].as_str(), params["cap_field"].as_str()),
+        (Some("anthropic"), Some("max_tokens_to_sample"))
+    );
+    assert_eq!(params["no_temperature"], json!(true));
+    assert!(!runs.to_string().contains("sk-ant-secret"), "the key is never stored or sent to the window");
+}
+
+// Refused as `judge run` refuses its flags, with the core's code and words, and nothing is sent.
+#[test]
+fn a_profile_the_cli_would_refuse_is_refused_in_its_words_before_anything_is_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = endpoint(Duration::ZERO);
+    let (app, _window) = app(Ok(locked_file(dir.path())));
+    let studio = app.state::<forcebench_studio::Studio>();
+    let state = app.state::<forcebench_studio::judging::JudgeState>();
+    let cases = [
+        (json!({ "api": "grpc" }), "`grpc` is not an API style; expected chat, responses or anthropic"),
+        (json!({ "extra": ["reasoning"] }), "--extra `reasoning`: give KEY=JSON"),
+        (json!({ "extra": ["=1"] }), "--extra `=1`: the field has no name before `=`"),
+        (json!({ "extra": ["effort=minimal"] }), "--extra `effort=minimal`: the value is not JSON"),
+        (json!({ "extra": ["a=1", " a = 2"] }), "--extra `a = 2`: the field is given twice"),
+        (json!({ "extra": ["messages=[]"] }), "the extra field `messages` would replace the prompt"),
+        (json!({ "api": "anthropic", "max_tokens": 0 }), "--api anthropic needs an output cap"),
+        (
+            json!({ "api_key_env": "FORCEBENCH_SHELL_TEST_UNSET_VAR" }),
+            "FORCEBENCH_SHELL_TEST_UNSET_VAR (named by --api-key-env) is not set",
+        ),
+    ];
+    for (over, words) in cases {
+        let p: forcebench_studio::judging::JudgeParams =
+            serde_json::from_value(profile_params(&server.base_url, "refused", over.clone())).unwrap();
+        let e = forcebench_studio::judging::run_with(&studio, &state, &p, |_| {}).unwrap_err();
+        assert_eq!(e.code, "invalid_argument", "{over}");
+        assert!(e.message.contains(words), "{over}: {}", e.message);
+    }
+    assert!(server.seen.lock().unwrap().is_empty(), "nothing was sent");
+    // The slot is free again: a good run goes through after the refusals.
+    let ok: forcebench_studio::judging::JudgeParams =
+        serde_json::from_value(profile_params(&server.base_url, "fine", json!({}))).unwrap();
+    assert!(forcebench_studio::judging::run_with(&studio, &state, &ok, |_| {}).is_ok());
+}
+
+#[test]
+fn the_catalog_lists_each_api_style_with_its_path_and_cap_field() {
+    let (_app, window) = app(Ok(Project::in_memory("t").unwrap()));
+    let catalog = invoke(&window, "judge_templates", json!({})).unwrap();
+    assert_eq!(
+        catalog["apis"],
+        json!([
+            { "name": "chat", "path": "/chat/completions", "cap_field": "max_tokens", "needs_cap": false },
+            { "name": "responses", "path": "/responses", "cap_field": "max_output_tokens", "needs_cap": false },
+            { "name": "anthropic", "path": "/messages", "cap_field": "max_tokens", "needs_cap": true },
+        ])
+    );
 }

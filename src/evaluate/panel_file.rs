@@ -65,9 +65,16 @@ pub fn read(path: &Path, base: &RunOptions) -> Result<Vec<RunOptions>> {
     if parsed.model.is_empty() {
         return Err(bad("lists no model; give each as a [[model]] table with name and base_url".into()));
     }
+    // The line of each `[[model]]` header, so a refusal about a model points at it in the file
+    // (the parser gives lines for syntax only). Left out when the headers cannot be matched one
+    // to one (an inline array of tables, say).
+    let heads: Vec<usize> =
+        text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[model]]")).map(|(n, _)| n + 1).collect();
+    let lines = (heads.len() == parsed.model.len()).then_some(heads);
     let mut out: Vec<RunOptions> = Vec::with_capacity(parsed.model.len());
     for (i, p) in parsed.model.into_iter().enumerate() {
-        let at = |m: String| bad(format!("model {} (`{}`): {m}", i + 1, p.name.trim()));
+        let line = lines.as_ref().map_or(String::new(), |l| format!(", line {}", l[i]));
+        let at = |m: String| bad(format!("model {} (`{}`{line}): {m}", i + 1, p.name.trim()));
         let name = crate::input::identifier_key("model", p.name.trim())?.into_owned();
         if name.is_empty() {
             return Err(at("has no name".into()));

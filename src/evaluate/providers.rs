@@ -19,7 +19,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use ts_rs::TS;
+
+use crate::error::{Error, Result};
 
 /// What a request sends beside the prompt (the run's sampling parameters, as the runner gives
 /// them).
@@ -215,4 +218,24 @@ fn error_of(obj: &serde_json::Map<String, Value>) -> std::result::Result<(), Str
         }
         None => Ok(()),
     }
+}
+
+/// Fixed request fields given as `KEY=JSON` (the CLI's `--extra`, the app's extra-field lines),
+/// each refused in words naming it: no `=`, a blank key, a value that is not JSON, a key given
+/// twice. Blank entries are skipped (an empty line in the app). What the fields may not replace
+/// (the prompt, the model) is [`super::runner::check_options`]'s rule.
+pub fn parse_extra(entries: &[String]) -> Result<BTreeMap<String, Value>> {
+    let mut out = BTreeMap::new();
+    for e in entries.iter().filter(|e| !e.trim().is_empty()) {
+        let bad = |m: String| Error::InvalidArgument(format!("--extra `{}`: {m}", e.trim()));
+        let (k, v) = e.split_once('=').ok_or_else(|| bad("give KEY=JSON".into()))?;
+        if k.trim().is_empty() {
+            return Err(bad("the field has no name before `=`".into()));
+        }
+        let v: Value = serde_json::from_str(v.trim()).map_err(|x| bad(format!("the value is not JSON ({x})")))?;
+        if out.insert(k.trim().to_string(), v).is_some() {
+            return Err(bad("the field is given twice".into()));
+        }
+    }
+    Ok(out)
 }

@@ -138,9 +138,12 @@ fn a_panel_file_with_a_misspelt_key_a_repeated_model_or_an_unknown_api_is_refuse
         ("[[model]]\nname = \"a\"\nbase_url = \"BASE\"\nmax_token = 5\n", "unknown field `max_token`"),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n",
-            "is listed twice",
+            "model 2 (`a`, line 4): is listed twice",
         ),
-        ("[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"bogus\"\n", "`bogus` is not an API style"),
+        (
+            "# a panel\n\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"bogus\"\n",
+            "model 1 (`a`, line 3): `bogus` is not an API style",
+        ),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"anthropic\"\nmax_tokens = 0\n",
             "--api anthropic needs an output cap",
@@ -176,4 +179,27 @@ fn the_documented_panel_file_matches_its_schema() {
     let bad: toml::Value =
         toml::from_str("[[model]]\nname = \"a\"\nbase_url = \"http://u:p@h/v1\"\nmax_token = 1\n").unwrap();
     assert!(!v.is_valid(&serde_json::to_value(bad).unwrap()), "a misspelt key and a password are outside the schema");
+}
+
+// The app's run form and `--extra` share this reader: each line refused by name, blank ones
+// skipped, and a field with no name (`=1`, once sent as a field called "") refused.
+#[test]
+fn extra_fields_are_read_as_key_json_and_each_bad_line_is_refused_by_name() {
+    use forcebench::evaluate::providers::parse_extra;
+    let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let read = parse_extra(&lines(&["", " reasoning = {\"effort\": \"minimal\"} ", "   ", "n=3"])).unwrap();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read["reasoning"]["effort"], "minimal");
+    assert_eq!(read["n"], 3);
+    for (line, words) in [
+        ("reasoning", "--extra `reasoning`: give KEY=JSON"),
+        ("=1", "--extra `=1`: the field has no name before `=`"),
+        ("effort=minimal", "--extra `effort=minimal`: the value is not JSON"),
+    ] {
+        let e = parse_extra(&lines(&[line])).unwrap_err();
+        assert_eq!(e.code(), "invalid_argument");
+        assert!(e.to_string().contains(words), "{line}: {e}");
+    }
+    let e = parse_extra(&lines(&["a=1", " a =2"])).unwrap_err();
+    assert!(e.to_string().contains("--extra `a =2`: the field is given twice"), "{e}");
 }

@@ -374,7 +374,7 @@ test("a judge runs from the view with its progress, and Cancel keeps what was an
   const [sent] = await calls(page, "judge_run");
   assert.deepEqual(sent.params, {
     base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: null,
-    api_key_env: null, concurrency: 4, temperature: 0, max_tokens: 1024, seed: null, limit: null, timeout: 120, attempts: 5, answer_attempts: 3,
+    api_key_env: null, api: "chat", cap_field: null, no_temperature: false, extra: [], concurrency: 4, temperature: 0, max_tokens: 1024, seed: null, limit: null, timeout: 120, attempts: 5, answer_attempts: 3,
     control: "none",
   });
   await page.click('[data-testid="run-cancel"]');
@@ -388,9 +388,10 @@ test("a judge runs from the view with its progress, and Cancel keeps what was an
 test("the order control offers only the pairwise templates the core lists", async () => {
   const { page, problems } = await openRunner({ steps: [], hold: false, summary: runSummary({ cancelled: false, unanswered: 0 }) });
   const options = () => page.$$eval('[data-testid="run-template"] option', (os) => os.map((o) => o.value));
-  assert.deepEqual(await options(), ["generic", "force_aware", "axis_free", "dummy_axis"]);
+  // The core's templates fitting the control, then a template file of the lab's own.
+  assert.deepEqual(await options(), ["generic", "force_aware", "axis_free", "dummy_axis", "file"]);
   await page.selectOption('[data-testid="run-control"]', "order");
-  assert.deepEqual(await options(), ["pairwise"]);
+  assert.deepEqual(await options(), ["pairwise", "file"]);
   assert.match(await text(page, "run-control-about"), /asked twice with their order swapped/);
   assert.deepEqual(problems, []);
   await page.close();
@@ -427,7 +428,7 @@ test("a run's options reach the command: map, temperature, max tokens, seed, lim
   const [sent] = await calls(page, "judge_run");
   assert.deepEqual(sent.params, {
     base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware", name: "local-judge", map: "audit",
-    api_key_env: null, concurrency: 8, temperature: 0.7, max_tokens: 300, seed: 9, limit: 3, timeout: 30, attempts: 2, answer_attempts: 3,
+    api_key_env: null, api: "chat", cap_field: null, no_temperature: false, extra: [], concurrency: 8, temperature: 0.7, max_tokens: 300, seed: 9, limit: 3, timeout: 30, attempts: 2, answer_attempts: 3,
     control: "none",
   });
   // The order control reads picks: no label map is sent.
@@ -580,7 +581,12 @@ test("the judge grid shows each model under each prompt, pools the prompts, and 
   await page.keyboard.press("Alt+8");
   await page.waitForSelector('[data-testid="grid-table"]');
   const rows = await page.$$eval('[data-testid="grid-table"] tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
-  assert.deepEqual(rows, ["alpha 0.485 0.242", "beta 0.455 0.273", "All models 0.470 31/66 0.300–0.600 0.258 17/66 0.300–0.600"]);
+  // Every scored cell says how many of its requests were answered.
+  assert.deepEqual(rows, [
+    "alpha 0.485 66/66 answered 0.242 66/66 answered",
+    "beta 0.455 66/66 answered 0.273 66/66 answered",
+    "All models 0.470 31/66 0.300–0.600 0.258 17/66 0.300–0.600",
+  ]);
   await page.click('[data-testid="grid-pooled-generic"]');
   assert.match(await text(page, "grid-pick-one"), /Comparing all models · generic with… pick a second cell\./);
   await page.click('[data-testid="grid-pooled-force_aware"]');

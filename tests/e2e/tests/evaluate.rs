@@ -1,7 +1,9 @@
 //! The evaluation view in the real app window (WebKitGTK through tauri-driver): on a project
 //! with a locked split, Run baselines fills the comparison table with the core's figures, the
 //! core's SVG plots show inline under the app's CSP, Export plots writes SVG and PNG into a
-//! typed folder, and an LLM judge's requests are written and its answers read back and scored.
+//! typed folder, an LLM judge's requests are written and its answers read back and scored, a
+//! judge is run against a scripted endpoint, and a panel file of two API styles is run as a
+//! battery with its report folder written.
 
 use std::path::Path;
 use std::time::Duration;
@@ -155,6 +157,40 @@ async fn exercise(
     )
     .await?;
     shot(&client, "window-evaluate-run.png").await?;
+
+    // A panel file of two API styles (chat and Responses) against the same scripted server: read
+    // by the core and listed, run cell by cell through the shell's channel, the report written.
+    let panel = judge.join("panel.toml");
+    std::fs::write(
+        &panel,
+        format!(
+            "[[model]]\nname = \"open-chat\"\nbase_url = \"{endpoint}\"\n\n[[model]]\nname = \"gpt-r\"\napi = \"responses\"\nbase_url = \"{endpoint}\"\nno_temperature = true\nextra = {{ reasoning = {{ effort = \"minimal\" }} }}\n"
+        ),
+    )?;
+    fill(&client, "battery-panel", panel.to_str().unwrap()).await?;
+    click(&client, "battery-read").await?;
+    wait_js(&client, "document.querySelectorAll('[data-testid=battery-models] li').length", json!(2)).await?;
+    fill(&client, "battery-templates", "force_aware").await?;
+    let report = judge.join("panel report");
+    fill(&client, "battery-out", report.to_str().unwrap()).await?;
+    click(&client, "battery-run").await?;
+    wait_js(
+        &client,
+        &format!(
+            "({})?.startsWith('Report written to {}: report.json table2.csv') ?? null",
+            text_of("battery-written"),
+            report.display()
+        ),
+        json!(true),
+    )
+    .await?;
+    wait_js(
+        &client,
+        &format!("{} ?? null", text_of("grid-answered-gpt-r-force_aware")),
+        json!(format!("{0}/{0} answered", 2 * n_pairs)),
+    )
+    .await?;
+    shot(&client, "window-evaluate-panel.png").await?;
     Ok(())
 }
 
@@ -162,7 +198,11 @@ async fn exercise(
 /// server the core's and the shell's tests use).
 fn endpoint() -> String {
     use forcebench_test_support::openai::{Reply, Server};
-    Server::start(|_, _| Reply::content("{\"label\": \"force_gap\"}")).base_url
+    Server::start_with_path(|path, _, _| match path {
+        "/v1/responses" => Reply::responses("{\"label\": \"force_gap\"}"),
+        _ => Reply::content("{\"label\": \"force_gap\"}"),
+    })
+    .base_url
 }
 
 fn fmt(x: Option<f64>) -> String {

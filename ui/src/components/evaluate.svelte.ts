@@ -1,9 +1,11 @@
 // The evaluate view's state and what it does, without a DOM: the comparison (sorted, rows opened),
 // the plots, the judge catalog, and the actions (run the baselines, import scores, write an LLM
-// judge's requests and read its responses, export the plots, remove an evaluator).
+// judge's requests and read its responses, export the plots, remove an evaluator), and the grid's
+// Resume, which puts an incomplete cell's stored run back in the judge runner.
 // EvaluateView.svelte and ComparisonTable.svelte only render it; the unit tests drive it in node
 // through fake commands (tests/unit/evaluateView.test.mjs).
 import type { EvaluatorReport } from "../bindings/EvaluatorReport";
+import type { RunRecord } from "../bindings/RunRecord";
 import { defaultJudgeRequests, defaultPlotsDir, mapForTemplate, needsLockedSplit, sortReports, templateAbout, type SortKey } from "../lib/evaluate";
 import {
   evaluationCompare,
@@ -18,7 +20,7 @@ import {
   type PlotsSvg,
 } from "../lib/ipc/evaluation";
 import { IpcError } from "../lib/ipc/call";
-import { judgeTemplates, type JudgeCatalog } from "../lib/ipc/judging";
+import { judgeRuns, judgeTemplates, type JudgeCatalog } from "../lib/ipc/judging";
 
 /** The commands the evaluate view calls (the shell's, unless a test gives its own). */
 export interface EvaluateCommands {
@@ -31,6 +33,7 @@ export interface EvaluateCommands {
   judgeImport(path: string, name: string, map: string): Promise<JudgeImport>;
   exportPlots(dir: string): Promise<string[]>;
   evaluatorRemove(name: string): Promise<number>;
+  judgeRuns(): Promise<RunRecord[]>;
 }
 
 export const shellEvaluateCommands: EvaluateCommands = {
@@ -43,6 +46,7 @@ export const shellEvaluateCommands: EvaluateCommands = {
   judgeImport,
   exportPlots,
   evaluatorRemove,
+  judgeRuns,
 };
 
 export class EvaluateViewState {
@@ -86,6 +90,12 @@ export class EvaluateViewState {
   /** Removing an evaluator: asked once in its details row, then done. */
   removing = $state<string | null>(null);
   removeError = $state.raw<IpcError | null>(null);
+
+  /** A stored run for the judge runner to put back in its form (the grid's Resume). */
+  prefill = $state.raw<{ record: RunRecord; nonce: number } | null>(null);
+  /** Resume found no judge run to put back (an imported evaluator), or judge_runs failed. */
+  resumeMissing = $state<string | null>(null);
+  resumeError = $state.raw<IpcError | null>(null);
 
   exportDir = $state("");
   exporting = $state(false);
@@ -163,6 +173,21 @@ export class EvaluateViewState {
       await this.refresh();
     } catch (e) {
       this.removeError = IpcError.from(e);
+    }
+  }
+
+  /** Puts `name`'s stored judge run (the judge itself, on the newest split) in the runner's form,
+   *  so Run sends what it left unanswered with the settings it was sent with. An evaluator with no
+   *  judge run (imported scores) has nothing to put back: `resumeMissing` names it. */
+  async resume(name: string): Promise<void> {
+    [this.resumeMissing, this.resumeError] = [null, null];
+    try {
+      const runs = (await this.ipc.judgeRuns()).filter((r) => r.name === name && r.control === "none");
+      const record = runs.sort((a, b) => b.split_version - a.split_version)[0];
+      if (record) this.prefill = { record, nonce: (this.prefill?.nonce ?? 0) + 1 };
+      else this.resumeMissing = name;
+    } catch (e) {
+      this.resumeError = IpcError.from(e);
     }
   }
 

@@ -93,3 +93,14 @@ export function completenessNote(c: { requests: number; answered: number; unusab
   if (!c || c.unanswered === 0) return "";
   return `${c.unanswered} of ${c.requests} requests never answered`;
 }
+
+/** A scored cell's completeness under its MVR: how many of its requests were answered (unusable
+ *  answers among them counted apart), and whether none is missing. Null without scores. */
+export function completenessLine(
+  c: { requests: number; answered: number; unusable: number; unanswered: number } | null,
+): { text: string; complete: boolean } | null {
+  if (!c) return null;
+  const got = c.answered + c.unusable;
+  const text = `${got}/${c.requests} answered${c.unusable ? `, ${c.unusable} unusable` : ""}`;
+  return { text, complete: c.unanswered === 0 };
+}

@@ -3,6 +3,9 @@
 // takes. A blank optional field sends nothing (the CLI's flag left out); the defaults shown in
 // the form are the core's (`judge_templates`).
 import type { RunDefaults } from "../bindings/shell/RunDefaults";
+import type { Control } from "../bindings/Control";
+import type { RunRecord } from "../bindings/RunRecord";
+import { profileFields, type ProfileFields } from "./providerProfile";
 
 export interface OptionFields {
   concurrency: string;
@@ -81,4 +84,45 @@ export function readOptions(f: OptionFields): { values: OptionValues | null; err
   const answer_attempts = take("answer_attempts", whole(f.answer_attempts, 1, U32));
   if (Object.keys(errors).length) return { values: null, errors };
   return { values: { concurrency, temperature, max_tokens, seed, limit, timeout, attempts, answer_attempts }, errors };
+}
+
+/** The run form as a stored run was sent: what Resume puts back so Run sends its unanswered
+ *  requests with the same settings (the core refuses a resumed run whose settings differ). */
+export interface StoredRunForm {
+  baseUrl: string;
+  model: string;
+  name: string;
+  control: Control;
+  /** A shipped template's name, or "file" with `templateFile` its path. */
+  template: string;
+  templateFile: string;
+  keyVar: string;
+  /** "" for the order control, which reads picks, not labels. */
+  map: string;
+  profile: ProfileFields;
+  /** The numeric fields the record holds; the others keep what the form has. */
+  options: Partial<OptionFields>;
+}
+
+export function storedRunForm(r: RunRecord, shipped: { name: string }[]): StoredRunForm {
+  const source = r.template_source ?? r.template;
+  const isShipped = shipped.some((t) => t.name === source);
+  const options: Partial<OptionFields> = {
+    temperature: String(r.params.temperature),
+    max_tokens: r.params.max_tokens === null ? "0" : String(r.params.max_tokens),
+    seed: r.params.seed === null ? "" : String(r.params.seed),
+  };
+  if (r.answer_attempts !== null) options.answer_attempts = String(r.answer_attempts);
+  return {
+    baseUrl: r.base_url,
+    model: r.model,
+    name: r.name,
+    control: r.control,
+    template: isShipped ? source : "file",
+    templateFile: isShipped ? "" : source,
+    keyVar: r.params.api_key_env ?? "",
+    map: r.control === "order" ? "" : r.label_map,
+    profile: profileFields(r.params),
+    options,
+  };
 }

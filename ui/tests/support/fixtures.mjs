@@ -133,6 +133,12 @@ export const JUDGE_CATALOG = {
     { name: "pairwise", map: "pairwise", pairwise: true },
   ],
   label_maps: ["generic", "force", "audit"],
+  // As judging::judge_templates lists them (Api::ALL, each one's path and cap field).
+  apis: [
+    { name: "chat", path: "/chat/completions", cap_field: "max_tokens", needs_cap: false },
+    { name: "responses", path: "/responses", cap_field: "max_output_tokens", needs_cap: false },
+    { name: "anthropic", path: "/messages", cap_field: "max_tokens", needs_cap: true },
+  ],
   defaults: { concurrency: 4, temperature: 0, timeout: 120, attempts: 5, max_tokens: 1024, answer_attempts: 3 },
 };
 

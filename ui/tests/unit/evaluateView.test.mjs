@@ -7,7 +7,7 @@ import { baselineReports, noLockedSplit, reports } from "../support/evaluateFixt
 import { JUDGE_CATALOG } from "../support/fixtures.mjs";
 
 /** Fake shell commands; `refuse[cmd]` makes one fail with that payload. Every call is recorded. */
-function fakeShell({ stored = reports, refuse = {} } = {}) {
+function fakeShell({ stored = reports, refuse = {}, runs = [] } = {}) {
   const calls = [];
   const state = { stored };
   const answer = (cmd, args, value) => {
@@ -26,6 +26,7 @@ function fakeShell({ stored = reports, refuse = {} } = {}) {
       answer("judge_import", { path, name, map }, () => ({ report: { ...reports.at(-1), name }, parsing: { responses: 2, json: 2, label_in_text: 0, unparsable: [] } })),
     exportPlots: (dir) => answer("export_plots", { dir }, () => [`${dir}/mvr_fs.svg`]),
     evaluatorRemove: (name) => answer("evaluator_remove", { name }, () => ((state.stored = state.stored.filter((r) => r.name !== name)), 1)),
+    judgeRuns: () => answer("judge_runs", {}, () => runs),
   };
   return { ipc, state, sent: (cmd) => calls.filter((c) => c.cmd === cmd).map((c) => c.args) };
 }
@@ -137,4 +138,45 @@ test("removing an evaluator closes its row and reads the comparison again", asyn
   await r.remove(name);
   assert.equal(r.removeError.code, "read_only_project");
   assert.equal(r.removing, name, "a refused removal keeps the question open");
+});
+
+/** A stored judge run as `judge_runs` lists it. */
+const record = (over) => ({
+  name: "qwen@force_aware", control: "none", split_version: 2, base_url: "http://127.0.0.1:8080/v1", model: "qwen", template: "force_aware",
+  template_sha256: "ab".repeat(32), label_map: "force", started_at: "2026-01-01T00:00:00Z", finished_at: null, requests: 66, answered: 20,
+  template_source: "force_aware", parser_version: "3", answer_attempts: 3, transport_retries: 0, answer_retries: 0, unusable: 0, leaky: null,
+  params: { temperature: 0, max_tokens: 1024, seed: null, api_key_env: null, api: "chat", cap_field: null, no_temperature: false, extra: {} },
+  ...over,
+});
+
+test("Resume puts the evaluator's own judge run on the newest split in the runner, each time it is asked", async () => {
+  const runs = [
+    record({ split_version: 1, base_url: "http://old/v1" }),
+    record({ control: "swapped_evidence", base_url: "http://control/v1" }),
+    record({ name: "other@force_aware" }),
+    record({}),
+  ];
+  const shell = fakeShell({ runs });
+  const v = view(shell);
+  await v.open();
+  await v.resume("qwen@force_aware");
+  assert.equal(v.prefill.record.base_url, "http://127.0.0.1:8080/v1");
+  assert.deepEqual([v.prefill.record.control, v.prefill.record.split_version], ["none", 2]);
+  const first = v.prefill.nonce;
+  await v.resume("qwen@force_aware");
+  assert.notEqual(v.prefill.nonce, first, "asking again fills the form again");
+  assert.equal(v.resumeMissing, null);
+});
+
+test("Resume of an imported evaluator says it has no run, and a refused judge_runs keeps the shell's words", async () => {
+  const v = view(fakeShell({ runs: [record({})] }));
+  await v.open();
+  await v.resume("imported-judge");
+  assert.equal(v.resumeMissing, "imported-judge");
+  assert.equal(v.prefill, null);
+  const refusal = { code: "no_project", message: "no project is open" };
+  const w = view(fakeShell({ refuse: { judge_runs: refusal } }));
+  await w.open();
+  await w.resume("qwen@force_aware");
+  assert.deepEqual([w.resumeError.code, w.resumeError.message], [refusal.code, refusal.message]);
 });

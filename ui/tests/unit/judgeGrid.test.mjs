@@ -2,7 +2,7 @@
 // the cells the core pooled, and a cell with requests never answered says so.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { completenessNote, gridPick } from "../../src/lib/evaluate.ts";
+import { completenessLine, completenessNote, gridPick } from "../../src/lib/evaluate.ts";
 
 const complete = { requests: 20, answered: 20, unusable: 0, unanswered: 0 };
 const cell = (model, template, extra = {}) => ({
@@ -36,4 +36,11 @@ test("a cell's completeness in words", () => {
   assert.equal(completenessNote(complete), "");
   assert.equal(completenessNote(null), "");
   assert.equal(completenessNote({ requests: 20, answered: 6, unusable: 1, unanswered: 13 }), "13 of 20 requests never answered");
+});
+
+test("every scored cell says how many of its requests were answered, unusable answers counted apart", () => {
+  assert.deepEqual(completenessLine(complete), { text: "20/20 answered", complete: true });
+  assert.deepEqual(completenessLine({ requests: 20, answered: 17, unusable: 3, unanswered: 0 }), { text: "20/20 answered, 3 unusable", complete: true });
+  assert.deepEqual(completenessLine({ requests: 20, answered: 6, unusable: 1, unanswered: 13 }), { text: "7/20 answered, 1 unusable", complete: false });
+  assert.equal(completenessLine(null), null);
 });

@@ -598,15 +598,7 @@ impl CommonRunArgs {
         opts.sampling.api = self.api.parse().map_err(forcebench::Error::InvalidArgument)?;
         opts.sampling.cap_field = self.cap_field.clone();
         opts.sampling.no_temperature = self.no_temperature;
-        for e in &self.extra {
-            let bad = |m: String| forcebench::Error::InvalidArgument(format!("--extra `{e}`: {m}"));
-            let (k, v) = e.split_once('=').ok_or_else(|| bad("give KEY=JSON".into()))?;
-            let v: serde_json::Value =
-                serde_json::from_str(v).map_err(|x| bad(format!("the value is not JSON ({x})")))?;
-            if opts.sampling.extra.insert(k.trim().to_string(), v).is_some() {
-                return Err(bad("the field is given twice".into()));
-            }
-        }
+        opts.sampling.extra = evaluate::providers::parse_extra(&self.extra)?;
         opts.map = self.map.clone();
         opts.sampling.api_key_env = self.api_key_env.clone();
         opts.sampling.temperature = self.temperature;

@@ -5,7 +5,23 @@ import type { Control } from "./Control";
  * What the window asks for a run (the CLI's `judge run` options); an option left out takes the
  * CLI's default.
  */
-export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, api_key_env: string | null, concurrency: number | null, temperature: number | null, max_tokens: number | null, seed: number | null, limit: number | null, 
+export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, api_key_env: string | null, 
+/**
+ * The API style (`chat`, `responses`, `anthropic`); left out: chat, as `judge run`.
+ */
+api: string | null, 
+/**
+ * The field the output cap is sent in, when not the style's own.
+ */
+cap_field: string | null, 
+/**
+ * Send no temperature (a provider whose deterministic mode is a named field in `extra`).
+ */
+no_temperature: boolean, 
+/**
+ * Fixed fields added to every request body, one `KEY=JSON` each (`judge run --extra`).
+ */
+extra: Array<string>, concurrency: number | null, temperature: number | null, max_tokens: number | null, seed: number | null, limit: number | null, 
 /**
  * Seconds one request may take before it is retried (at least 1).
  */

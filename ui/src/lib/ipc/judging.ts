@@ -1,6 +1,7 @@
 // Running an LLM judge against an endpoint: the templates, a run with progress, cancel, trust.
 import { Channel } from "@tauri-apps/api/core";
 import type { RunProgress } from "../../bindings/RunProgress";
+import type { RunRecord } from "../../bindings/RunRecord";
 import type { RunSummary } from "../../bindings/RunSummary";
 import type { TrustReport } from "../../bindings/TrustReport";
 import type { JudgeCatalog } from "../../bindings/shell/JudgeCatalog";
@@ -19,6 +20,8 @@ export function judgeRun(params: JudgeParams, onprogress: (p: RunProgress) => vo
 }
 /** Asks the running judge to stop; its answers so far are kept and a later run resumes. */
 export const judgeCancel = () => call<boolean>("judge_cancel");
+/** Every judge run stored in the project (what `judge runs` lists). */
+export const judgeRuns = () => call<RunRecord[]>("judge_runs");
 export const judgeTrust = (name: string) => call<TrustReport>("judge_trust", { name });
 
 /** The judge's trust report, or null when it has no run yet (the core's `no_judge_run`); any
