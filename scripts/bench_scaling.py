@@ -357,7 +357,11 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
         ts = {n: results[n][step][0] if results[n].get(step) else None for n in sizes}
         ks, growth = [], ""
         for x, y in pairs:
-            if x != y and ts[x] and ts[y] and ts[x] > 0.05:
+            if runs and runs.get(x, "")[:10] != runs.get(y, "")[:10]:
+                # Sizes measured on different days ran different code, on a machine as busy as
+                # it was then: their slope would mix a change with growth.
+                ks.append("(other day)")
+            elif x != y and ts[x] and ts[y] and ts[x] > 0.05:
                 slope = math.log(ts[y] / ts[x]) / math.log(y / x)
                 ks.append(f"{slope:.2f}")
                 if (x, y) == (a, b):
@@ -372,7 +376,8 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
     blanks = " |" * (len(pairs) + 3)
     lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " |" + blanks)
     lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " |" + blanks)
-    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates). "
+    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates); nor do "
+              "two sizes measured on different days (`(other day)`). "
               f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows, or a floor "
               "not yet measured in the run that measured that size)."]
     lines += ["", "## Write steps against their floors", "",
@@ -397,7 +402,8 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
     lines += ["", "A ratio needs a floor of 0.05 s or more; under that both times are shown."]
     if runs and len(set(runs.values())) > 1:
         lines += ["", "Measured in separate runs: " + "; ".join(
-            f"{n:,} rows on {runs[n]}" for n in sizes) + "."]
+            f"{n:,} rows on {runs[n]}" for n in sizes) + ". A size measured in an earlier run shows the code "
+            "as it was then, before any change made since; a floor that run did not yet measure is a dash."]
     lines += ["",
               "![Time per step against rows](scaling.svg)", ""]
     with open(os.path.join(ROOT, "docs", "scaling.md"), "w") as f:
