@@ -429,7 +429,6 @@ def main():
         sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
     # FORCEBENCH_BENCH_DIR=DIR keeps each size's project, packets and export in DIR for a look.
     keep = os.environ.get("FORCEBENCH_BENCH_DIR")
-    work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
     results, files, runs = {}, {}, {}
     kept = os.path.join(ROOT, "docs", "scaling.json")
     if merge and os.path.exists(kept):
@@ -449,6 +448,7 @@ def main():
         runs = {int(n): v["run"] for n, v in old.items()}
         write_docs(results, files, sorted(results), packets_up_to, runs)
         return
+    work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
     try:
         for n in sizes:
             print(f"== {n:,} rows", flush=True)
