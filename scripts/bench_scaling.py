@@ -19,6 +19,7 @@ import json
 import math
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -30,7 +31,9 @@ STEPS = [
     "floor: sqlite3 .import",
     "floor: read+write bytes",
     "import",
+    "floor: import, bare inserts",
     "assign",
+    "floor: assign, bare inserts",
     "packets issue",
     "packets open (Ana)",
     "annotate import (Ana)",
@@ -39,6 +42,7 @@ STEPS = [
     "annotate import (Ben)",
     "agreement",
     "adjudicate confirm-agreements",
+    "floor: confirm-agreements, bare inserts",
     "qc run",
     "split draft",
     "split lock",
@@ -78,6 +82,80 @@ def timed(args):
     return float(secs), int(kib) / 1024, private / 1024
 
 
+# Each write step measured beside its bare-transaction floor (see `bare_floor`): the step's name,
+# and the floor's row in the results.
+BARE_FLOORS = {
+    "import": "floor: import, bare inserts",
+    "assign": "floor: assign, bare inserts",
+    "adjudicate confirm-agreements": "floor: confirm-agreements, bare inserts",
+}
+
+
+def bare_floor(before, after, work, step):
+    """Times the floor of a write step: one bare SQLite transaction inserting, into a copy of the
+    project as it stood before the step, exactly the rows the step added (read back from the
+    project after it), with the project's own pragmas (foreign keys on, synchronous FULL, the
+    bulk page cache), so its indexes, checks, foreign keys and triggers all do their work. What
+    the step spends over it goes on reading, deciding and per-statement overhead. Returns timed()'s
+    figures and a note naming any table whose existing rows the step changed (an update the floor
+    does not repeat)."""
+    floor_db = os.path.join(work, "floor-step.forcebench")
+    delta = os.path.join(work, "floor-delta.db")
+    for f in (floor_db, delta):
+        if os.path.exists(f):
+            os.remove(f)
+    shutil.copyfile(before, floor_db)
+    con = sqlite3.connect(delta)
+    con.execute("ATTACH ? AS a", (after,))
+    con.execute("ATTACH ? AS b", (before,))
+    tables = [(name, sql) for name, sql in con.execute(
+        "SELECT name, sql FROM a.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage")]
+    inserts, changed = [], []
+    for name, sql in tables:
+        cols = ", ".join(f'"{r[1]}"' for r in con.execute(f'PRAGMA a.table_info("{name}")'))
+        if "WITHOUT ROWID" in sql.upper():
+            new = f'SELECT {cols} FROM a."{name}" EXCEPT SELECT {cols} FROM b."{name}"'
+        else:
+            # Rows the step appended, in the order it wrote them.
+            new = (f'SELECT {cols} FROM a."{name}" WHERE rowid > (SELECT coalesce(max(rowid), 0) FROM b."{name}") '
+                   "ORDER BY rowid")
+            gone = con.execute(f'SELECT count(*) FROM (SELECT {cols} FROM b."{name}" EXCEPT SELECT {cols} FROM a."{name}")').fetchone()[0]
+            if gone:
+                changed.append(f"{name} ({gone} rows changed)")
+        con.execute(f'CREATE TABLE "{name}" AS {new}')
+        if con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]:
+            inserts.append(f'INSERT INTO main."{name}" ({cols}) SELECT {cols} FROM d."{name}";')
+    con.commit()
+    con.close()
+    script = "\n".join(["PRAGMA foreign_keys = ON;", "PRAGMA synchronous = FULL;", "PRAGMA cache_size = -1048576;",
+                        f"ATTACH '{delta}' AS d;", "BEGIN;", *inserts, "COMMIT;"])
+    t = timed(["sqlite3", floor_db, script])
+    for f in (floor_db, delta):
+        os.remove(f)
+    return t, "; ".join(changed)
+
+
+def with_floor(r, step, project, work, run):
+    """Runs a write step (`run` returns its timed() figures) and then its bare-transaction floor,
+    from a copy of the project taken before it."""
+    before = os.path.join(work, "before-step.forcebench")
+    shutil.copyfile(project, before)
+    r[step] = run()
+    r[BARE_FLOORS[step]], note = bare_floor(before, project, work, step)
+    if note:
+        print(f"  note: {step} also changed existing rows the floor does not repeat: {note}", flush=True)
+    os.remove(before)
+
+
+def floors_of(step):
+    """The floors a step is measured against: its bare-transaction floor, and for import also
+    SQLite's own `.import` of the same CSV."""
+    out = [BARE_FLOORS[step]] if step in BARE_FLOORS else []
+    if step == "import":
+        out.insert(0, "floor: sqlite3 .import")
+    return out
+
+
 def fb(project, *args):
     return [FB, "--project", project, *args]
 
@@ -106,8 +184,7 @@ def run_size(n, work, packets_too=True):
     os.makedirs(work)
     p = os.path.join(work, "p.forcebench")
     csv = os.path.join(work, "candidates.csv")
-    subprocess.run([FB, "sample", "generate", "--rows", str(n), "--seed", "1", "--out", csv, "--force"], check=True,
-                   stdout=subprocess.DEVNULL)
+    generate(n, csv, work)
     r = {}
     r["floor: sqlite3 .import"] = timed(["sqlite3", os.path.join(work, "floor.db"), ".mode csv", f".import {csv} t"])
     r["floor: read+write bytes"] = timed(["cp", csv, os.path.join(work, "copy.csv")])
@@ -116,11 +193,15 @@ def run_size(n, work, packets_too=True):
     # as parts, as the refusal tells a user to; the step's time is the parts' sum, its memory the
     # largest part's.
     parts = split_csv(csv, 200000) if os.path.getsize(csv) > 250 * 2**20 else [csv]
-    done = [timed(fb(p, "import", part)) for part in parts]
-    r["import"] = (sum(t for t, _, _ in done), max(m for _, m, _ in done), max(x for _, _, x in done))
+
+    def import_parts():
+        done = [timed(fb(p, "import", part)) for part in parts]
+        return sum(t for t, _, _ in done), max(m for _, m, _ in done), max(x for _, _, x in done)
+
+    with_floor(r, "import", p, work, import_parts)
     for who, role in [("Ana", "annotator"), ("Ben", "annotator"), ("Eve", "adjudicator")]:
         subprocess.run(fb(p, "annotators", "add", who, "--role", role), check=True, stdout=subprocess.DEVNULL)
-    r["assign"] = timed(fb(p, "assign", "--seed", "1"))
+    with_floor(r, "assign", p, work, lambda: timed(fb(p, "assign", "--seed", "1")))
 
     def labels(who, queue, path):
         """Every row accepted keeping the suggestions, but Ben rejects every 7th."""
@@ -150,7 +231,8 @@ def run_size(n, work, packets_too=True):
     labels("Ben", queue_of(p, "Ben"), path)
     r["annotate import (Ben)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ben"))
     r["agreement"] = timed(fb(p, "agreement", "--json", "--bootstrap", "0"))
-    r["adjudicate confirm-agreements"] = timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm"))
+    with_floor(r, "adjudicate confirm-agreements", p, work,
+               lambda: timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm")))
     r["qc run"] = timed(fb(p, "qc", "run"))
     r["split draft"] = timed(fb(p, "split", "draft", "--per-axis", "40"))
     # The synthetic rows' locality warnings are not reviewed: the lock records them as skipped.
@@ -161,6 +243,28 @@ def run_size(n, work, packets_too=True):
     size = os.path.getsize(p) / 2**20
     csv_size = os.path.getsize(csv) / 2**20
     return r, size, csv_size
+
+
+def generate(n, csv, work):
+    """Writes n generated rows to `csv`. `sample generate` writes at most 200,000 rows (a file an
+    import reads whole): a larger set is generated in parts, each with its own seed (the seed is
+    part of every id, so ids stay distinct), and the parts joined under one header."""
+    per = 200000
+    if n <= per:
+        subprocess.run([FB, "sample", "generate", "--rows", str(n), "--seed", "1", "--out", csv, "--force"], check=True,
+                       stdout=subprocess.DEVNULL)
+        return
+    with open(csv, "wb") as out:
+        for k, start in enumerate(range(0, n, per)):
+            part = os.path.join(work, "generated-part.csv")
+            subprocess.run([FB, "sample", "generate", "--rows", str(min(per, n - start)), "--seed", str(k + 1),
+                            "--out", part, "--force"], check=True, stdout=subprocess.DEVNULL)
+            with open(part, "rb") as f:
+                header = f.readline()
+                if k == 0:
+                    out.write(header)
+                shutil.copyfileobj(f, out)
+            os.remove(part)
 
 
 def split_csv(path, rows):
@@ -213,7 +317,7 @@ def svg(results, sizes):
         out.append(f'<text x="{X(n)}" y="{top + ph + 16}" text-anchor="middle">{n:,}</text>')
     out.append(f'<text x="{left + pw / 2}" y="{h - 10}" text-anchor="middle">rows</text>')
     for i, step in enumerate(STEPS):
-        pts = [(X(n), Y(results[n][step][0])) for n in sizes if results[n][step]]
+        pts = [(X(n), Y(results[n][step][0])) for n in sizes if results[n].get(step)]
         c = colours[i % len(colours)]
         dash = ' stroke-dasharray="4 3"' if step.startswith("floor") else ""
         out.append(f'<polyline fill="none" stroke="{c}" stroke-width="2"{dash} points="'
@@ -250,17 +354,21 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
              "| --- | " + " | ".join("---:" for _ in sizes) + "".join(" | ---:" for _ in pairs)
              + " | --- | ---: | ---: |"]
     for step in STEPS:
-        ts = {n: results[n][step][0] if results[n][step] else None for n in sizes}
+        ts = {n: results[n][step][0] if results[n].get(step) else None for n in sizes}
         ks, growth = [], ""
         for x, y in pairs:
-            if x != y and ts[x] and ts[y] and ts[x] > 0.05:
+            if runs and runs.get(x, "")[:10] != runs.get(y, "")[:10]:
+                # Sizes measured on different days ran different code, on a machine as busy as
+                # it was then: their slope would mix a change with growth.
+                ks.append("(other day)")
+            elif x != y and ts[x] and ts[y] and ts[x] > 0.05:
                 slope = math.log(ts[y] / ts[x]) / math.log(y / x)
                 ks.append(f"{slope:.2f}")
                 if (x, y) == (a, b):
                     growth = "faster than n log n" if slope > nlogn(x, y) + 0.05 else "within n log n"
             else:
                 ks.append("—")
-        _, resident, private = results[b][step] or (None, None, None)
+        _, resident, private = results[b].get(step) or (None, None, None)
         cell = lambda v, f: "—" if v is None else format(v, f)  # noqa: E731
         lines.append(f"| {step} | " + " | ".join(cell(ts[n], ".2f") for n in sizes)
                      + "".join(f" | {k}" for k in ks)
@@ -268,11 +376,34 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
     blanks = " |" * (len(pairs) + 3)
     lines.append("| project file (MiB) | " + " | ".join(f"{files[n][0]:.1f}" for n in sizes) + " |" + blanks)
     lines.append("| candidates CSV (MiB) | " + " | ".join(f"{files[n][1]:.1f}" for n in sizes) + " |" + blanks)
-    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates). "
-              f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows)."]
+    lines += ["", "Times under 0.05 s at the smaller size give no exponent (process start dominates); nor do "
+              "two sizes measured on different days (`(other day)`). "
+              f"A dash: the step was left out at that size (packets above {packets_up_to:,} rows, or a floor "
+              "not yet measured in the run that measured that size)."]
+    lines += ["", "## Write steps against their floors", "",
+              "A bare-transaction floor is one SQLite transaction inserting, into a copy of the project as "
+              "it stood before the step, exactly the rows the step added, with the project's pragmas "
+              "(foreign keys on, synchronous FULL, the bulk page cache): the indexes, checks, foreign keys "
+              "and triggers do their work, nothing is read or decided. Import is also set beside "
+              "`sqlite3 .import` of the same CSV into a plain table (no types, no keys, no checks). "
+              "Each cell: the step's time over the floor's.", "",
+              "| step | floor | " + " | ".join(f"{n:,} rows" for n in sizes) + " |",
+              "| --- | --- | " + " | ".join("---:" for _ in sizes) + " |"]
+    for step in STEPS:
+        for f in floors_of(step):
+            def ratio(n):
+                x, y = results[n].get(step), results[n].get(f)
+                if not x or not y:
+                    return "—"
+                if y[0] < 0.05:
+                    return f"{x[0]:.2f} s / {y[0]:.2f} s"
+                return f"{x[0] / y[0]:.2f}×"
+            lines.append(f"| {step} | {f[7:]} | " + " | ".join(ratio(n) for n in sizes) + " |")
+    lines += ["", "A ratio needs a floor of 0.05 s or more; under that both times are shown."]
     if runs and len(set(runs.values())) > 1:
         lines += ["", "Measured in separate runs: " + "; ".join(
-            f"{n:,} rows on {runs[n]}" for n in sizes) + "."]
+            f"{n:,} rows on {runs[n]}" for n in sizes) + ". A size measured in an earlier run shows the code "
+            "as it was then, before any change made since; a floor that run did not yet measure is a dash."]
     lines += ["",
               "![Time per step against rows](scaling.svg)", ""]
     with open(os.path.join(ROOT, "docs", "scaling.md"), "w") as f:
@@ -298,7 +429,6 @@ def main():
         sys.exit(f"{FB} is missing: scripts/bench-scaling.sh builds it")
     # FORCEBENCH_BENCH_DIR=DIR keeps each size's project, packets and export in DIR for a look.
     keep = os.environ.get("FORCEBENCH_BENCH_DIR")
-    work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
     results, files, runs = {}, {}, {}
     kept = os.path.join(ROOT, "docs", "scaling.json")
     if merge and os.path.exists(kept):
@@ -318,6 +448,7 @@ def main():
         runs = {int(n): v["run"] for n, v in old.items()}
         write_docs(results, files, sorted(results), packets_up_to, runs)
         return
+    work = keep or tempfile.mkdtemp(prefix="forcebench-scaling-")
     try:
         for n in sizes:
             print(f"== {n:,} rows", flush=True)
@@ -325,10 +456,12 @@ def main():
             files[n] = (size, csv_size)
             for step in STEPS:
                 if results[n][step] is None:
-                    print(f"  {step:<34}  left out at this size", flush=True)
+                    print(f"  {step:<38}  left out at this size", flush=True)
                     continue
                 t, m, priv = results[n][step]
-                print(f"  {step:<34} {t:8.2f} s  {m:8.1f} MiB resident  {priv:8.1f} MiB private", flush=True)
+                ratios = "".join(f"  {t / results[n][f][0]:5.2f}x {f[7:]}" for f in floors_of(step)
+                                 if results[n].get(f) and results[n][f][0] > 0)
+                print(f"  {step:<38} {t:8.2f} s  {m:8.1f} MiB resident  {priv:8.1f} MiB private{ratios}", flush=True)
             print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB)", flush=True)
             runs[n] = stamp
             # Written after each size, so a run stopped at a larger one keeps what it measured.

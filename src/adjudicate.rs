@@ -32,9 +32,12 @@ use crate::vocab::Decision;
 mod affirm; // issue 28
 mod page;
 mod reopen;
+mod stored;
+mod writer;
 pub use affirm::{affirm_preview, confirm_and_affirm, AffirmReport};
 pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
 pub use reopen::{reopen, reopenings, Reopening};
+use writer::{event, Event, Writer};
 
 /// Why a row is where it is in the adjudication queue (the queue's order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
@@ -349,37 +352,19 @@ fn adjudicator_id(conn: &rusqlite::Connection, name: &str) -> Result<(i64, Strin
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn event(
-    tx: &Transaction,
-    id: &str,
-    field: &str,
-    old: Option<&str>,
-    new: Option<&str>,
-    source: &str,
-    who: i64,
-    at: &str,
-) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![id, field, old, new, source, who, at, crate::guideline::current_label(tx)?])?;
-    Ok(())
-}
-
 /// Writes a settled label, its events and the row's QC results inside `tx`.
 fn write(
     tx: &Transaction,
+    w: &Writer,
     pair: &Pair,
     earlier: Option<&Adjudication>,
     finals: &[(Field, Option<String>, Source)],
     res: &Resolution,
-    who: i64,
     bulk: bool,
 ) -> Result<()> {
     let id = &pair.candidate.id;
-    crate::rowstate::guard(tx, id)?;
+    let who = w.who;
+    w.guard(tx, id)?;
     let at = now();
     let decision = finals[0].1.as_deref().expect("decision settled");
     let rationale = match &res.rationale {
@@ -414,63 +399,67 @@ fn write(
         c.raised_underwarranted,
         c.one_local_axis,
         c.no_unrelated_addition,
-        crate::guideline::current_label(tx)?
+        w.guideline
     ])?;
+    // The row's history events and final fields are each written by one statement (a statement
+    // per value took a statement journal and a B-tree descent each), in the order they happen.
+    let mut events: Vec<Event> = Vec::with_capacity(finals.len() + 2);
+    let mut changed: Vec<(&str, &Option<String>, &str)> = Vec::with_capacity(finals.len());
     for (field, value, source) in finals {
         let before = earlier.and_then(|e| e.fields.iter().find(|f| f.field == *field));
         if before.is_some_and(|b| b.value == *value && b.source == *source) {
             continue;
         }
-        event(
-            tx,
-            id,
-            field.as_str(),
-            before.and_then(|b| b.value.as_deref()),
-            value.as_deref(),
-            source.as_str(),
-            who,
-            &at,
-        )?;
-        tx.prepare_cached(
-            "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
-                 adjudicator_id = excluded.adjudicator_id, at = excluded.at",
-        )?
-        .execute(params![id, field.as_str(), value, source.as_str(), who, at])?;
+        events.push((field.as_str(), before.and_then(|b| b.value.clone()), value.clone(), source.as_str()));
+        changed.push((field.as_str(), value, source.as_str()));
     }
     // Fields the new decision does not need leave the final label (their history stays).
+    let mut dropped = Vec::new();
     if let Some(e) = earlier {
         for f in &e.fields {
             if !finals.iter().any(|x| x.0 == f.field) {
-                event(tx, id, f.field.as_str(), f.value.as_deref(), None, "dropped", who, &at)?;
-                tx.execute(
-                    "DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2",
-                    params![id, f.field.as_str()],
-                )?;
+                events.push((f.field.as_str(), f.value.clone(), None, "dropped"));
+                dropped.push(f.field.as_str());
             }
         }
     }
     if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref())
         && !(earlier.is_none() && rationale.is_none())
     {
-        event(
-            tx,
-            id,
-            "rationale",
-            earlier.and_then(|e| e.rationale.as_deref()),
-            rationale.as_deref(),
-            "edited",
-            who,
-            &at,
-        )?;
+        events.push(("rationale", earlier.and_then(|e| e.rationale.clone()), rationale.clone(), "edited"));
     }
     // A first adjudication starts from an unanswered checklist: an event only when it changed.
     if earlier.map_or(Checklist::default(), |e| e.checklist) != *c {
         let json = serde_json::to_string(c).expect("checklist serialises");
         let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
-        event(tx, id, "checklist", old.as_deref(), Some(&json), if bulk { "bulk" } else { "edited" }, who, &at)?;
+        events.push(("checklist", old, Some(json), if bulk { "bulk" } else { "edited" }));
     }
-    qc::run_row(tx, id)?;
+    w.events(tx, id, &events, &at)?;
+    writer::upsert_fields(tx, id, &changed, who, &at)?;
+    for field in dropped {
+        tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, field])?;
+    }
+    // The row's QC reads the label just written, taken from memory rather than read back.
+    let label = Adjudication {
+        candidate_id: id.clone(),
+        decision: decision.parse().map_err(Error::Corrupt)?,
+        rationale,
+        adjudicator: w.name.clone(),
+        decided_at: at.clone(),
+        bulk_confirmed: bulk,
+        checklist: *c,
+        fields: finals
+            .iter()
+            .map(|(field, value, source)| FinalField {
+                field: *field,
+                value: value.clone(),
+                source: *source,
+                adjudicator: w.name.clone(),
+                at: at.clone(),
+            })
+            .collect(),
+    };
+    qc::run_row_with(tx, id, &pair.candidate.passage, &label)?;
     Ok(())
 }
 
@@ -480,7 +469,7 @@ pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolut
     let id: &str = &crate::input::id_key(id)?;
     let adjudicator: &str = &crate::input::name_key(adjudicator)?;
     let tx = project.conn_mut().transaction()?;
-    let (who, _) = adjudicator_id(&tx, adjudicator)?;
+    let w = Writer::new(&tx, adjudicator_id(&tx, adjudicator)?, false)?;
     let pair = pair_in(&tx, id)?;
     let earlier = load_in(&tx, id)?;
     let finals = settle(&pair, earlier.as_ref(), res).map_err(|problems| {
@@ -496,7 +485,7 @@ pub fn resolve(project: &mut Project, id: &str, adjudicator: &str, res: &Resolut
                 .join("; ")
         ))
     })?;
-    write(&tx, &pair, earlier.as_ref(), &finals, res, who, false)?;
+    write(&tx, &w, &pair, earlier.as_ref(), &finals, res, false)?;
     tx.commit()?;
     row_view(project, id, false)
 }
@@ -516,17 +505,17 @@ fn confirm_agreements_in(project: &mut Project, adjudicator: &str) -> Result<u64
         .map(|q| q.id)
         .collect();
     let tx = project.conn_mut().transaction()?;
-    let (who, _) = adjudicator_id(&tx, adjudicator)?;
+    let w = Writer::new(&tx, adjudicator_id(&tx, adjudicator)?, true)?;
     let res = Resolution::default();
     for id in &ids {
-        let pair = pair_in(&tx, id)?;
+        let pair = stored::stored_pair_in(&tx, id)?;
         let finals = settle(&pair, None, &res).map_err(|p| {
             Error::IncompleteAdjudication(format!(
                 "row `{id}`: {}",
                 p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")
             ))
         })?;
-        write(&tx, &pair, None, &finals, &res, who, true)?;
+        write(&tx, &w, &pair, None, &finals, &res, true)?;
     }
     tx.commit()?;
     Ok(ids.len() as u64)
@@ -795,7 +784,8 @@ pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Re
         return Err(Error::InvalidInput { file, problems });
     }
     let tx = project.conn_mut().transaction()?;
-    let (who, name) = adjudicator_id(&tx, adjudicator)?;
+    let w = Writer::new(&tx, adjudicator_id(&tx, adjudicator)?, false)?;
+    let name = w.name.clone();
     for (line, id, res) in &parsed {
         let pair = match pair_in(&tx, id) {
             Ok(p) => p,
@@ -807,7 +797,7 @@ pub fn import_jsonl(project: &mut Project, path: &Path, adjudicator: &str) -> Re
         let earlier = load_in(&tx, id)?;
         match settle(&pair, earlier.as_ref(), res) {
             Ok(finals) => {
-                if let Err(e) = write(&tx, &pair, earlier.as_ref(), &finals, res, who, false) {
+                if let Err(e) = write(&tx, &w, &pair, earlier.as_ref(), &finals, res, false) {
                     problems.push(problem(*line, None, plain(e)));
                 }
             }

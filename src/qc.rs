@@ -20,7 +20,7 @@
 //! (warnings are for the locality audit). Results are rewritten whenever the row's adjudication
 //! changes, and by [`run`] for every row.
 
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use ts_rs::TS;
@@ -278,22 +278,46 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
 
 /// Re-runs QC for one row inside a transaction (results replace the row's earlier ones).
 pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
-    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
-    let Some(adjudication) = crate::label::load_in(conn, id)? else { return Ok(Vec::new()) };
+    let Some(adjudication) = crate::label::load_in(conn, id)? else {
+        conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+        return Ok(Vec::new());
+    };
     let passage: String =
         conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
-    let results = checks(&passage, &adjudication);
+    run_row_with(conn, id, &passage, &adjudication)
+}
+
+/// [`run_row`] for a label the caller has just written and still holds, with its passage.
+pub(crate) fn run_row_with(
+    conn: &Connection,
+    id: &str,
+    passage: &str,
+    adjudication: &crate::label::Adjudication,
+) -> Result<Vec<QcResult>> {
+    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+    let results = checks(passage, adjudication);
+    if results.is_empty() {
+        return Ok(results);
+    }
     let at = now();
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, run_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for r in &results {
-        let severity = match r.severity {
+    // The row's results in one statement: a statement per check took a statement journal and a
+    // B-tree descent for each.
+    let sql = format!(
+        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, run_at) VALUES {}",
+        vec!["(?, ?, ?, ?, ?, ?)"; results.len()].join(", ")
+    );
+    let severities: Vec<&str> = results
+        .iter()
+        .map(|r| match r.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
-        };
-        insert.execute(params![id, r.check, severity, r.passed, r.detail, at])?;
+        })
+        .collect();
+    let mut values: Vec<&dyn rusqlite::types::ToSql> = Vec::with_capacity(results.len() * 6);
+    for (r, severity) in results.iter().zip(&severities) {
+        values.extend([&id as &dyn rusqlite::types::ToSql, &r.check, severity, &r.passed, &r.detail, &at]);
     }
+    conn.prepare_cached(&sql)?.execute(values.as_slice())?;
     Ok(results)
 }
 

@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 use super::{
     adjudicator_id, load_in, pair_in, queue, settle, write, Category, Checklist, Problems, QueueFilter, Resolution,
+    Writer,
 };
 use crate::error::{Error, Result};
 use crate::project::Project;
@@ -98,9 +99,9 @@ pub fn confirm_and_affirm(project: &mut Project, adjudicator: &str) -> Result<Af
 fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<AffirmReport> {
     let (open, earlier) = affirm_targets(project)?;
     let tx = project.conn_mut().transaction()?;
-    let (who, name) = adjudicator_id(&tx, adjudicator)?;
-    let frozen = crate::rowstate::Frozen::load(&tx)?;
-    let mut report = AffirmReport { adjudicator: name, checks: check_names(), ..AffirmReport::default() };
+    let w = Writer::new(&tx, adjudicator_id(&tx, adjudicator)?, true)?;
+    let frozen = w.frozen.as_ref().expect("a bulk writer reads the frozen rows");
+    let mut report = AffirmReport { adjudicator: w.name.clone(), checks: check_names(), ..AffirmReport::default() };
     let incomplete = |id: &str, p: Problems| {
         Error::IncompleteAdjudication(format!(
             "row `{id}`: {}",
@@ -108,14 +109,14 @@ fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<Aff
         ))
     };
     for (id, _) in &open {
-        let pair = pair_in(&tx, id)?;
+        let pair = super::stored::stored_pair_in(&tx, id)?;
         let finals = settle(&pair, None, &Resolution::default()).map_err(|p| incomplete(id, p))?;
         let accept = finals[0].1.as_deref() == Some(Decision::AcceptForceGap.as_str());
         let res = Resolution {
             checklist: if accept { Checklist::all_yes() } else { Checklist::default() },
             ..Resolution::default()
         };
-        write(&tx, &pair, None, &finals, &res, who, true)?;
+        write(&tx, &w, &pair, None, &finals, &res, true)?;
         report.confirmed += 1;
         report.affirmed += u64::from(accept);
     }
@@ -128,7 +129,7 @@ fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<Aff
         let before = load_in(&tx, id)?;
         let res = Resolution { checklist: Checklist::all_yes(), ..Resolution::default() };
         let finals = settle(&pair, before.as_ref(), &res).map_err(|p| incomplete(id, p))?;
-        write(&tx, &pair, before.as_ref(), &finals, &res, who, true)?;
+        write(&tx, &w, &pair, before.as_ref(), &finals, &res, true)?;
         report.affirmed += 1;
     }
     tx.commit()?;

@@ -58,11 +58,12 @@ pub fn reopen(project: &mut Project, id: &str, adjudicator: &str, reason: &str) 
         )));
     }
     let at = now();
+    let guideline = crate::guideline::current_label(&tx)?;
     for f in &earlier.fields {
-        event(&tx, id, f.field.as_str(), f.value.as_deref(), None, "reopened", who, &at)?;
+        event(&tx, id, f.field.as_str(), f.value.as_deref(), None, "reopened", who, &at, &guideline)?;
     }
     if let Some(r) = &earlier.rationale {
-        event(&tx, id, "rationale", Some(r), None, "reopened", who, &at)?;
+        event(&tx, id, "rationale", Some(r), None, "reopened", who, &at, &guideline)?;
     }
     let decision = earlier.decision.as_str().to_string();
     tx.execute(

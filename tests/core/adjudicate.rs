@@ -347,7 +347,7 @@ fn each_field_of_the_row_view_lists_its_sources_in_the_order_a_value_is_given_on
 /// needs discussion, severities differing, the same accept, the same reject; every ninth row has
 /// only its first annotation. Eve adjudicates three full agreements. Returns the rows in import
 /// order.
-fn paged_fixture() -> (tempfile::TempDir, Project, Vec<String>) {
+pub(crate) fn paged_fixture() -> (tempfile::TempDir, Project, Vec<String>) {
     let (dir, _, mut project) = annotated_project(&["ana", "ben", "cleo"]);
     roster::add(&project, "eve", Role::Adjudicator).unwrap();
     let ids: Vec<String> = forcebench::candidate::list(&project).unwrap().into_iter().take(60).map(|r| r.id).collect();

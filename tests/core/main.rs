@@ -8,6 +8,7 @@ mod agreement_read;
 mod annotate;
 mod assign;
 mod bindings;
+mod bulk_adjudication;
 mod candidate;
 mod cli;
 mod common;

@@ -1,0 +1,102 @@
+//! What the writes of one adjudication transaction share, and the history event each change
+//! appends.
+
+use rusqlite::types::ToSql;
+use rusqlite::{params, Transaction};
+
+use crate::error::Result;
+
+/// What every write of one transaction shares, read once rather than once per row and
+/// statement: who decides, the guideline version in force, and, for a step over many rows, the
+/// rows a locked split froze (one read of them instead of a look-up per row; the storage's own
+/// triggers still refuse a write to a frozen row).
+pub(crate) struct Writer {
+    pub(super) who: i64,
+    pub(super) name: String,
+    pub(super) guideline: String,
+    pub(super) frozen: Option<crate::rowstate::Frozen>,
+}
+
+impl Writer {
+    /// `many`: the transaction writes many rows, so the frozen rows are read once up front.
+    pub(super) fn new(tx: &Transaction, who: (i64, String), many: bool) -> Result<Writer> {
+        let frozen = if many { Some(crate::rowstate::Frozen::load(tx)?) } else { None };
+        Ok(Writer { who: who.0, name: who.1, guideline: crate::guideline::current_label(tx)?, frozen })
+    }
+
+    pub(super) fn guard(&self, tx: &Transaction, id: &str) -> Result<()> {
+        match &self.frozen {
+            Some(frozen) => frozen.guard(id),
+            None => crate::rowstate::guard(tx, id),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn event(
+    tx: &Transaction,
+    id: &str,
+    field: &str,
+    old: Option<&str>,
+    new: Option<&str>,
+    source: &str,
+    who: i64,
+    at: &str,
+    guideline: &str,
+) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![id, field, old, new, source, who, at, guideline])?;
+    Ok(())
+}
+
+/// One history event of a row: field, old value, new value, source.
+pub(super) type Event = (&'static str, Option<String>, Option<String>, &'static str);
+
+impl Writer {
+    /// Appends a row's history events, in order, with one statement.
+    pub(super) fn events(&self, tx: &Transaction, id: &str, events: &[Event], at: &str) -> Result<()> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let sql = format!(
+            "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
+             VALUES {}",
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; events.len()].join(", ")
+        );
+        let mut values: Vec<&dyn ToSql> = Vec::with_capacity(events.len() * 8);
+        for (field, old, new, source) in events {
+            values.extend([&id as &dyn ToSql, field, old, new, source, &self.who, &at, &self.guideline]);
+        }
+        tx.prepare_cached(&sql)?.execute(values.as_slice())?;
+        Ok(())
+    }
+}
+
+/// Writes (or overwrites) a row's changed final fields, `(field, value, source)`, with one
+/// statement.
+pub(super) fn upsert_fields(
+    tx: &Transaction,
+    id: &str,
+    fields: &[(&str, &Option<String>, &str)],
+    who: i64,
+    at: &str,
+) -> Result<()> {
+    if fields.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES {}
+         ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
+             adjudicator_id = excluded.adjudicator_id, at = excluded.at",
+        vec!["(?, ?, ?, ?, ?, ?)"; fields.len()].join(", ")
+    );
+    let mut values: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() * 6);
+    for (field, value, source) in fields {
+        values.extend([&id as &dyn ToSql, field, *value, source, &who, &at]);
+    }
+    tx.prepare_cached(&sql)?.execute(values.as_slice())?;
+    Ok(())
+}
