@@ -21,6 +21,7 @@ use ts_rs::TS;
 mod fields;
 mod import;
 mod queue;
+pub(crate) mod stored;
 mod view;
 
 pub use fields::*;
@@ -53,10 +54,13 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
     let mode = crate::settings::suggestion_mode(tx)?;
     let mut a = Annotation::empty(c, annotator);
     a.suggestion_mode = mode;
-    let mut stmt = tx.prepare_cached(
-        "SELECT id, field, new_value, origin, suggestion_mode, undoes FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
-    )?;
+    let mut stmt = tx.prepare_cached(concat!(
+        "SELECT e.id, e.field, ",
+        stored::new_value_sql!(),
+        ", e.origin, e.suggestion_mode, e.undoes FROM annotation_events e
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     let mut rows = stmt.query(params![c.id, annotator_id])?;
     let mut suggested: std::collections::HashSet<Field> = std::collections::HashSet::new();
     let mut suggested_before: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
@@ -106,12 +110,15 @@ fn undo_target(
     annotator_id: i64,
 ) -> Result<Option<(i64, String, Option<String>)>> {
     Ok(tx
-        .prepare_cached(
-            "SELECT e.id, e.field, e.old_value FROM annotation_events e
+        .prepare_cached(concat!(
+            "SELECT e.id, e.field, ",
+            stored::old_value_sql!(),
+            " FROM annotation_events e
+             LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
              WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 AND e.undoes IS NULL AND e.origin <> 'prefill'
                AND NOT EXISTS (SELECT 1 FROM annotation_events u WHERE u.undoes = e.id)
-             ORDER BY e.id DESC LIMIT 1",
-        )?
+             ORDER BY e.id DESC LIMIT 1"
+        ))?
         .query_row(params![candidate_id, annotator_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?)
 }
@@ -165,11 +172,15 @@ fn insert_event(
     packet_return: Option<i64>,
     mode: SuggestionMode,
 ) -> Result<i64> {
-    tx.prepare_cached(
+    // A pre-fill or confirmation holding only the row's suggestion is written as a mark (stored.rs).
+    tx.prepare_cached(concat!(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid,
-             suggestion_mode, guideline_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
+             suggestion_mode, guideline_version, from_suggestion)
+         SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, iif(k, 1, NULL)
+         FROM (SELECT ",
+        stored::from_suggestion_sql!("?1", "?3", "?4", "?5", "?7"),
+        " AS k)"
+    ))?
     .execute(params![
         candidate_id,
         annotator_id,
@@ -467,10 +478,15 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
     let candidate_id: &str = &crate::input::id_key(candidate_id)?;
     let annotator: &str = &crate::input::name_key(annotator)?;
     let who = roster::require(project, annotator)?;
-    let mut stmt = project.conn().prepare(
-        "SELECT id, candidate_id, field, old_value, new_value, at, origin, undoes FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
-    )?;
+    let mut stmt = project.conn().prepare(concat!(
+        "SELECT e.id, e.candidate_id, e.field, ",
+        stored::old_value_sql!(),
+        ", ",
+        stored::new_value_sql!(),
+        ", e.at, e.origin, e.undoes FROM annotation_events e
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     let rows = stmt.query_map(params![candidate_id, who.id], |r| {
         Ok(AnnotationEvent {
             id: r.get(0)?,

@@ -507,8 +507,9 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
     conn.execute("UPDATE annotations SET finished = 1 WHERE candidate_id = ?1", [&id]).unwrap();
     let before = done(&project);
     // Back to schema 13, the one before the rule (0014): what the later migrations added
-    // (contexts; the reopen and keep records) is taken out first, so that opening runs 14 and
-    // every migration after it again, as it would for a file saved then.
+    // (contexts; the reopen and keep records; the events' suggestion marks) is taken out first,
+    // so that opening runs 14 and every migration after it again, as it would for a file saved then.
+    undo_schema17(conn);
     conn.execute_batch(
         "DROP TABLE draft_outcomes; DROP TABLE drafts; DROP TABLE draft_requests; DROP TABLE draft_runs;
          DROP TABLE context_screenings; DROP TABLE exclusion_reasons; DROP TABLE contexts;

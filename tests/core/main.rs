@@ -50,6 +50,7 @@ mod software;
 mod split;
 mod status;
 mod structure;
+mod suggestions_once;
 mod upgrade;
 mod vocab;
 mod workspace;
