@@ -18,6 +18,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
 use ts_rs::TS;
 
+mod batch;
 mod fields;
 mod import;
 mod queue;
@@ -51,7 +52,19 @@ fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
 /// had before the event it undoes. Pre-fills recorded before suggestion modes existed (mode
 /// NULL) were accepted unconfirmed then and stay so.
 pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
-    let mode = crate::settings::suggestion_mode(tx)?;
+    fold_with(tx, c, annotator_id, annotator, crate::settings::suggestion_mode(tx)?, None)
+}
+
+/// [`fold`] with the project's suggestion mode (and whether axis and severity are shown, when
+/// known) already read.
+fn fold_with(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    annotator: &str,
+    mode: SuggestionMode,
+    shows: Option<bool>,
+) -> Result<Annotation> {
     let mut a = Annotation::empty(c, annotator);
     a.suggestion_mode = mode;
     let mut stmt = tx.prepare_cached(concat!(
@@ -94,7 +107,11 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
         .unwrap_or(0.0);
     if a.events == 0 {
         // Not started: show the suggestions pre-filled (they are recorded on the first change).
-        let mut shown = Annotation::starting(c, annotator, mode, shows_axis_severity(tx)?);
+        let shows = match shows {
+            Some(shows) => shows,
+            None => shows_axis_severity(tx)?,
+        };
+        let mut shown = Annotation::starting(c, annotator, mode, shows);
         shown.seconds_spent = a.seconds_spent;
         return Ok(shown);
     }
@@ -172,6 +189,24 @@ fn insert_event(
     packet_return: Option<i64>,
     mode: SuggestionMode,
 ) -> Result<i64> {
+    let guideline = crate::guideline::current_label(tx)?;
+    insert_event_with(tx, candidate_id, annotator_id, field, old, new, origin, packet_return, mode, &guideline)
+}
+
+/// [`insert_event`] with the guideline version in force already read.
+#[allow(clippy::too_many_arguments)]
+fn insert_event_with(
+    tx: &rusqlite::Connection,
+    candidate_id: &str,
+    annotator_id: i64,
+    field: Field,
+    old: Option<&str>,
+    new: Option<&str>,
+    origin: &str,
+    packet_return: Option<i64>,
+    mode: SuggestionMode,
+    guideline: &str,
+) -> Result<i64> {
     // A pre-fill or confirmation holding only the row's suggestion is written as a mark (stored.rs).
     tx.prepare_cached(concat!(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid,
@@ -192,7 +227,7 @@ fn insert_event(
         packet_return,
         new_event_uid(),
         mode.as_str(),
-        crate::guideline::current_label(tx)?
+        guideline
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -301,12 +336,34 @@ pub(crate) fn set_in(
 /// annotation is the fold of its events alone (and a packet's blinding and mode travel with
 /// them). Returns the annotation as recorded, its suggestions still unconfirmed.
 fn record_start(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, shown: Annotation) -> Result<Annotation> {
+    record_start_with(tx, c, annotator_id, shown, &crate::guideline::current_label(tx)?)
+}
+
+/// [`record_start`] with the guideline version in force already read.
+fn record_start_with(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    shown: Annotation,
+    guideline: &str,
+) -> Result<Annotation> {
     let mut current = Annotation::empty(c, &shown.annotator);
     current.suggestion_mode = shown.suggestion_mode;
     current.seconds_spent = shown.seconds_spent;
     for f in Field::ALL {
         if let Some(v) = shown.stored(*f) {
-            insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None, shown.suggestion_mode)?;
+            insert_event_with(
+                tx,
+                &c.id,
+                annotator_id,
+                *f,
+                None,
+                Some(&v),
+                "prefill",
+                None,
+                shown.suggestion_mode,
+                guideline,
+            )?;
             current.apply(*f, Some(&v)).map_err(Error::Corrupt)?;
             current.events += 1;
         }
