@@ -173,10 +173,117 @@ def ana_offline(r, p, work, path, labels, queue_of):
     ws = os.path.join(work, "ana.forcebench")
     r["packets open (Ana)"] = timed([FB, "packets", "open", issued[0], "--workspace", ws])
     labels("Ana", queue_of(ws, "Ana"), path)
-    r["annotate import (Ana)"] = timed(fb(ws, "annotate", "import", path, "--annotator", "Ana"))
+    timed_with_floor(r, "annotate import (Ana)", fb(ws, "annotate", "import", path, "--annotator", "Ana"), ws, work)
     returned = os.path.join(work, "ana-returned.json")
     r["packets return (Ana)"] = timed(fb(ws, "packets", "return", "--out", returned))
-    r["packets merge (Ana)"] = timed(fb(p, "packets", "merge", returned))
+    timed_with_floor(r, "packets merge (Ana)", fb(p, "packets", "merge", returned), p, work)
+
+
+ANNOTATION_FLOORS = ["floor: annotate import (Ana)", "floor: packets merge (Ana)", "floor: annotate import (Ben)"]
+
+
+# Printed and tabled beside the other steps.
+STEPS = STEPS + ANNOTATION_FLOORS
+
+
+def annotation_notes(results, sizes, files):
+    """Lines for docs/scaling.md: each annotation step over its floor, and the file over the CSV
+    with its largest tables and indexes, per size."""
+    lines = ["", "Annotation writes over their floor (a bare SQLite transaction inserting the same rows "
+             "into the same schema, `synchronous=FULL`): "]
+    for n in sizes:
+        parts = []
+        for floor in ANNOTATION_FLOORS:
+            step = floor[len("floor: "):]
+            t, f = results[n].get(step), results[n].get(floor)
+            if t and f and f[0] > 0:
+                parts.append(f"{step} {t[0]:.2f} s = {t[0] / f[0]:.1f}× {f[0]:.2f} s")
+        if parts:
+            lines[-1] += f"{n:,} rows: " + "; ".join(parts) + ". "
+    lines += ["", "Where the project file's bytes go (SQLite's `dbstat`, MiB; the file over the candidates CSV):", ""]
+    for n in sizes:
+        breakdown = results[n].get("size breakdown")
+        if not breakdown:
+            continue
+        top = ", ".join(f"{name} {mib:.1f}" for name, mib in breakdown[:8])
+        lines.append(f"- {n:,} rows: {files[n][0]:.1f} MiB = {files[n][0] / files[n][1]:.1f}× the CSV; {top}")
+    return lines
+
+
+def annotation_writes(before, after):
+    """What a step wrote to the annotation tables: the events it added (ids above those in the
+    file before it), the annotations it wrote or rewrote, and its packet return, as rows."""
+    import sqlite3
+    with sqlite3.connect(before) as b:
+        last = b.execute("SELECT coalesce(max(id), 0) FROM annotation_events").fetchone()[0]
+        last_return = b.execute("SELECT coalesce(max(id), 0) FROM packet_returns").fetchone()[0]
+    a = sqlite3.connect(after)
+    out = {}
+    for table, where, args in [("annotation_events", "id > ?", (last,)),
+                               ("packet_returns", "id > ?", (last_return,)),
+                               ("annotations", "(candidate_id, annotator_id) IN (SELECT candidate_id, annotator_id "
+                                "FROM annotation_events WHERE id > ?)", (last,))]:
+        cols = [r[1] for r in a.execute(f"PRAGMA table_info({table})")]
+        out[table] = (cols, a.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {where}", args).fetchall())
+    a.close()
+    return out
+
+
+def annotation_floor(before, after, work):
+    """The floor of a step that writes annotations: a bare SQLite transaction (synchronous=FULL,
+    WAL, foreign keys on, the same schema, indexes and triggers) inserting exactly the rows the
+    step wrote, into a copy of the file as it was before the step. Returns (seconds, 0, 0)."""
+    import sqlite3
+    rows = annotation_writes(before, after)
+    floor = os.path.join(work, "floor-annotations.forcebench")
+    shutil.copy(before, floor)
+    for ext in ("-wal", "-shm"):
+        if os.path.exists(before + ext):
+            shutil.copy(before + ext, floor + ext)
+    conn = sqlite3.connect(floor, isolation_level=None)
+    # The pragmas of a bulk write (src/db.rs): without the same page cache, the floor's index
+    # inserts would thrash a 2 MiB cache that the step never uses.
+    for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON", "cache_size = -1048576",
+                   "mmap_size = 1073741824"):
+        conn.execute(f"PRAGMA {pragma}")
+    start = time.perf_counter()
+    conn.execute("BEGIN IMMEDIATE")
+    for table in ("packet_returns", "annotation_events", "annotations"):
+        cols, values = rows[table]
+        # An annotation the step rewrote is there already; everything else is new.
+        verb = "INSERT OR REPLACE" if table == "annotations" else "INSERT"
+        if values:
+            conn.executemany(f"{verb} INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})", values)
+    conn.execute("COMMIT")
+    took = time.perf_counter() - start
+    conn.close()
+    return (took, 0.0, 0.0)
+
+
+def size_breakdown(project):
+    """The project file's bytes per table and index (SQLite's dbstat), largest first: [(name, MiB)]."""
+    import sqlite3
+    conn = sqlite3.connect(f"file:{project}?mode=ro", uri=True)
+    rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC").fetchall()
+    conn.close()
+    return [(name, size / 2**20) for name, size in rows]
+
+
+def timed_with_floor(r, step, args, project, work):
+    """Times a step that writes annotations to `project`, and beside it its floor (see
+    annotation_floor), from a copy of the file kept as it was before the step."""
+    before = os.path.join(work, "before-step.forcebench")
+    shutil.copy(project, before)
+    for ext in ("-wal", "-shm"):
+        if os.path.exists(project + ext):
+            shutil.copy(project + ext, before + ext)
+    r[step] = timed(args)
+    r["floor: " + step] = annotation_floor(before, project, work)
+    print(f"  {step}: {r[step][0]:.2f} s, floor {r['floor: ' + step][0]:.2f} s "
+          f"({r[step][0] / max(r['floor: ' + step][0], 1e-9):.1f}×)", flush=True)
+    for f in (before, before + "-wal", before + "-shm", os.path.join(work, "floor-annotations.forcebench")):
+        if os.path.exists(f):
+            os.remove(f)
 
 
 def run_size(n, work, packets_too=True):
@@ -220,16 +327,17 @@ def run_size(n, work, packets_too=True):
     if not packets_too:
         # Ana labels in the lead's project too; the packet steps are left out at this size.
         labels("Ana", queue_of(p, "Ana"), path)
-        r["annotate import (Ana)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ana"))
+        timed_with_floor(r, "annotate import (Ana)", fb(p, "annotate", "import", path, "--annotator", "Ana"), p, work)
         for step in PACKET_STEPS:
             r[step] = None
+        r["floor: packets merge (Ana)"] = None
     else:
         ana_offline(r, p, work, path, labels, queue_of)
 
     # Ben labels in the lead's project.
     path = os.path.join(work, "Ben.jsonl")
     labels("Ben", queue_of(p, "Ben"), path)
-    r["annotate import (Ben)"] = timed(fb(p, "annotate", "import", path, "--annotator", "Ben"))
+    timed_with_floor(r, "annotate import (Ben)", fb(p, "annotate", "import", path, "--annotator", "Ben"), p, work)
     r["agreement"] = timed(fb(p, "agreement", "--json", "--bootstrap", "0"))
     with_floor(r, "adjudicate confirm-agreements", p, work,
                lambda: timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm")))
@@ -242,6 +350,9 @@ def run_size(n, work, packets_too=True):
     r["verify"] = timed([FB, "verify", out])
     size = os.path.getsize(p) / 2**20
     csv_size = os.path.getsize(csv) / 2**20
+    r["size breakdown"] = size_breakdown(p)
+    print(f"  file {size:.1f} MiB = {size / csv_size:.1f}× the CSV: "
+          + ", ".join(f"{name} {mib:.1f}" for name, mib in r["size breakdown"][:10]), flush=True)
     return r, size, csv_size
 
 
@@ -404,6 +515,7 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
         lines += ["", "Measured in separate runs: " + "; ".join(
             f"{n:,} rows on {runs[n]}" for n in sizes) + ". A size measured in an earlier run shows the code "
             "as it was then, before any change made since; a floor that run did not yet measure is a dash."]
+    lines += annotation_notes(results, sizes, files)
     lines += ["",
               "![Time per step against rows](scaling.svg)", ""]
     with open(os.path.join(ROOT, "docs", "scaling.md"), "w") as f:

@@ -40,6 +40,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0014_discussion_needs_a_note.sql"),
     include_str!("../schema/0015_contexts.sql"),
     include_str!("../schema/0016_construction_record.sql"),
+    include_str!("../schema/0017_suggestions_once.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {

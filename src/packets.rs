@@ -503,11 +503,11 @@ fn merge_one(
     let mut merged: HashMap<String, (i64, String)> = HashMap::new();
     {
         let mut stmt = tx.prepare(
-            "SELECT uid, id, candidate_id FROM annotation_events WHERE packet_id = ?1
-             UNION ALL
-             SELECT e.uid, e.id, e.candidate_id FROM packet_rows r
+            // Events merged from this packet are the annotator's events on its rows too, so one
+            // walk of the rows by the row index finds both (no index on packet_id is kept).
+            "SELECT e.uid, e.id, e.candidate_id FROM packet_rows r
              JOIN annotation_events e ON e.candidate_id = r.candidate_id AND e.annotator_id = ?2
-             WHERE r.packet_id = ?1 AND e.packet_id IS NOT ?1",
+             WHERE r.packet_id = ?1",
         )?;
         let rows = stmt.query_map(params![p.packet_id, annotator_id], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
@@ -730,12 +730,15 @@ fn merge_one(
             }
             changed = true;
             let inserted = tx
-                .prepare_cached(
+                .prepare_cached(concat!(
                     "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
-                         packet_return_id, undoes, packet_id, uid, suggestion_mode, guideline_version)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                     ON CONFLICT (uid) DO NOTHING",
-                )?
+                         packet_return_id, undoes, packet_id, uid, suggestion_mode, guideline_version, from_suggestion)
+                     SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, iif(k, 1, NULL)
+                     FROM (SELECT ",
+                    annotate::stored::from_suggestion_sql!("?1", "?3", "?4", "?5", "?7"),
+                    " AS k) WHERE true
+                     ON CONFLICT (uid) DO NOTHING"
+                ))?
                 .execute(params![
                     row.id,
                     annotator_id,
@@ -927,10 +930,16 @@ type Workspaces = BTreeMap<String, (String, HashMap<String, Fields>)>;
 fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &str) -> Result<Workspaces> {
     let mut out = Workspaces::new();
     let mut stmt = tx.prepare(
-        "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, e.new_value
-         FROM annotation_events e JOIN packet_returns r ON r.id = e.packet_return_id
-         WHERE e.packet_id = ?1 AND r.workspace_id IS NOT ?2
-         ORDER BY e.id",
+        concat!(
+            "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, ",
+            annotate::stored::new_value_sql!(),
+            " FROM packet_rows pr
+             JOIN annotation_events e ON e.candidate_id = pr.candidate_id AND e.packet_id = pr.packet_id
+             JOIN packet_returns r ON r.id = e.packet_return_id
+             LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+             WHERE pr.packet_id = ?1 AND r.workspace_id IS NOT ?2
+             ORDER BY e.id"
+        ),
     )?;
     let mut rows = stmt.query(params![packet_id, workspace_id])?;
     while let Some(r) = rows.next()? {

@@ -142,9 +142,14 @@ fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id:
             None => None,
         };
         tx.execute(
-            "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
-                 uid, suggestion_mode, guideline_version)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            concat!(
+                "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
+                     uid, suggestion_mode, guideline_version, from_suggestion)
+                 SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, iif(k, 1, NULL)
+                 FROM (SELECT ",
+                crate::annotate::stored::from_suggestion_sql!("?1", "?3", "?4", "?5", "?7"),
+                " AS k)"
+            ),
             params![
                 row.id,
                 annotator_id,
@@ -229,12 +234,17 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let conn = project.conn();
     let annotator_id: i64 =
         conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
-    let mut events = conn.prepare(
-        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
+    let mut events = conn.prepare(concat!(
+        "SELECT e.uid, e.field, ",
+        crate::annotate::stored::old_value_sql!(),
+        ", ",
+        crate::annotate::stored::new_value_sql!(),
+        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
          FROM annotation_events e
          LEFT JOIN annotation_events u ON u.id = e.undoes
-         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
-    )?;
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     for row in &mut packet.rows {
         row.events = events
             .query_map(params![row.id, annotator_id], |r| {

@@ -85,6 +85,7 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
         return Err(Error::InvalidInput { file, problems });
     }
     let tx = project.conn_mut().transaction()?;
+    let batch = batch::Batch::new(&tx)?;
     let mut changed = 0u64;
     let mut rows_problems = Vec::new();
     for (line, id, fields) in &parsed {
@@ -97,43 +98,16 @@ fn import_jsonl_in(project: &mut Project, path: &Path, annotator: &str) -> Resul
             });
             continue;
         };
-        // Whether this row already has a problem: looked up per row, not by a walk through every
-        // problem found so far (a file for the wrong annotator fails on every one of its rows).
-        let mut failed = false;
-        let mut result = None;
-        for (field, value) in fields {
-            let before = result.as_ref().map_or(0, |a: &Annotation| a.events);
-            match set_in(&tx, &c, &who.name, *field, value.as_deref(), Origin::Import) {
-                Ok(a) => {
-                    if a.events > before {
-                        changed += 1;
-                    }
-                    result = Some(a);
-                }
-                Err(e) => {
-                    rows_problems.push(InputProblem {
-                        file: file.clone(),
-                        line: Some(*line),
-                        field: Some(field.as_str().into()),
-                        message: e.to_string(),
-                    });
-                    failed = true;
-                    break;
-                }
+        let current = match batch::import_row(&tx, &batch, &c, &who.name, fields) {
+            Ok((a, n)) => {
+                changed += n;
+                a
             }
-        }
-        if failed {
-            continue;
-        }
-        // A file's row states the annotator's own annotation: a key it leaves out keeps the
-        // suggestion shown, which the file thereby confirms (recorded as `confirm` events).
-        let current = match confirm_in(&tx, &c, &who.name) {
-            Ok(a) => a,
-            Err(e) => {
+            Err((field, e)) => {
                 rows_problems.push(InputProblem {
                     file: file.clone(),
                     line: Some(*line),
-                    field: None,
+                    field: field.map(|f| f.as_str().into()),
                     message: e.to_string(),
                 });
                 continue;

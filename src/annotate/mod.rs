@@ -18,9 +18,11 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
 use ts_rs::TS;
 
+mod batch;
 mod fields;
 mod import;
 mod queue;
+pub(crate) mod stored;
 mod view;
 
 pub use fields::*;
@@ -50,13 +52,28 @@ fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
 /// had before the event it undoes. Pre-fills recorded before suggestion modes existed (mode
 /// NULL) were accepted unconfirmed then and stay so.
 pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
-    let mode = crate::settings::suggestion_mode(tx)?;
+    fold_with(tx, c, annotator_id, annotator, crate::settings::suggestion_mode(tx)?, None)
+}
+
+/// [`fold`] with the project's suggestion mode (and whether axis and severity are shown, when
+/// known) already read.
+fn fold_with(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    annotator: &str,
+    mode: SuggestionMode,
+    shows: Option<bool>,
+) -> Result<Annotation> {
     let mut a = Annotation::empty(c, annotator);
     a.suggestion_mode = mode;
-    let mut stmt = tx.prepare_cached(
-        "SELECT id, field, new_value, origin, suggestion_mode, undoes FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
-    )?;
+    let mut stmt = tx.prepare_cached(concat!(
+        "SELECT e.id, e.field, ",
+        stored::new_value_sql!(),
+        ", e.origin, e.suggestion_mode, e.undoes FROM annotation_events e
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     let mut rows = stmt.query(params![c.id, annotator_id])?;
     let mut suggested: std::collections::HashSet<Field> = std::collections::HashSet::new();
     let mut suggested_before: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
@@ -90,7 +107,11 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
         .unwrap_or(0.0);
     if a.events == 0 {
         // Not started: show the suggestions pre-filled (they are recorded on the first change).
-        let mut shown = Annotation::starting(c, annotator, mode, shows_axis_severity(tx)?);
+        let shows = match shows {
+            Some(shows) => shows,
+            None => shows_axis_severity(tx)?,
+        };
+        let mut shown = Annotation::starting(c, annotator, mode, shows);
         shown.seconds_spent = a.seconds_spent;
         return Ok(shown);
     }
@@ -106,12 +127,15 @@ fn undo_target(
     annotator_id: i64,
 ) -> Result<Option<(i64, String, Option<String>)>> {
     Ok(tx
-        .prepare_cached(
-            "SELECT e.id, e.field, e.old_value FROM annotation_events e
+        .prepare_cached(concat!(
+            "SELECT e.id, e.field, ",
+            stored::old_value_sql!(),
+            " FROM annotation_events e
+             LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
              WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 AND e.undoes IS NULL AND e.origin <> 'prefill'
                AND NOT EXISTS (SELECT 1 FROM annotation_events u WHERE u.undoes = e.id)
-             ORDER BY e.id DESC LIMIT 1",
-        )?
+             ORDER BY e.id DESC LIMIT 1"
+        ))?
         .query_row(params![candidate_id, annotator_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?)
 }
@@ -165,11 +189,33 @@ fn insert_event(
     packet_return: Option<i64>,
     mode: SuggestionMode,
 ) -> Result<i64> {
-    tx.prepare_cached(
+    let guideline = crate::guideline::current_label(tx)?;
+    insert_event_with(tx, candidate_id, annotator_id, field, old, new, origin, packet_return, mode, &guideline)
+}
+
+/// [`insert_event`] with the guideline version in force already read.
+#[allow(clippy::too_many_arguments)]
+fn insert_event_with(
+    tx: &rusqlite::Connection,
+    candidate_id: &str,
+    annotator_id: i64,
+    field: Field,
+    old: Option<&str>,
+    new: Option<&str>,
+    origin: &str,
+    packet_return: Option<i64>,
+    mode: SuggestionMode,
+    guideline: &str,
+) -> Result<i64> {
+    // A pre-fill or confirmation holding only the row's suggestion is written as a mark (stored.rs).
+    tx.prepare_cached(concat!(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, packet_return_id, uid,
-             suggestion_mode, guideline_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
+             suggestion_mode, guideline_version, from_suggestion)
+         SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, iif(k, 1, NULL)
+         FROM (SELECT ",
+        stored::from_suggestion_sql!("?1", "?3", "?4", "?5", "?7"),
+        " AS k)"
+    ))?
     .execute(params![
         candidate_id,
         annotator_id,
@@ -181,7 +227,7 @@ fn insert_event(
         packet_return,
         new_event_uid(),
         mode.as_str(),
-        crate::guideline::current_label(tx)?
+        guideline
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -290,12 +336,34 @@ pub(crate) fn set_in(
 /// annotation is the fold of its events alone (and a packet's blinding and mode travel with
 /// them). Returns the annotation as recorded, its suggestions still unconfirmed.
 fn record_start(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, shown: Annotation) -> Result<Annotation> {
+    record_start_with(tx, c, annotator_id, shown, &crate::guideline::current_label(tx)?)
+}
+
+/// [`record_start`] with the guideline version in force already read.
+fn record_start_with(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    shown: Annotation,
+    guideline: &str,
+) -> Result<Annotation> {
     let mut current = Annotation::empty(c, &shown.annotator);
     current.suggestion_mode = shown.suggestion_mode;
     current.seconds_spent = shown.seconds_spent;
     for f in Field::ALL {
         if let Some(v) = shown.stored(*f) {
-            insert_event(tx, &c.id, annotator_id, *f, None, Some(&v), "prefill", None, shown.suggestion_mode)?;
+            insert_event_with(
+                tx,
+                &c.id,
+                annotator_id,
+                *f,
+                None,
+                Some(&v),
+                "prefill",
+                None,
+                shown.suggestion_mode,
+                guideline,
+            )?;
             current.apply(*f, Some(&v)).map_err(Error::Corrupt)?;
             current.events += 1;
         }
@@ -467,10 +535,15 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
     let candidate_id: &str = &crate::input::id_key(candidate_id)?;
     let annotator: &str = &crate::input::name_key(annotator)?;
     let who = roster::require(project, annotator)?;
-    let mut stmt = project.conn().prepare(
-        "SELECT id, candidate_id, field, old_value, new_value, at, origin, undoes FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 ORDER BY id",
-    )?;
+    let mut stmt = project.conn().prepare(concat!(
+        "SELECT e.id, e.candidate_id, e.field, ",
+        stored::old_value_sql!(),
+        ", ",
+        stored::new_value_sql!(),
+        ", e.at, e.origin, e.undoes FROM annotation_events e
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     let rows = stmt.query_map(params![candidate_id, who.id], |r| {
         Ok(AnnotationEvent {
             id: r.get(0)?,

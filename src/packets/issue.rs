@@ -72,11 +72,16 @@ fn blind_suggestions(events: &mut Vec<PacketEvent>) {
 /// change with its uid (an undo naming the uid of the event it undoes), oldest first, and the
 /// time spent. Empty when the annotator has not started the row.
 fn own_work(tx: &rusqlite::Connection, id: &str, annotator_id: i64) -> Result<(Vec<PacketEvent>, Option<f64>)> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT e.uid, e.field, e.old_value, e.new_value, e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
+    let mut stmt = tx.prepare_cached(concat!(
+        "SELECT e.uid, e.field, ",
+        crate::annotate::stored::old_value_sql!(),
+        ", ",
+        crate::annotate::stored::new_value_sql!(),
+        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
          FROM annotation_events e LEFT JOIN annotation_events u ON u.id = e.undoes
-         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id",
-    )?;
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
+    ))?;
     let events = stmt
         .query_map(params![id, annotator_id], |r| {
             Ok(PacketEvent {

@@ -507,8 +507,9 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
     conn.execute("UPDATE annotations SET finished = 1 WHERE candidate_id = ?1", [&id]).unwrap();
     let before = done(&project);
     // Back to schema 13, the one before the rule (0014): what the later migrations added
-    // (contexts; the reopen and keep records) is taken out first, so that opening runs 14 and
-    // every migration after it again, as it would for a file saved then.
+    // (contexts; the reopen and keep records; the events' suggestion marks) is taken out first,
+    // so that opening runs 14 and every migration after it again, as it would for a file saved then.
+    undo_schema17(conn);
     conn.execute_batch(
         "DROP TABLE draft_outcomes; DROP TABLE drafts; DROP TABLE draft_requests; DROP TABLE draft_runs;
          DROP TABLE context_screenings; DROP TABLE exclusion_reasons; DROP TABLE contexts;
@@ -528,4 +529,84 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
         .query_row("SELECT count(*) FROM annotations WHERE candidate_id = ?1 AND finished = 0", [&id], |r| r.get(0))
         .unwrap();
     assert_eq!(open, 1);
+}
+
+// A file's row is written in one pass (one fold, one store); what it writes must be what setting
+// each of its fields in turn and then confirming the rest writes, event for event, on rows not
+// started, started, and with a field set to the value it already had.
+#[test]
+fn a_file_import_writes_what_setting_each_field_then_confirming_writes() {
+    let file_rows = |ids: &[String]| -> Vec<(String, Vec<(Field, Option<&'static str>)>)> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let fields = match i % 4 {
+                    0 => vec![(Field::Decision, Some("accept_force_gap"))],
+                    1 => vec![
+                        (Field::Decision, Some("accept_force_gap")),
+                        (Field::Severity, Some("3")),
+                        (Field::Notes, None),
+                        (Field::Repair, Some("Keep the hedge.")),
+                    ],
+                    2 => {
+                        vec![(Field::Decision, Some("reject_not_force_gap")), (Field::BoundaryType, Some("ambiguous"))]
+                    }
+                    _ => vec![(Field::Notes, Some("n")), (Field::Decision, Some("needs_discussion"))],
+                };
+                (id.clone(), fields)
+            })
+            .collect()
+    };
+    let (dir, _p1, mut by_file) = annotated_project(&["ana", "ben"]);
+    let (_d2, _p2, mut by_hand) = annotated_project(&["ana", "ben"]);
+    let ids: Vec<String> = annotate::queue(&by_file, "ana").unwrap().into_iter().map(|q| q.id).take(12).collect();
+    // Some rows started before the file: one with a change, one with the value the file sets again.
+    for project in [&mut by_file, &mut by_hand] {
+        annotate::set_field(project, &ids[1], "ana", Field::Axis, Some("numeric")).unwrap();
+        annotate::set_field(project, &ids[4], "ana", Field::Decision, Some("accept_force_gap")).unwrap();
+    }
+    let rows = file_rows(&ids);
+    let mut text = String::new();
+    for (id, fields) in &rows {
+        let mut line = serde_json::Map::new();
+        line.insert("id".into(), id.clone().into());
+        for (f, v) in fields {
+            let value = match (f, v) {
+                (Field::Severity, Some(s)) => serde_json::Value::from(s.parse::<i64>().unwrap()),
+                (_, Some(s)) => serde_json::Value::from(*s),
+                (_, None) => serde_json::Value::Null,
+            };
+            line.insert(f.as_str().into(), value);
+        }
+        text.push_str(&format!("{}\n", serde_json::Value::Object(line)));
+    }
+    let path = write(dir.path(), "ana.jsonl", text);
+    let report = annotate::import_jsonl(&mut by_file, &path, "ana").unwrap();
+    let mut changed = 0;
+    for (id, fields) in &rows {
+        let mut before = 0;
+        for (f, v) in fields {
+            let a = annotate::set_field(&mut by_hand, id, "ana", *f, *v).unwrap();
+            changed += u64::from(a.events > before);
+            before = a.events;
+        }
+        annotate::confirm(&mut by_hand, id, "ana").unwrap();
+    }
+    assert_eq!(report.changed_fields, changed);
+    for id in &ids {
+        let events = |p: &Project| -> Vec<(String, Option<String>, Option<String>, String)> {
+            annotate::history(p, id, "ana")
+                .unwrap()
+                .into_iter()
+                .map(|e| {
+                    (e.field, e.old_value, e.new_value, if e.origin == "import" { "app".into() } else { e.origin })
+                })
+                .collect()
+        };
+        assert_eq!(events(&by_file), events(&by_hand), "row {id}");
+        let (mut a, mut b) = (annotate::get(&by_file, id, "ana").unwrap(), annotate::get(&by_hand, id, "ana").unwrap());
+        a.seconds_spent = 0.0;
+        b.seconds_spent = 0.0;
+        assert_eq!(a, b, "row {id}");
+    }
 }

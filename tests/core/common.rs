@@ -77,3 +77,62 @@ pub fn annotated_project(names: &[&str]) -> (tempfile::TempDir, PathBuf, Project
     forcebench::assign::assign(&mut project, 1).unwrap();
     (dir, path, project)
 }
+
+/// The value a `prefill` event of `field` recorded before schema 17, computed here in Rust from
+/// the candidate (independently of the SQL the project reads it with): the span as JSON with the
+/// byte offsets of its first occurrence in the passage.
+pub fn suggestion_as_16(conn: &rusqlite::Connection, candidate: &str, field: &str) -> Option<String> {
+    conn.query_row(
+        "SELECT passage, evidence_span, calibrated_claim, raised_claim, axis, severity, repair FROM candidates WHERE id = ?1",
+        [candidate],
+        |r| {
+            let passage: String = r.get(0)?;
+            let span: Option<String> = r.get(1)?;
+            Ok(match field {
+                "evidence_span" => span.and_then(|t| {
+                    passage.find(&t).map(|start| {
+                        serde_json::json!({"text": t, "start": start, "end": start + t.len()}).to_string()
+                    })
+                }),
+                "calibrated_claim" => r.get(2)?,
+                "raised_claim" => r.get(3)?,
+                "axis" => r.get(4)?,
+                "severity" => r.get::<_, Option<i64>>(5)?.map(|s| s.to_string()),
+                "repair" => r.get(6)?,
+                other => panic!("no suggestion for {other}"),
+            })
+        },
+    )
+    .unwrap()
+}
+
+/// Takes out what migration 17 changed (for tests that take a project back to an earlier
+/// schema): every marked event gets its values back (computed by [`suggestion_as_16`]), the mark's
+/// column goes, and the packet index of 16 is back.
+pub fn undo_schema17(conn: &rusqlite::Connection) {
+    let marked: Vec<(i64, String, String, String)> = conn
+        .prepare("SELECT id, candidate_id, field, origin FROM annotation_events WHERE from_suggestion = 1")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    conn.execute_batch("DROP TRIGGER annotation_events_no_update").unwrap();
+    for (id, candidate, field, origin) in &marked {
+        let value = suggestion_as_16(conn, candidate, field);
+        assert!(value.is_some(), "a marked event stands for a value ({candidate}, {field})");
+        let old = if origin == "confirm" { value.clone() } else { None };
+        conn.execute(
+            "UPDATE annotation_events SET old_value = ?1, new_value = ?2 WHERE id = ?3",
+            rusqlite::params![old, value, id],
+        )
+        .unwrap();
+    }
+    conn.execute_batch(
+        "ALTER TABLE annotation_events DROP COLUMN from_suggestion;
+         CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
+         BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;
+         CREATE INDEX annotation_events_packet ON annotation_events(packet_id, candidate_id) WHERE packet_id IS NOT NULL;",
+    )
+    .unwrap();
+}

@@ -51,6 +51,7 @@ mod software;
 mod split;
 mod status;
 mod structure;
+mod suggestions_once;
 mod upgrade;
 mod vocab;
 mod workspace;

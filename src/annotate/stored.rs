@@ -1,0 +1,89 @@
+//! How an annotation event's values are stored: a value that is the row's own suggestion is not
+//! written again in the event.
+//!
+//! When an annotator starts a row, the fields they are shown pre-filled are recorded as `prefill`
+//! events, and confirming a suggestion is a `confirm` event whose old and new values are both that
+//! suggestion. Written out, those values repeated the candidate's claims, span, axis, severity and
+//! repair for every annotator of every row: most of a project file's bytes. Candidates never
+//! change once imported (a re-import with other content is refused), so such an event keeps the
+//! mark `from_suggestion = 1` and no values; reading it gives back exactly the values it was
+//! written with, computed from the candidate by the same SQL expression that decided the mark.
+//!
+//! An event is marked only when its values equal that expression's value (a `prefill` with no old
+//! value, a `confirm` whose old and new values are the same), so a value that differs from the
+//! row's suggestion for any reason is stored as it is. Every statement that writes or reads the
+//! values of `annotation_events` goes through the macros below; `schema/0017_suggestions_once.sql`
+//! applies the same rule to the events written before.
+
+/// The suggestion the candidate aliased `sc` carries for the annotation field named by the SQL
+/// expression `$field`, in the form a `prefill` event records it (the span as its JSON with byte
+/// offsets of its first occurrence in the passage, the severity as text); NULL for other fields.
+macro_rules! suggestion_sql {
+    ($field:literal) => {
+        concat!(
+            "(CASE ",
+            $field,
+            " WHEN 'calibrated_claim' THEN sc.calibrated_claim WHEN 'raised_claim' THEN sc.raised_claim",
+            " WHEN 'axis' THEN sc.axis WHEN 'severity' THEN CAST(sc.severity AS TEXT) WHEN 'repair' THEN sc.repair",
+            " WHEN 'evidence_span' THEN (CASE WHEN instr(CAST(sc.passage AS BLOB), CAST(sc.evidence_span AS BLOB)) > 0",
+            " THEN '{\"text\":' || json_quote(sc.evidence_span) || ',\"start\":'",
+            " || (instr(CAST(sc.passage AS BLOB), CAST(sc.evidence_span AS BLOB)) - 1) || ',\"end\":'",
+            " || (instr(CAST(sc.passage AS BLOB), CAST(sc.evidence_span AS BLOB)) - 1 + length(CAST(sc.evidence_span AS BLOB)))",
+            " || '}' END) END)"
+        )
+    };
+}
+pub(crate) use suggestion_sql;
+
+/// Whether an event about to be written (its candidate id, field, old value, new value and
+/// origin given as SQL parameters or expressions) holds nothing but the row's suggestion: then it
+/// is written with the mark and without its values.
+macro_rules! from_suggestion_sql {
+    ($candidate:literal, $field:literal, $old:literal, $new:literal, $origin:literal) => {
+        concat!(
+            "((",
+            $origin,
+            " = 'prefill' AND ",
+            $old,
+            " IS NULL) OR (",
+            $origin,
+            " = 'confirm' AND ",
+            $old,
+            " IS ",
+            $new,
+            ")) AND ",
+            $new,
+            " = (SELECT ",
+            $crate::annotate::stored::suggestion_sql!($field),
+            " FROM candidates sc WHERE sc.id = ",
+            $candidate,
+            ")"
+        )
+    };
+}
+pub(crate) use from_suggestion_sql;
+
+/// An event's new value as written, for a query joining `candidates sc ON sc.id = e.candidate_id`.
+macro_rules! new_value_sql {
+    () => {
+        concat!(
+            "(CASE WHEN e.from_suggestion = 1 THEN ",
+            $crate::annotate::stored::suggestion_sql!("e.field"),
+            " ELSE e.new_value END)"
+        )
+    };
+}
+pub(crate) use new_value_sql;
+
+/// An event's old value as written (a confirmation's old value is its new one), for a query
+/// joining `candidates sc ON sc.id = e.candidate_id`.
+macro_rules! old_value_sql {
+    () => {
+        concat!(
+            "(CASE WHEN e.from_suggestion = 1 AND e.origin = 'confirm' THEN ",
+            $crate::annotate::stored::suggestion_sql!("e.field"),
+            " ELSE e.old_value END)"
+        )
+    };
+}
+pub(crate) use old_value_sql;
