@@ -445,8 +445,10 @@ pub fn status(project: &Project) -> Result<StatusReport> {
 /// back unmaps it (SQLite does so when no page of it is in use, as after a finished statement);
 /// the pages stay in the system's file cache, and the next read maps what it touches again.
 fn unmap_pages(conn: &rusqlite::Connection) -> Result<()> {
-    let size: i64 = conn.query_row("PRAGMA mmap_size", [], |r| r.get(0))?;
-    if size > 0 {
+    use rusqlite::OptionalExtension;
+    // A database in memory has no map, and the pragma then answers no row.
+    let size: Option<i64> = conn.query_row("PRAGMA mmap_size", [], |r| r.get(0)).optional()?;
+    if let Some(size) = size.filter(|&s| s > 0) {
         conn.pragma_update(None, "mmap_size", 0)?;
         conn.pragma_update(None, "mmap_size", size)?;
     }

@@ -295,3 +295,11 @@ fn the_first_status_read_leaves_no_page_of_the_file_mapped() {
     assert_eq!(status::status(&p).unwrap(), s);
     assert_eq!(s, oracle_status(&p));
 }
+
+/// A project in memory has no file to map: its status reads as any other's.
+#[test]
+fn the_status_of_a_project_in_memory_reads() {
+    let p = forcebench::Project::in_memory("in memory").unwrap();
+    let s = status::status(&p).unwrap();
+    assert_eq!((s.candidates, s.states.values().sum::<i64>()), (0, 0));
+}
