@@ -242,3 +242,64 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
     assert_eq!(got.funnel.rejected_by_boundary["ambiguous"], 5);
     assert_eq!(got.states[&S::DoubleAnnotated], 1, "z0, not adjudicated");
 }
+
+/// Resident KiB of this process's memory maps of the file at `path` (/proc/self/smaps).
+#[cfg(target_os = "linux")]
+fn mapped_kib(path: &std::path::Path) -> u64 {
+    let name = path.canonicalize().unwrap().display().to_string();
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+    let (mut ours, mut kib) = (false, 0);
+    for line in smaps.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            ours = line.ends_with(&name);
+        } else if let Some(v) = line.strip_prefix("Rss:").filter(|_| ours) {
+            kib += v.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap();
+        }
+    }
+    kib
+}
+
+/// The status's first read scans whole tables, and SQLite reads the file through a memory map:
+/// the pages it touched stayed mapped, resident in the app for as long as the project was open.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_first_status_read_leaves_no_page_of_the_file_mapped() {
+    use forcebench::{assign, import, roster, sample};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mapped.forcebench");
+    {
+        let mut p = forcebench::Project::create(&path, "mapped").unwrap();
+        let csv = dir.path().join("pool.csv");
+        sample::write_candidates(&csv, &sample::generate(3_000, 11)).unwrap();
+        import::import_file(&mut p, &csv, &mut |_, _| {}).unwrap();
+        for who in ["Ana", "Ben"] {
+            roster::add(&p, who, roster::Role::Annotator).unwrap();
+        }
+        assign::assign(&mut p, 1).unwrap();
+    }
+    let p = forcebench::Project::open(&path).unwrap();
+    // A scan of every row maps its pages: the measure sees them.
+    let n: i64 =
+        p.conn().query_row("SELECT count(*) FROM candidates WHERE length(context) >= 0", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 3_000);
+    let scanned = mapped_kib(&path);
+    assert!(scanned > 1024, "a scan of 3,000 rows maps more than 1 MiB of the file, here {scanned} KiB");
+    let s = status::status(&p).unwrap();
+    assert_eq!((s.candidates, s.states.values().sum::<i64>()), (3_000, 3_000));
+    assert_eq!(mapped_kib(&path), 0, "after the status, of {scanned} KiB mapped by a scan");
+    // The project reads as before, through the map again.
+    let page =
+        forcebench::candidate::page(&p, &serde_json::from_value(serde_json::json!({ "limit": 200 })).unwrap()).unwrap();
+    assert_eq!((page.total, page.rows.len()), (3_000, 200));
+    assert_eq!(status::status(&p).unwrap(), s);
+    assert_eq!(s, oracle_status(&p));
+}
+
+/// A project in memory has no file to map: its status reads as any other's.
+#[test]
+fn the_status_of_a_project_in_memory_reads() {
+    let p = forcebench::Project::in_memory("in memory").unwrap();
+    let s = status::status(&p).unwrap();
+    assert_eq!((s.candidates, s.states.values().sum::<i64>()), (0, 0));
+}

@@ -60,6 +60,50 @@ test("rows render from candidate_page, with per-state counts in the header", asy
   await page.close();
 });
 
+test("the rows show while the project's counts are still being read, and the counts follow", async () => {
+  // On a large project the counts read every row; the list's first page is asked for first and
+  // shown without them.
+  const { page, problems } = await openApp(browser.context, server.url, backend({ delayMs: { project_status: 2500 } }));
+  await page.waitForSelector(rowSel, { timeout: 2000 });
+  assert.deepEqual(await listedIds(page), rows.map((r) => r.id));
+  const names = await page.evaluate(() => window.__ipcCalls.map((c) => c.cmd));
+  assert.ok(names.indexOf("candidate_page") < names.indexOf("project_status"), names.join(", "));
+  // The bar names the project from the session and shows every count as not known yet, never 0.
+  assert.equal(await text(page, "project-name"), "UI fixture project");
+  assert.match(await text(page, "project-total"), /^… candidates$/);
+  const imported = '[data-testid="state-count"][data-state="imported"]';
+  assert.equal(await page.textContent(`${imported} .n`), "…");
+  assert.equal(await page.getAttribute(imported, "class").then((c) => c.includes("empty")), false);
+  // The row in full is there too.
+  await page.waitForFunction(() => document.querySelector('[data-testid="detail-id"]')?.textContent === "fx-001");
+  // The counts arrive: shown, and neither the page nor the row is asked for again (no change).
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "2", `${imported} .n`, {
+    timeout: 6000,
+  });
+  assert.match(await text(page, "project-total"), new RegExp(`^${rows.length} candidates$`));
+  assert.equal((await pageCalls(page)).length, 1);
+  assert.equal(await page.evaluate(() => window.__ipcCalls.filter((c) => c.cmd === "get_candidate").length), 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a state picked before the counts arrive filters the list, and stays picked when they come", async () => {
+  const { page, problems } = await openApp(browser.context, server.url, backend({ delayMs: { project_status: 2500 } }));
+  await page.waitForSelector(rowSel, { timeout: 2000 });
+  await page.click('[data-testid="state-count"][data-state="accepted"]');
+  const accepted = rows.filter((r) => r.state === "accepted").map((r) => r.id);
+  await listIs(page, accepted);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="state-count"][data-state="imported"] .n')?.textContent === "2",
+    null,
+    { timeout: 6000 },
+  );
+  await listIs(page, accepted);
+  assert.equal(await page.getAttribute('[data-testid="state-count"][data-state="accepted"]', "aria-pressed"), "true");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("selecting a row shows it in full with the evidence span highlighted", async () => {
   const { page, problems } = await open();
   await page.click(`${rowSel}[data-id="fx-002"]`);

@@ -208,6 +208,12 @@ impl TauriDriver {
         Ok(driver)
     }
 
+    /// The process id of tauri-driver: WebKitWebDriver, the app and WebKit's processes descend
+    /// from it.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
