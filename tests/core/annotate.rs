@@ -534,9 +534,12 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
 // A file's row is written in one pass (one fold, one store); what it writes must be what setting
 // each of its fields in turn and then confirming the rest writes, event for event, on rows not
 // started, started, and with a field set to the value it already had.
+/// One row of an annotation file as the test writes it: its id and the fields it sets.
+type FileRow = (String, Vec<(Field, Option<&'static str>)>);
+
 #[test]
 fn a_file_import_writes_what_setting_each_field_then_confirming_writes() {
-    let file_rows = |ids: &[String]| -> Vec<(String, Vec<(Field, Option<&'static str>)>)> {
+    let file_rows = |ids: &[String]| -> Vec<FileRow> {
         ids.iter()
             .enumerate()
             .map(|(i, id)| {
