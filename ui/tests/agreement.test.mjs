@@ -354,7 +354,7 @@ test("the suggestions followed through: kept and edited counts beside their shar
   await page.waitForSelector('[data-testid="agreement-uptake"]');
   assert.equal(
     await text(page, "uptake-heading"),
-    "4 finished annotation(s) compared field by field with the suggestion they started from; 2 made with suggestions hidden left out (their annotators never saw one).",
+    "4 finished annotations compared field by field with the suggestion they started from; 2 made with suggestions hidden left out (their annotators never saw one).",
   );
   const rows = await page.$$eval('[data-testid="uptake-row"]', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
   assert.deepEqual(rows, [
@@ -376,7 +376,7 @@ test("a report with nothing to compare says so, and a report without the part sh
   const empty = { ...agreementReport, suggestion_uptake: { annotations: 0, hidden: 3, by_field: {}, by_drafter: {}, by_family: {} } };
   const { page, problems } = await openAgreement(empty);
   await page.waitForSelector('[data-testid="uptake-empty"]');
-  assert.match(await text(page, "uptake-heading"), /^0 finished annotation\(s\) .*; 3 made with suggestions hidden left out/);
+  assert.match(await text(page, "uptake-heading"), /^0 finished annotations .*; 3 made with suggestions hidden left out/);
   await page.close();
   const none = await openAgreement({ ...agreementReport, suggestion_uptake: null });
   assert.equal(await none.page.$('[data-testid="agreement-uptake"]'), null);

@@ -159,13 +159,13 @@ test("promoting every waiting draft shows the count first, and the problems prom
   const { page, problems } = await open();
   await page.keyboard.press("Shift+P");
   await page.waitForSelector('[data-testid="confirm"][data-kind="promote-all"]');
-  assert.match(await page.textContent('[data-testid="confirm-question"]'), /1 draft\(s\), 1 of them with problems listed/);
+  assert.match(await page.textContent('[data-testid="confirm-question"]'), /1 draft, 1 of them with problems listed/);
   assert.equal((await page.textContent('[data-testid="confirm-yes"]')).trim(), "Promote 1");
   assert.deepEqual(await calls(page, "draft_promote"), []);
   await page.click('[data-testid="confirm-yes"]');
   await page.waitForSelector('[data-testid="contexts-done"]');
   assert.deepEqual(await calls(page, "draft_promote"), [{ ids: [], all: true, by: "the lead" }]);
-  assert.equal(await page.textContent('[data-testid="contexts-done"]'), "1 draft(s) promoted into the candidate pool: c2");
+  assert.equal(await page.textContent('[data-testid="contexts-done"]'), "1 draft promoted into the candidate pool: c2");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -324,7 +324,7 @@ test("a model drafts from the view with its progress, and Cancel keeps what was 
   await page.click('[data-testid="draft-run-cancel"]');
   await page.waitForSelector('[data-testid="draft-run-done"]');
   assert.deepEqual(await calls(page, "draft_cancel"), [{}]);
-  assert.match(await page.textContent('[data-testid="draft-run-done"]'), /1 now; 1 draft\(s\) made\.\s+2 still wait: run the same name again to go on\./);
+  assert.match(await page.textContent('[data-testid="draft-run-done"]'), /1 now; 1 draft made\.\s+2 still wait: run the same name again to go on\./);
   // The view read the contexts again after the run.
   assert.ok((await calls(page, "contexts_list")).length >= 2);
   assert.deepEqual(problems, []);

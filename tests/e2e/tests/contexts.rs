@@ -51,7 +51,7 @@ async fn exercise(client: Client, endpoint: String) -> Res {
     wait_js(
         &client,
         &format!(
-            "({})?.includes('2 context(s); 0 answered before, 2 now; 2 draft(s) made') ?? null",
+            "({})?.includes('2 contexts; 0 answered before, 2 now; 2 drafts made') ?? null",
             text_of("draft-run-done")
         ),
         json!(true),
@@ -74,7 +74,7 @@ async fn exercise(client: Client, endpoint: String) -> Res {
     wait_js(&client, "document.activeElement?.dataset.testid ?? null", json!("confirm-yes")).await?;
     keys(&client, &k(Key::Enter)).await?;
     wait_js(&client, &stage_of("ctx-01"), json!("promoted")).await?;
-    wait_js(&client, &text_of("contexts-done"), json!("1 draft(s) promoted into the candidate pool: ctx-01")).await?;
+    wait_js(&client, &text_of("contexts-done"), json!("1 draft promoted into the candidate pool: ctx-01")).await?;
     shot(&client, "window-contexts-promoted.png").await?;
     Ok(())
 }

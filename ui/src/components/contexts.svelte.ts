@@ -12,6 +12,7 @@ import { contextsCounts, contextsList, contextsScreen, draftExclude, draftList, 
 import { draftRecords } from "../lib/ipc/drafting";
 import type { KeyPress, KeyTarget } from "../lib/keys";
 import { holdWork } from "../lib/leave";
+import { plural } from "../lib/plural";
 
 /** The exclusion reasons, in the order their number keys pick them. */
 export const REASONS: { value: string; label: string }[] = [
@@ -267,12 +268,12 @@ export class ContextsState {
       case "promote":
         return this.step(async () => {
           const r = await draftPromote(k.ids, false, BY);
-          this.done = `${r.promoted.length} draft(s) promoted into the candidate pool: ${r.promoted.join(", ")}`;
+          this.done = `${plural(r.promoted.length, "draft")} promoted into the candidate pool: ${r.promoted.join(", ")}`;
         }, "");
       case "promote-all":
         return this.step(async () => {
           const r = await draftPromote([], true, BY);
-          this.done = r.promoted.length ? `${r.promoted.length} draft(s) promoted into the candidate pool: ${r.promoted.join(", ")}` : "No draft waited for promotion; nothing changed.";
+          this.done = r.promoted.length ? `${plural(r.promoted.length, "draft")} promoted into the candidate pool: ${r.promoted.join(", ")}` : "No draft waited for promotion; nothing changed.";
         }, "");
     }
   }
