@@ -100,7 +100,7 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
         )?;
     }
     for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
-        carry_work(&tx, row, annotator_id, &packet.annotator, packet.format_version)?;
+        carry_work(&tx, row, annotator_id, &packet, packet.format_version)?;
     }
     // Rows a locked split froze when the packet was issued are frozen here too (issue 31), under
     // a split of the same version with no rows of its own: every change to them is refused with
@@ -134,9 +134,10 @@ fn carry_work(
     tx: &rusqlite::Connection,
     row: &packets::PacketRow,
     annotator_id: i64,
-    annotator: &str,
+    packet: &Packet,
     version: u32,
 ) -> Result<()> {
+    let annotator = packet.annotator.as_str();
     let mut local: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     let mut last = None;
     for e in &row.events {
@@ -171,8 +172,9 @@ fn carry_work(
                 e.origin,
                 undoes,
                 e.uid,
-                e.suggestion_mode.map(|m| m.as_str()),
-                e.guideline_version
+                // An event without them was made under the packet's (as a merge reads it too).
+                e.suggestion_mode.unwrap_or(packet.suggestion_mode).as_str(),
+                e.guideline_version.as_deref().or(packet.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -253,8 +255,9 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     // A return is written in the format its packet was issued in, so a lead whose ForceBench
     // reads only that format can still merge it (a format-2 return carries every event's values).
     let version = packet.format_version;
+    let (mode, guideline) = (packet.suggestion_mode, packet.guideline_version.clone());
     for row in &mut packet.rows {
-        row.events = packets::marks::events_of(conn, row, annotator_id, version)?;
+        row.events = packets::marks::events_of(conn, row, annotator_id, version, (mode, guideline.as_deref()))?;
         let annotation = annotate::get(project, &row.id, &packet.annotator)?;
         row.seconds_spent = Some(annotation.seconds_spent);
     }
@@ -267,7 +270,8 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     crate::output::write_through(out, true, |tmp| {
         let created = std::fs::OpenOptions::new().write(true).create_new(true).open(tmp);
         let mut file = std::io::BufWriter::with_capacity(1 << 16, created.map_err(|e| Error::io(tmp, e))?);
-        serde_json::to_writer_pretty(&mut file, &packet).map_err(|e| Error::io(tmp, e.into()))?;
+        // Compact, as the HMAC covers it: indentation was about a quarter of a return's bytes.
+        serde_json::to_writer(&mut file, &packet).map_err(|e| Error::io(tmp, e.into()))?;
         std::io::Write::flush(&mut file).map_err(|e| Error::io(tmp, e))
     })?;
     Ok(packet)

@@ -72,9 +72,14 @@ fn blind_suggestions(events: &mut Vec<PacketEvent>) {
 /// change with its uid (an undo naming the uid of the event it undoes), oldest first, an event
 /// that only records the suggestion as its mark (see `marks`), and the time spent. Empty when the
 /// annotator has not started the row.
-fn own_work(tx: &rusqlite::Connection, row: &PacketRow, annotator_id: i64) -> Result<(Vec<PacketEvent>, Option<f64>)> {
+fn own_work(
+    tx: &rusqlite::Connection,
+    row: &PacketRow,
+    annotator_id: i64,
+    defaults: (SuggestionMode, Option<&str>),
+) -> Result<(Vec<PacketEvent>, Option<f64>)> {
     let id = row.id.as_str();
-    let events = super::marks::events_of(tx, row, annotator_id, FORMAT_VERSION)?;
+    let events = super::marks::events_of(tx, row, annotator_id, FORMAT_VERSION, defaults)?;
     let seconds: Option<f64> = tx
         .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
         .query_row(params![id, annotator_id], |r| r.get(0))
@@ -126,7 +131,8 @@ fn issue_into(
             if let Err(Error::SplitLocked { version, .. }) = frozen.guard(id) {
                 row.locked_split = Some(version);
             }
-            (row.events, row.seconds_spent) = own_work(&tx, &row, person.id)?;
+            (row.events, row.seconds_spent) =
+                own_work(&tx, &row, person.id, (suggestion_mode, Some(guideline.label.as_str())))?;
             if blinding == Blinding::Strict {
                 blind_suggestions(&mut row.events);
             }

@@ -21,6 +21,7 @@ use super::{PacketEvent, PacketRow};
 use crate::annotate::stored::{self, Suggested};
 use crate::annotate::Field;
 use crate::error::Result;
+use crate::settings::SuggestionMode;
 
 /// The first packet format that carries marks.
 pub const SINCE_VERSION: u32 = 3;
@@ -42,12 +43,15 @@ pub(crate) fn shown(row: &PacketRow) -> Suggested<'_> {
 /// The annotator's events on `row` in the project `conn`, oldest first, as a packet of format
 /// `version` carries them: each with its uid (an undo naming the uid of the event it undoes), and,
 /// from format 3, the mark instead of the values where the project holds the mark and the row's
-/// suggestions in the packet give back the same values.
+/// suggestions in the packet give back the same values. An event's suggestion mode and guideline
+/// version are left out when they are the packet's (`packet_mode`, `packet_guideline`), which is
+/// how every reader takes them when absent: repeated on every event they were a fifth of a return.
 pub(crate) fn events_of(
     conn: &rusqlite::Connection,
     row: &PacketRow,
     annotator_id: i64,
     version: u32,
+    (packet_mode, packet_guideline): (SuggestionMode, Option<&str>),
 ) -> Result<Vec<PacketEvent>> {
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT e.uid, e.field, ",
@@ -82,8 +86,13 @@ pub(crate) fn events_of(
                 at: r.get(4)?,
                 origin: r.get(5)?,
                 undoes: r.get(6)?,
-                suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
-                guideline_version: r.get(8)?,
+                suggestion_mode: r
+                    .get::<_, Option<String>>(7)?
+                    .and_then(|m| m.parse().ok())
+                    .filter(|m| *m != packet_mode),
+                guideline_version: r
+                    .get::<_, Option<String>>(8)?
+                    .filter(|g| Some(g.as_str()) != packet_guideline.or(Some(crate::guideline::FIRST))),
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
