@@ -26,6 +26,7 @@ use hmac::{Hmac, Mac};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
@@ -40,6 +41,7 @@ use crate::settings::SuggestionMode;
 use crate::vocab::Axis;
 
 mod issue;
+pub(crate) mod marks;
 mod read;
 use issue::candidate_with_hash;
 pub(crate) use issue::decode_secret;
@@ -48,7 +50,14 @@ use read::read_canonical;
 pub use read::{checksum_of, checksum_of_bytes, mac_of, mac_of_bytes, read};
 
 pub const FORMAT: &str = "forcebench-packet";
-pub const FORMAT_VERSION: u32 = 2;
+/// The version this ForceBench writes. Version 3 carries an event that only records a row's
+/// suggestion as a mark (`from_suggestion`) instead of its values; version 2 (full values) is still
+/// read and merged. A reader of version 2 refuses a version-3 file as newer than it reads.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The oldest version read: older packets have no packet key, so their returns cannot be
+/// authenticated.
+pub const OLDEST_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -114,11 +123,20 @@ pub struct PacketEvent {
     /// The event's uid (uuid v4), the same in the workspace and in every project it is merged into.
     pub uid: String,
     pub field: String,
+    /// The values before and after (absent when none; both absent in a marked event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub old_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_value: Option<String>,
+    /// Format 3: the event only records the row's suggestion for the field (a `prefill`, or a
+    /// `confirm` of it), whose values are not written: the reader computes them from the row's
+    /// suggestions in the packet (see `marks`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_suggestion: bool,
     pub at: String,
     pub origin: String,
     /// The uid of the event this one undoes (an earlier event of the same row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<String>,
     /// The suggestion mode in force when the event was made (absent in returns written before
     /// suggestion modes existed: then the packet's mode).
@@ -587,8 +605,20 @@ fn merge_one(
                 )));
             }
             let field: Field = e.field.parse().map_err(bad)?;
-            let value = annotate::normalise(field, e.new_value.as_deref(), &c.passage)
+            let (old, new) = marks::values(e, field, row, p.format_version).map_err(bad)?;
+            // A mark stands for the row's suggestion as the packet shows it; that must be the
+            // project's own, or the merged event would not be what the annotator was shown.
+            if e.from_suggestion && annotate::stored::suggestion_value(field, &(&c).into()).as_deref() != new.as_deref()
+            {
+                return Err(bad(format!(
+                    "`from_suggestion` is set on `{}`, but the packet's suggestion for that field is not the row's \
+                     as issued",
+                    e.field
+                )));
+            }
+            let value = annotate::normalise(field, new.as_deref(), &c.passage)
                 .map_err(|m| bad(format!("`{}`: {m}", e.field)))?;
+            let old = old.map(Cow::into_owned);
             apply(&mut fields, field, value.clone());
             let known = match merged.get(&e.uid) {
                 Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
@@ -598,7 +628,7 @@ fn merge_one(
                     Known::New
                 }
             };
-            events.push((e, field, value, known));
+            events.push((e, field, old, value, known));
         }
         checked.push((row, c, events, fields, fresh));
     }
@@ -685,7 +715,7 @@ fn merge_one(
         // decided until the adjudicator reopens it.
         if let Err(frozen) = crate::rowstate::guard_labels(tx, &row.id) {
             if *fresh {
-                let events = events.iter().filter(|e| matches!(e.3, Known::New)).count() as u64;
+                let events = events.iter().filter(|e| matches!(e.4, Known::New)).count() as u64;
                 let reason = match frozen {
                     // A lock freezes every row adjudicated by then, rejected rows too: only a
                     // row the split holds is said to be in it.
@@ -720,7 +750,7 @@ fn merge_one(
         let mut local: HashMap<&str, i64> = HashMap::new();
         let mut last = None;
         let mut changed = false;
-        for (e, field, value, known) in events {
+        for (e, field, old, value, known) in events {
             if let Known::Merged(id) = known {
                 local.insert(e.uid.as_str(), *id);
                 continue;
@@ -743,7 +773,7 @@ fn merge_one(
                     row.id,
                     annotator_id,
                     field.as_str(),
-                    e.old_value,
+                    old,
                     value,
                     e.at,
                     match e.origin.as_str() {
@@ -833,8 +863,10 @@ fn uid_taken(
 }
 
 /// A row of a return as `merge_one` checked it: the row, its candidate, its events (with their
-/// field, normalised value and standing), its fold, and whether it brings a new event.
-type CheckedRow<'p> = (&'p PacketRow, Candidate, Vec<(&'p PacketEvent, Field, Option<String>, Known)>, Fields, bool);
+/// field, old value and normalised new value as made, a mark expanded, and standing), its fold,
+/// and whether it brings a new event.
+type CheckedRow<'p> = (&'p PacketRow, Candidate, Vec<CheckedEvent<'p>>, Fields, bool);
+type CheckedEvent<'p> = (&'p PacketEvent, Field, Option<String>, Option<String>, Known);
 
 /// Refuses a return that changes a row its annotator's label was also changed on in this project
 /// while the packet was out (issue 29): an `annotate set`, `import` or app edit made in the

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use crate::annotate;
 use crate::error::{Error, Result};
-use crate::packets::{self, Packet, PacketEvent};
+use crate::packets::{self, Packet};
 use crate::project::{now, Project};
 
 /// Creates a workspace at `workspace_path` from the issued packet at `packet_path`.
@@ -100,7 +100,7 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
         )?;
     }
     for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
-        carry_work(&tx, row, annotator_id, &packet.annotator)?;
+        carry_work(&tx, row, annotator_id, &packet, packet.format_version)?;
     }
     // Rows a locked split froze when the packet was issued are frozen here too (issue 31), under
     // a split of the same version with no rows of its own: every change to them is refused with
@@ -128,7 +128,16 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
 /// project, into the workspace: the same events (same uids, so a merge recognises them and adds
 /// only what is new) and the time spent, then the row's label as they fold to. The annotator
 /// continues where they were instead of starting again from the suggestions.
-fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id: i64, annotator: &str) -> Result<()> {
+/// An event carried with the mark is written with the values the packet's row gives it, and so
+/// stored with the mark again.
+fn carry_work(
+    tx: &rusqlite::Connection,
+    row: &packets::PacketRow,
+    annotator_id: i64,
+    packet: &Packet,
+    version: u32,
+) -> Result<()> {
+    let annotator = packet.annotator.as_str();
     let mut local: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     let mut last = None;
     for e in &row.events {
@@ -141,6 +150,9 @@ fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id:
             })?),
             None => None,
         };
+        let field: annotate::Field = e.field.parse().map_err(|m| bad_event(row, e, m))?;
+        let (old_value, new_value) =
+            packets::marks::values(e, field, row, version).map_err(|m| bad_event(row, e, m))?;
         tx.execute(
             concat!(
                 "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
@@ -154,14 +166,15 @@ fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id:
                 row.id,
                 annotator_id,
                 e.field,
-                e.old_value,
-                e.new_value,
+                old_value,
+                new_value,
                 e.at,
                 e.origin,
                 undoes,
                 e.uid,
-                e.suggestion_mode.map(|m| m.as_str()),
-                e.guideline_version
+                // An event without them was made under the packet's (as a merge reads it too).
+                e.suggestion_mode.unwrap_or(packet.suggestion_mode).as_str(),
+                e.guideline_version.as_deref().or(packet.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -172,6 +185,11 @@ fn carry_work(tx: &rusqlite::Connection, row: &packets::PacketRow, annotator_id:
     let mut a = annotate::fold(tx, &c, annotator_id, annotator)?;
     a.seconds_spent = row.seconds_spent.unwrap_or(0.0);
     annotate::store(tx, &a, annotator_id, last)
+}
+
+/// The refusal of an issued packet's event that cannot be carried into the workspace.
+fn bad_event(row: &packets::PacketRow, e: &packets::PacketEvent, why: String) -> Error {
+    Error::WrongPacket(format!("row {}: event {}: {why}", row.id, e.uid))
 }
 
 /// How many of the packet's rows came with the annotator's own work from the lead's project.
@@ -234,33 +252,12 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     let conn = project.conn();
     let annotator_id: i64 =
         conn.query_row("SELECT id FROM annotators WHERE name = ?1", [&packet.annotator], |r| r.get(0))?;
-    let mut events = conn.prepare(concat!(
-        "SELECT e.uid, e.field, ",
-        crate::annotate::stored::old_value_sql!(),
-        ", ",
-        crate::annotate::stored::new_value_sql!(),
-        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
-         FROM annotation_events e
-         LEFT JOIN annotation_events u ON u.id = e.undoes
-         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
-         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
-    ))?;
+    // A return is written in the format its packet was issued in, so a lead whose ForceBench
+    // reads only that format can still merge it (a format-2 return carries every event's values).
+    let version = packet.format_version;
+    let (mode, guideline) = (packet.suggestion_mode, packet.guideline_version.clone());
     for row in &mut packet.rows {
-        row.events = events
-            .query_map(params![row.id, annotator_id], |r| {
-                Ok(PacketEvent {
-                    uid: r.get(0)?,
-                    field: r.get(1)?,
-                    old_value: r.get(2)?,
-                    new_value: r.get(3)?,
-                    at: r.get(4)?,
-                    origin: r.get(5)?,
-                    undoes: r.get(6)?,
-                    suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
-                    guideline_version: r.get(8)?,
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
+        row.events = packets::marks::events_of(conn, row, annotator_id, version, (mode, guideline.as_deref()))?;
         let annotation = annotate::get(project, &row.id, &packet.annotator)?;
         row.seconds_spent = Some(annotation.seconds_spent);
     }
@@ -273,7 +270,8 @@ pub fn return_packet(project: &Project, out: &Path) -> Result<Packet> {
     crate::output::write_through(out, true, |tmp| {
         let created = std::fs::OpenOptions::new().write(true).create_new(true).open(tmp);
         let mut file = std::io::BufWriter::with_capacity(1 << 16, created.map_err(|e| Error::io(tmp, e))?);
-        serde_json::to_writer_pretty(&mut file, &packet).map_err(|e| Error::io(tmp, e.into()))?;
+        // Compact, as the HMAC covers it: indentation was about a quarter of a return's bytes.
+        serde_json::to_writer(&mut file, &packet).map_err(|e| Error::io(tmp, e.into()))?;
         std::io::Write::flush(&mut file).map_err(|e| Error::io(tmp, e))
     })?;
     Ok(packet)

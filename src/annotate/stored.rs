@@ -87,3 +87,50 @@ macro_rules! old_value_sql {
     };
 }
 pub(crate) use old_value_sql;
+
+/// The suggestions one row carries, borrowed from wherever they are held: the project's candidate
+/// or a packet's row (which holds what its annotator was shown, so a field its blinding hides is
+/// absent).
+pub(crate) struct Suggested<'a> {
+    pub passage: &'a str,
+    pub evidence_span: Option<&'a str>,
+    pub calibrated_claim: &'a str,
+    pub raised_claim: &'a str,
+    pub axis: Option<crate::vocab::Axis>,
+    pub severity: Option<u8>,
+    pub repair: Option<&'a str>,
+}
+
+impl<'a> From<&'a crate::candidate::Candidate> for Suggested<'a> {
+    fn from(c: &'a crate::candidate::Candidate) -> Self {
+        Suggested {
+            passage: &c.passage,
+            evidence_span: c.evidence_span.as_deref(),
+            calibrated_claim: &c.calibrated_claim,
+            raised_claim: &c.raised_claim,
+            axis: c.axis,
+            severity: c.severity,
+            repair: c.repair.as_deref(),
+        }
+    }
+}
+
+/// [`suggestion_sql!`] computed in Rust, for values that travel outside a project (a packet's
+/// marked events): the same text for the same row, so an event expanded from its mark here and
+/// written into a project is stored with the mark again. `None` where the SQL gives NULL (a field
+/// with no suggestion, or a span that is not in the passage).
+pub(crate) fn suggestion_value(field: super::Field, s: &Suggested<'_>) -> Option<String> {
+    use super::Field;
+    match field {
+        Field::CalibratedClaim => Some(s.calibrated_claim.to_string()),
+        Field::RaisedClaim => Some(s.raised_claim.to_string()),
+        Field::Axis => s.axis.map(|a| a.as_str().to_string()),
+        Field::Severity => s.severity.map(|n| n.to_string()),
+        Field::Repair => s.repair.map(str::to_string),
+        Field::EvidenceSpan => s
+            .evidence_span
+            .and_then(|t| super::Span::find(s.passage, t))
+            .map(|span| serde_json::to_string(&span).expect("a span serialises")),
+        Field::Decision | Field::BoundaryType | Field::Notes => None,
+    }
+}

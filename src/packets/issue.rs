@@ -69,34 +69,17 @@ fn blind_suggestions(events: &mut Vec<PacketEvent>) {
 }
 
 /// The annotator's own history of one row in this project, as a packet carries it: every
-/// change with its uid (an undo naming the uid of the event it undoes), oldest first, and the
-/// time spent. Empty when the annotator has not started the row.
-fn own_work(tx: &rusqlite::Connection, id: &str, annotator_id: i64) -> Result<(Vec<PacketEvent>, Option<f64>)> {
-    let mut stmt = tx.prepare_cached(concat!(
-        "SELECT e.uid, e.field, ",
-        crate::annotate::stored::old_value_sql!(),
-        ", ",
-        crate::annotate::stored::new_value_sql!(),
-        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version
-         FROM annotation_events e LEFT JOIN annotation_events u ON u.id = e.undoes
-         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
-         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
-    ))?;
-    let events = stmt
-        .query_map(params![id, annotator_id], |r| {
-            Ok(PacketEvent {
-                uid: r.get(0)?,
-                field: r.get(1)?,
-                old_value: r.get(2)?,
-                new_value: r.get(3)?,
-                at: r.get(4)?,
-                origin: r.get(5)?,
-                undoes: r.get(6)?,
-                suggestion_mode: r.get::<_, Option<String>>(7)?.and_then(|m| m.parse().ok()),
-                guideline_version: r.get(8)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+/// change with its uid (an undo naming the uid of the event it undoes), oldest first, an event
+/// that only records the suggestion as its mark (see `marks`), and the time spent. Empty when the
+/// annotator has not started the row.
+fn own_work(
+    tx: &rusqlite::Connection,
+    row: &PacketRow,
+    annotator_id: i64,
+    defaults: (SuggestionMode, Option<&str>),
+) -> Result<(Vec<PacketEvent>, Option<f64>)> {
+    let id = row.id.as_str();
+    let events = super::marks::events_of(tx, row, annotator_id, FORMAT_VERSION, defaults)?;
     let seconds: Option<f64> = tx
         .prepare_cached("SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2")?
         .query_row(params![id, annotator_id], |r| r.get(0))
@@ -148,7 +131,8 @@ fn issue_into(
             if let Err(Error::SplitLocked { version, .. }) = frozen.guard(id) {
                 row.locked_split = Some(version);
             }
-            (row.events, row.seconds_spent) = own_work(&tx, id, person.id)?;
+            (row.events, row.seconds_spent) =
+                own_work(&tx, &row, person.id, (suggestion_mode, Some(guideline.label.as_str())))?;
             if blinding == Blinding::Strict {
                 blind_suggestions(&mut row.events);
             }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
-use super::{decode_secret, keyed, Digesting, Packet, FORMAT, FORMAT_VERSION};
+use super::{decode_secret, keyed, Digesting, Packet, FORMAT, FORMAT_VERSION, OLDEST_VERSION};
 use crate::error::{Error, Result};
 
 /// Feeds a packet's canonical form (compact JSON of every key but `checksum` and `mac`, in file
@@ -210,7 +210,7 @@ fn check_version(version: u64) -> std::result::Result<(), String> {
     if version > FORMAT_VERSION as u64 {
         return Err(format!("packet format version {version} is newer than this ForceBench reads ({FORMAT_VERSION})"));
     }
-    if version < FORMAT_VERSION as u64 {
+    if version < OLDEST_VERSION as u64 {
         return Err(format!(
             "packet format version {version} cannot be authenticated (it has no packet key); \
              the lead must issue this annotator a new packet with `forcebench packets issue`"

@@ -35,6 +35,7 @@ mod output;
 mod package;
 mod packets;
 mod packets_carry;
+mod packets_marks;
 mod plots;
 mod project;
 mod promotion;
