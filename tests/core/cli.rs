@@ -84,6 +84,23 @@ fn init_import_status_list_show() {
         .stdout(predicate::str::diff("[]\n"));
 }
 
+// A malformed command line carries a code like every other error (exit 2, clap's words after
+// it); help and version are not errors.
+#[test]
+fn a_malformed_command_line_is_an_error_with_the_usage_code() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["status", "--no-such-flag"][..], &["annotate", "import"], &["judge", "run", "--concurrency", "x"]] {
+        let out = forcebench(dir.path()).args(args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error [usage]: "), "{args:?}: {err}");
+        assert!(err.contains("try '--help'"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    forcebench(dir.path()).arg("--help").assert().success().stdout(predicate::str::contains("Usage: forcebench"));
+    forcebench(dir.path()).arg("--version").assert().success().stderr("");
+}
+
 #[test]
 fn errors_go_to_stderr_with_nonzero_exit() {
     let dir = tempfile::tempdir().unwrap();

@@ -215,7 +215,19 @@ pub struct GenerateArgs {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are answers, not errors: clap prints them and exits 0.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // A malformed command line carries a code like every other error, so a script can
+            // branch on `usage` instead of clap's words; clap's own text (what was wrong and the
+            // usage line) follows it, and the exit status stays clap's 2.
+            let text = e.render().to_string();
+            eprint!("error [usage]: {}", text.strip_prefix("error: ").unwrap_or(&text));
+            return ExitCode::from(2);
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -224,7 +236,7 @@ pub fn main() -> ExitCode {
                 None => e,
             };
             // Every error carries its stable code (docs/cli.md#error-codes), so a script branches
-            // on it without matching words (issue 29). FORCEBENCH_ERROR_CODE=1, which once turned
+            // on it without matching words. FORCEBENCH_ERROR_CODE=1, which once turned
             // the code on, is still accepted and changes nothing.
             eprintln!("error [{}]: {e}", e.code());
             ExitCode::FAILURE
