@@ -53,6 +53,9 @@ use super::{eval_pairs, LabelMap, Output, Pair};
 use crate::error::{Error, Result};
 use crate::project::{now, Project};
 
+/// The most requests a run keeps in flight at once (one worker thread each).
+pub const MAX_CONCURRENCY: usize = 64;
+
 /// Everything `judge run` takes.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -205,6 +208,14 @@ pub fn check_options(opts: &RunOptions) -> Result<()> {
     {
         return Err(Error::InvalidArgument(format!(
             "the extra field `{k}` would replace the prompt or the model the run sends; extra fields are for fixed settings"
+        )));
+    }
+    // The workers are bounded (one thread each); a count outside the bound was once clamped in
+    // silence, so the run went with a setting nobody gave.
+    if !(1..=MAX_CONCURRENCY).contains(&opts.concurrency) {
+        return Err(Error::InvalidArgument(format!(
+            "--concurrency {} is outside what a run can keep in flight: give 1 to {MAX_CONCURRENCY} (requests at once)",
+            opts.concurrency
         )));
     }
     if opts.max_attempts == 0 {
@@ -633,7 +644,7 @@ pub fn run(
         let url = api.url(&opts.base_url);
         let jobs = Arc::new(Mutex::new(to_send.into_iter()));
         let (tx_done, rx_done) = mpsc::channel::<Done>();
-        let workers = opts.concurrency.clamp(1, 64);
+        let workers = opts.concurrency.clamp(1, MAX_CONCURRENCY);
         for _ in 0..workers {
             let (agent, url, key, jobs, tx_done, stop) =
                 (agent.clone(), url.clone(), key.clone(), jobs.clone(), tx_done.clone(), stop.clone());

@@ -369,6 +369,11 @@ fn run_settings_no_run_can_be_made_with_are_refused_in_words() {
         (vec!["--base-url", &server.base_url, "--attempts", "0"], "--attempts 0 would send nothing"),
         (vec!["--base-url", &server.base_url, "--answer-attempts", "0"], "--answer-attempts 0 would keep no answer"),
         (vec!["--base-url", &server.base_url, "--timeout", "0"], "--timeout 0 leaves no time for an answer"),
+        (vec!["--base-url", &server.base_url, "--concurrency", "0"], "--concurrency 0 is outside what a run can keep"),
+        (
+            vec!["--base-url", &server.base_url, "--concurrency", "65"],
+            "--concurrency 65 is outside what a run can keep",
+        ),
     ];
     for (args, expected) in cases {
         let out = cli(&project)
