@@ -665,6 +665,36 @@ pub(crate) fn new_rows(
     Ok((new_rows, report))
 }
 
+/// Writes the record of one file's import into `imports_table` (`imports` for candidates,
+/// `context_imports` for contexts) and gives its id and the first free `seq` of `rows_table`,
+/// which numbers the new rows in file order after every row already there.
+pub(crate) fn record_import(
+    tx: &rusqlite::Transaction,
+    imports_table: &'static str,
+    rows_table: &'static str,
+    report: &ImportReport,
+    inserted: usize,
+) -> Result<(i64, i64)> {
+    tx.execute(
+        &format!(
+            "INSERT INTO {imports_table} (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        ),
+        params![
+            report.file,
+            report.file_sha256,
+            now(),
+            report.rows_read as i64,
+            inserted as i64,
+            report.unchanged as i64
+        ],
+    )?;
+    let import_id = tx.last_insert_rowid();
+    let first_seq: i64 =
+        tx.query_row(&format!("SELECT coalesce(max(seq), 0) + 1 FROM {rows_table}"), [], |r| r.get(0))?;
+    Ok((import_id, first_seq))
+}
+
 /// Inserts new candidate rows (from [`new_rows`]) and the import record naming where they came
 /// from, inside the caller's transaction.
 pub(crate) fn insert_rows(
@@ -672,20 +702,7 @@ pub(crate) fn insert_rows(
     new_rows: &[(Candidate, String)],
     mut report: ImportReport,
 ) -> Result<ImportReport> {
-    tx.execute(
-        "INSERT INTO imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            report.file,
-            report.file_sha256,
-            now(),
-            report.rows_read as i64,
-            new_rows.len() as i64,
-            report.unchanged as i64
-        ],
-    )?;
-    let import_id = tx.last_insert_rowid();
-    let first_seq: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM candidates", [], |r| r.get(0))?;
+    let (import_id, first_seq) = record_import(tx, "imports", "candidates", &report, new_rows.len())?;
     {
         let mut insert = tx.prepare(
             "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage,

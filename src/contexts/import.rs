@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::import::{self as rows, ImportReport, InputFormat, Layout, Problems, Progress, RawRow};
 use crate::input::{check_identifier, nfc};
 use crate::problem::ImportConflict;
-use crate::project::{now, Project};
+use crate::project::Project;
 
 /// The context fields, in canonical order (the order of the hash input).
 pub const FIELDS: &[&str] = &["id", "group_id", "source_dataset", "source_id", "context", "passage"];
@@ -237,20 +237,7 @@ fn write(project: &mut Project, contexts: Vec<(u64, Context)>, mut report: Impor
         return Ok(report);
     }
     let tx = project.conn_mut().transaction()?;
-    tx.execute(
-        "INSERT INTO context_imports (file_name, file_sha256, imported_at, rows_read, rows_inserted, rows_unchanged)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            report.file,
-            report.file_sha256,
-            now(),
-            report.rows_read as i64,
-            new.len() as i64,
-            report.unchanged as i64
-        ],
-    )?;
-    let import_id = tx.last_insert_rowid();
-    let first_seq: i64 = tx.query_row("SELECT coalesce(max(seq), 0) + 1 FROM contexts", [], |r| r.get(0))?;
+    let (import_id, first_seq) = rows::record_import(&tx, "context_imports", "contexts", &report, new.len())?;
     {
         let mut insert = tx.prepare(
             "INSERT INTO contexts (id, seq, group_id, source_dataset, source_id, context, passage, content_sha256, import_id)
