@@ -163,7 +163,6 @@ pub fn run_with(
     let cells = (models.len() * templates.len()) as u32;
 
     let cancel = state.begin()?;
-    let path = studio.with(|p| Ok(p.info().path.clone()));
     let (mut index, mut last) = (0u32, String::new());
     let mut step = |cell: &str, p: &RunProgress| {
         if cell != last {
@@ -171,7 +170,7 @@ pub fn run_with(
         }
         progress(BatteryStep { cell: cell.to_string(), index: index.min(cells), cells, progress: p.clone() });
     };
-    let mut work = |project: &mut Project| -> forcebench::Result<BatteryOutcome> {
+    let work = |project: &mut Project| -> forcebench::Result<BatteryOutcome> {
         let (runs, failed) = match params.no_run {
             true => Default::default(),
             false => battery::run_profiles(project, &profiles, &templates, &[], &mut step, cancel)?,
@@ -189,13 +188,7 @@ pub fn run_with(
         let cancelled = cancel.load(std::sync::atomic::Ordering::SeqCst);
         Ok(BatteryOutcome { runs, failed, cancelled, report, written, report_error })
     };
-    // Its own connection when the project is a file (the other views keep reading); the shared
-    // one otherwise (in memory).
-    let result = match path.map(|p| Project::open(Path::new(&p))) {
-        Ok(Ok(mut own)) => work(&mut own).map_err(|e| e.payload()),
-        _ => studio.with_mut(|p| work(p)),
-    };
-    studio.touch();
+    let result = studio.with_own_connection(work);
     state.end();
     result
 }

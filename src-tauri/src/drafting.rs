@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use forcebench::drafting::{self, DraftRunOptions, DraftRunSummary, SuggestionRecord};
-use forcebench::{ErrorPayload, Project};
+use forcebench::ErrorPayload;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::State;
@@ -130,14 +130,8 @@ pub fn run_with(
         .payload());
     }
     state.cancel.store(false, Ordering::SeqCst);
-    let path = studio.with(|p| Ok(p.info().path.clone()));
     let mut hear = |done, total| progress(DraftProgress { done, total });
-    // Its own connection when the project is a file; the shared one otherwise (in memory).
-    let result = match path.map(|p| Project::open(std::path::Path::new(&p))) {
-        Ok(Ok(mut own)) => drafting::run(&mut own, &opts, &mut hear, &state.cancel).map_err(|e| e.payload()),
-        _ => studio.with_mut(|p| drafting::run(p, &opts, &mut hear, &state.cancel)),
-    };
-    studio.touch();
+    let result = studio.with_own_connection(|p| drafting::run(p, &opts, &mut hear, &state.cancel));
     state.running.store(false, Ordering::SeqCst);
     result
 }

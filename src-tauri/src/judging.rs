@@ -15,7 +15,7 @@ use forcebench::evaluate::providers::{self, Api};
 use forcebench::evaluate::runner::{self, Control, RunOptions, RunProgress, RunRecord, RunSummary};
 use forcebench::evaluate::trust::{self, TrustReport};
 use forcebench::evaluate::{judge, LABEL_MAPS};
-use forcebench::{ErrorPayload, Project};
+use forcebench::ErrorPayload;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::State;
@@ -254,13 +254,7 @@ pub fn run_with(
 ) -> Result<RunSummary, ErrorPayload> {
     let opts = params.options()?;
     let cancel = state.begin()?;
-    let path = studio.with(|p| Ok(p.info().path.clone()));
-    // Its own connection when the project is a file; the shared one otherwise (in memory).
-    let result = match path.map(|p| Project::open(std::path::Path::new(&p))) {
-        Ok(Ok(mut own)) => runner::run(&mut own, &opts, &mut |p| progress(p.clone()), cancel).map_err(|e| e.payload()),
-        _ => studio.with_mut(|p| runner::run(p, &opts, &mut |x| progress(x.clone()), cancel)),
-    };
-    studio.touch();
+    let result = studio.with_own_connection(|p| runner::run(p, &opts, &mut |x| progress(x.clone()), cancel));
     state.end();
     result
 }

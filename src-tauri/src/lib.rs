@@ -91,6 +91,23 @@ impl Studio {
         }
     }
 
+    /// Runs a long step (a judge, drafting or panel run) on a connection of its own when the
+    /// project is a file, so the other views keep reading through the shared one while it
+    /// writes; a project in memory (the tests) has only the shared one. The views hear of the
+    /// change after, either way.
+    pub fn with_own_connection<T>(
+        &self,
+        f: impl FnOnce(&mut Project) -> forcebench::Result<T>,
+    ) -> Result<T, ErrorPayload> {
+        let path = self.with(|p| Ok(p.info().path.clone()));
+        let result = match path.map(|p| Project::open(Path::new(&p))) {
+            Ok(Ok(mut own)) => f(&mut own).map_err(|e| e.payload()),
+            _ => self.with_mut(f),
+        };
+        self.touch();
+        result
+    }
+
     /// Notes a change made to the project through another connection (a judge run), so the
     /// views reload.
     pub fn touch(&self) {
