@@ -102,13 +102,13 @@ pub fn export_to(
         return Err(forcebench::Error::InvalidArgument("type the folder to export the split to".into()).payload());
     }
     studio.with(|p| {
-        let report = split::export(p, Path::new(dir), &mut |done, total| {
+        // The evaluation release is written beside the split's files, in its own folder with its
+        // own manifest, and published with them in one step.
+        let exported = forcebench::evaluate::release::export(p, Path::new(dir), None, &mut |done, total| {
             let file = EXPORT_FILES.get(done.wrapping_sub(1)).copied().unwrap_or_default().to_string();
             progress(ExportProgress { done, total, file });
         })?;
-        // The evaluation release beside the split, in its own folder with its own manifest.
-        forcebench::evaluate::release::write(p, Path::new(dir), report.version)?;
-        Ok(report)
+        Ok(exported.split)
     })
 }
 

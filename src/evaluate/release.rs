@@ -1,6 +1,7 @@
-//! The evaluation release: what the paper publishes beside the benchmark ("the benchmark,
-//! prompts, outputs"), written by `forcebench export` (and the app's Export) into the folder
-//! `evaluation/` of the split's export, with its own manifest.
+//! The evaluation release: what the paper publishes beside the benchmark (the benchmark, the
+//! prompts and the outputs), written by [`export`] (`forcebench export`, the app's Export) into
+//! the folder `evaluation/` of the split's export, with its own manifest, before the export's
+//! folder is put in place: the release is published in the same one step as the split.
 //!
 //! The split's own files and manifest are untouched (a re-export of a locked version stays the
 //! same bytes); `evaluation/` lists what was stored when it was written:
@@ -76,9 +77,38 @@ fn baselines_md() -> String {
     out
 }
 
-/// Writes the release into `dir/evaluation/` for locked split `version` (replacing an earlier
-/// one there). Called by the export once the split's files are in place.
-pub fn write(project: &Project, dir: &Path, version: i64) -> Result<ReleaseReport> {
+/// What `export` wrote: the split's files and, beside them, the release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Exported {
+    #[serde(flatten)]
+    pub split: crate::split::ExportReport,
+    pub release: ReleaseReport,
+}
+
+/// Exports locked split `version` (the latest when `None`) into `dir` with its release in
+/// `dir/evaluation/`: both are written into the export's new folder and put in place by the
+/// split export's one step, so a kill at any instant leaves `dir` holding the earlier export
+/// (release and all) or the whole new one, never the split without its release.
+pub fn export(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Exported> {
+    let mut release = None;
+    let split = crate::split::export_with(project, dir, version, progress, &mut |folder, version| {
+        release = Some(write_into(project, folder, version)?);
+        Ok(())
+    })?;
+    let mut release = release.ok_or_else(|| Error::Internal("the export wrote no evaluation release".into()))?;
+    // Named where it now is, not in the staging folder it was written in.
+    release.dir = dir.join(RELEASE_DIR).display().to_string();
+    Ok(Exported { split, release })
+}
+
+/// Writes the release into `dir/evaluation/` (a folder not yet published) for locked split
+/// `version`.
+fn write_into(project: &Project, dir: &Path, version: i64) -> Result<ReleaseReport> {
     let conn = project.conn();
     let (split_id, locked_at, manifest): (i64, String, String) = conn.query_row(
         "SELECT id, locked_at, manifest_json FROM splits WHERE version = ?1 AND status = 'locked'",
@@ -124,21 +154,18 @@ pub fn write(project: &Project, dir: &Path, version: i64) -> Result<ReleaseRepor
     let mut bytes = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Internal(e.to_string()))?;
     bytes.push(b'\n');
 
-    // Written beside, then renamed into place: an interrupted write leaves the earlier release.
+    // Into the export's unpublished folder: the export puts it in place with the split's files.
     let target = dir.join(RELEASE_DIR);
-    let stage = dir.join(format!(".{RELEASE_DIR}.{}.partial", std::process::id()));
-    let _ = std::fs::remove_dir_all(&stage);
-    for (name, content) in files.iter().chain(std::iter::once(&("manifest.json".to_string(), bytes))) {
-        let path = stage.join(name);
+    for (n, (name, content)) in files.iter().chain(std::iter::once(&("manifest.json".to_string(), bytes))).enumerate() {
+        let path = target.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
         std::fs::write(&path, content).map_err(|e| Error::io(&path, e))?;
+        if n == 0 {
+            crate::crashpoint::hit("export:release-begun");
+        }
     }
-    if target.exists() {
-        std::fs::remove_dir_all(&target).map_err(|e| Error::io(&target, e))?;
-    }
-    std::fs::rename(&stage, &target).map_err(|e| Error::io(&target, e))?;
     Ok(ReleaseReport {
         dir: target.display().to_string(),
         files: listed,

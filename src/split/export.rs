@@ -376,8 +376,35 @@ pub fn export_in_slices(
     slice_rows: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ExportReport> {
+    staged_export(project, dir, version, slice_rows, progress, &mut |_, _| Ok(()))
+}
+
+/// [`export_version`], with `also(folder, version)` writing more into the new export's folder
+/// once the split's files are written and checked, before that folder is put in place: what it
+/// writes is published in the same one step as the split's files (a kill at any instant leaves
+/// the earlier export whole or the new one with it), and if it fails nothing is published.
+pub fn export_with(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    progress: &mut dyn FnMut(usize, usize),
+    also: &mut dyn FnMut(&Path, i64) -> Result<()>,
+) -> Result<ExportReport> {
+    staged_export(project, dir, version, SLICE_ROWS, progress, also)
+}
+
+fn staged_export(
+    project: &Project,
+    dir: &Path,
+    version: Option<i64>,
+    slice_rows: usize,
+    progress: &mut dyn FnMut(usize, usize),
+    also: &mut dyn FnMut(&Path, i64) -> Result<()>,
+) -> Result<ExportReport> {
     let staging = super::publish::Staging::prepare(dir)?;
-    match write_export(project.conn(), Some(staging.path()), version, slice_rows.max(1), progress) {
+    let written = write_export(project.conn(), Some(staging.path()), version, slice_rows.max(1), progress)
+        .and_then(|report| also(staging.path(), report.version).map(|()| report));
+    match written {
         Ok(report) => {
             staging.publish()?;
             super::seal::seal_if_unsealed(project.conn(), report.version, &report.files, &report.content_sha256);

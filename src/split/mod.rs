@@ -44,7 +44,7 @@ mod seal;
 mod verify;
 
 pub use audit::{audit_sample, LockAudit, RowChecks};
-pub use export::{eval_rows, export, export_in_slices, export_version, EvalRow, ExportReport};
+pub use export::{eval_rows, export, export_in_slices, export_version, export_with, EvalRow, ExportReport};
 pub use leakage::{normalise, Leak, LeakageAudit};
 pub use publish::EXPORT_FILES;
 pub use verify::{verify, VerifyReport};

@@ -27,9 +27,9 @@ fn an_export_carries_the_release_with_its_own_manifest_and_verify_catches_a_tamp
     evaluate::run_baselines(&mut p, None).unwrap();
 
     let out = dir.path().join("v1");
-    let report = forcebench::split::export(&p, &out, &mut |_, _| {}).unwrap();
+    let release::Exported { split: report, release: rel } = release::export(&p, &out, None, &mut |_, _| {}).unwrap();
     let first = split_files(&out);
-    let rel = release::write(&p, &out, report.version).unwrap();
+    assert_eq!(rel.dir, out.join("evaluation").display().to_string());
     assert_eq!((rel.runs, rel.evaluators), (1, 6), "one judge run; the judge and five baselines stored");
     let root = out.join("evaluation");
     let manifest: Value = serde_json::from_slice(&std::fs::read(root.join("manifest.json")).unwrap()).unwrap();
@@ -82,9 +82,9 @@ fn an_export_carries_the_release_with_its_own_manifest_and_verify_catches_a_tamp
     assert_eq!(release::verify(&out).unwrap(), manifest["files"].as_object().unwrap().len() + 1);
 
     // A re-export (over the earlier one, release and all) leaves the split's files byte for byte.
-    forcebench::split::export(&p, &out, &mut |_, _| {}).unwrap();
+    release::export(&p, &out, None, &mut |_, _| {}).unwrap();
     assert_eq!(split_files(&out), first);
-    release::write(&p, &out, report.version).unwrap();
+    release::export(&p, &out, Some(report.version), &mut |_, _| {}).unwrap();
     assert_eq!(split_files(&out), first);
 
     // A tampered prompt, a tampered output, a file the manifest does not list: each is named.
@@ -100,7 +100,7 @@ fn an_export_carries_the_release_with_its_own_manifest_and_verify_catches_a_tamp
     o.extend_from_slice(b"{}\n");
     std::fs::write(&out_path, &o).unwrap();
     assert!(release::verify(&out).unwrap_err().to_string().contains("outputs.jsonl"));
-    release::write(&p, &out, report.version).unwrap();
+    release::export(&p, &out, None, &mut |_, _| {}).unwrap();
     std::fs::write(root.join("evaluators").join("extra.jsonl"), b"{}\n").unwrap();
     let err = release::verify(&out).unwrap_err().to_string();
     assert!(err.contains("extra.jsonl") && err.contains("does not list"), "{err}");
@@ -124,4 +124,97 @@ fn the_command_line_export_writes_the_release_and_verify_checks_it() {
     std::fs::write(out.join("evaluation").join("baselines.md"), "# edited\n").unwrap();
     let err = String::from_utf8(fb(&["verify", out.to_str().unwrap()]).failure().get_output().stderr.clone()).unwrap();
     assert!(err.starts_with("error [verify_failed]") && err.contains("baselines.md"), "{err}");
+}
+
+/// Every file under `dir`, by its path inside it (`/`-separated).
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().unwrap().is_dir() {
+                walk(&entry.path(), &format!("{name}/"), out);
+            } else {
+                out.insert(name, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, "", &mut out);
+    out
+}
+
+fn put_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
+    let _ = std::fs::remove_dir_all(dir);
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+// Broke: the release was written only after the split's folder had been put in place, so a kill
+// between the two left the locked split exported with no `evaluation/` (and the earlier
+// export's release gone with the folder it was in).
+#[test]
+fn a_kill_at_any_instant_of_an_export_leaves_the_earlier_export_or_the_new_one_with_its_release() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, mut p, _) = locked(dir.path());
+    drop(p);
+    let out = dir.path().join("out");
+    let run = |crash: Option<&str>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("forcebench").unwrap();
+        cmd.arg("--project").arg(&path).args(["export", out.to_str().unwrap()]);
+        match crash {
+            Some(point) => cmd
+                .env(forcebench::crashpoint::ENV, point)
+                .assert()
+                .failure()
+                .stderr(predicates::str::contains(format!("crashing at `{point}`"))),
+            None => cmd.assert().success(),
+        };
+    };
+    // The earlier export: its release lists no stored evaluator.
+    run(None);
+    let old = tree(&out);
+    assert!(old.contains_key("evaluation/manifest.json"), "{:?}", old.keys());
+    p = forcebench::project::Project::open(&path).unwrap();
+    evaluate::run_baselines(&mut p, None).unwrap();
+    drop(p);
+    let evaluators = |out: &Path| -> usize {
+        assert!(out.join("evaluation/manifest.json").is_file(), "the split is in place without its release");
+        let m: Value = serde_json::from_slice(&std::fs::read(out.join("evaluation/manifest.json")).unwrap()).unwrap();
+        m["evaluators"].as_array().unwrap().len()
+    };
+    // The new export is whole: the split's files (the same bytes: the split is locked), and a
+    // release that lists the five baselines stored since and checks out.
+    let new_whole = |point: &str| {
+        assert_eq!(split_files(&out), split_files_of(&old), "{point}");
+        assert_eq!(evaluators(&out), 5, "{point}: the new release");
+        forcebench::split::verify(&out).unwrap_or_else(|e| panic!("{point}: {e}"));
+        release::verify(&out).unwrap_or_else(|e| panic!("{point}: {e}"));
+    };
+    for (point, placed) in [
+        ("export:file:manifest.json", false),
+        ("export:release-begun", false),
+        ("export:staged", false),
+        ("export:exchanged", true),
+        ("export:placed", true),
+    ] {
+        put_tree(&out, &old);
+        run(Some(point));
+        if placed {
+            new_whole(point);
+        } else {
+            assert!(tree(&out) == old, "{point}: not the earlier export whole");
+        }
+    }
+    // A first export killed once its folder is in place has its release too.
+    std::fs::remove_dir_all(&out).unwrap();
+    run(Some("export:placed"));
+    new_whole("first export, export:placed");
+}
+
+fn split_files_of(tree: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
+    forcebench::split::EXPORT_FILES.iter().map(|n| (n.to_string(), tree[*n].clone())).collect()
 }

@@ -97,18 +97,13 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
 pub(super) fn export_cmd(project: Option<&Path>, dir: PathBuf, version: Option<i64>, json: bool) -> Result<()> {
     let p = open(project)?;
     let bar = indicatif::ProgressBar::new(split::EXPORT_FILES.len() as u64);
-    let report = split::export_version(&p, &dir, version, &mut |done, _| bar.set_position(done as u64))?;
+    let exported =
+        forcebench::evaluate::release::export(&p, &dir, version, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();
-    let release = forcebench::evaluate::release::write(&p, &dir, report.version)?;
     if json {
-        #[derive(serde::Serialize)]
-        struct Exported<'a> {
-            #[serde(flatten)]
-            split: &'a split::ExportReport,
-            release: &'a forcebench::evaluate::release::ReleaseReport,
-        }
-        return print_json(&Exported { split: &report, release: &release });
+        return print_json(&exported);
     }
+    let (report, release) = (&exported.split, &exported.release);
     println!("exported split v{} to {}", report.version, report.dir);
     for (name, hash) in &report.files {
         println!("  {name:<24} {hash}");
