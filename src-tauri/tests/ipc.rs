@@ -416,6 +416,11 @@ fn the_agreement_report_is_exported_as_csv_or_json() {
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
         .contains("decision,confusion,accept_force_gap|needs_discussion,1\n"));
+    // The suggestions followed through, as `agreement --json` has them.
+    let uptake = report.suggestion_uptake.as_ref().unwrap();
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .contains(&format!("\nsuggestion_uptake,annotations,,{}\n", uptake.annotations)));
     let json_path = dir.path().join("agreement.json");
     let written =
         invoke(&window, "export_agreement", json!({ "path": json_path.display().to_string(), "format": "json" }))

@@ -6,7 +6,11 @@
 //! CSV sections, in order: `decision` (the three-label decision, with Krippendorff's alpha and
 //! Fleiss' kappa over the same labels), `accept_vs_not`, `axis_when_both_accept`, `severity`,
 //! `span`, `calibrated_claim_edits`, `raised_claim_edits`, `by_source`, `by_suggested_axis`,
-//! `by_pair`, `by_suggestion_mode`, `by_guideline_version`, `by_week`. A pair section has one line per statistic (empty key), one `confusion` line per
+//! `by_pair`, `by_suggestion_mode`, `by_guideline_version`, `by_week`, then the suggestions
+//! followed through: `suggestion_uptake` (`annotations` and `hidden` counts, then `compared`,
+//! `accepted`, `edited`, `acceptance_rate`, `edit_rate` keyed by field),
+//! `suggestion_uptake_by_drafter` and `suggestion_uptake_by_family` (the same five keyed
+//! `drafter|field`, `family|field`). A pair section has one line per statistic (empty key), one `confusion` line per
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
 //! `note` line per sentence saying why a statistic is missing, and one `advice` line per
 //! sentence on reading the figures (issue 32). A breakdown section keys each
@@ -131,6 +135,56 @@ impl<W: Write> Lines<W> {
     }
 }
 
+impl<W: Write> Lines<W> {
+    /// The suggestions followed through (see [`crate::contexts::uptake`]): the counts overall,
+    /// then one line per statistic and field keyed by the field, and the same per drafter and per
+    /// construction family keyed `drafter|field` and `family|field`. A report with no uptake
+    /// (one read from a labels file) says so in a `note` line.
+    fn uptake(&mut self, u: Option<&crate::contexts::uptake::UptakeReport>) -> Result<()> {
+        let Some(u) = u else {
+            return self.line(
+                UPTAKE,
+                "note",
+                "",
+                "not computed: this report was not made from a project's annotations, so no suggestion was compared",
+            );
+        };
+        self.count(UPTAKE, "annotations", u.annotations)?;
+        self.count(UPTAKE, "hidden", u.hidden)?;
+        if u.by_field.is_empty() {
+            self.line(
+                UPTAKE,
+                "note",
+                "",
+                "no finished annotation was made with a suggestion shown, so none is compared",
+            )?;
+        }
+        for (field, x) in &u.by_field {
+            self.uptake_lines(UPTAKE, field, x)?;
+        }
+        for (section, table) in [(UPTAKE_BY_DRAFTER, &u.by_drafter), (UPTAKE_BY_FAMILY, &u.by_family)] {
+            for (group, fields) in table {
+                for (field, x) in fields {
+                    self.uptake_lines(section, &format!("{group}|{field}"), x)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn uptake_lines(&mut self, section: &str, key: &str, x: &crate::contexts::uptake::Uptake) -> Result<()> {
+        self.line(section, "compared", key, &x.compared.to_string())?;
+        self.line(section, "accepted", key, &x.accepted.to_string())?;
+        self.line(section, "edited", key, &x.edited.to_string())?;
+        self.line(section, "acceptance_rate", key, &real(x.acceptance_rate))?;
+        self.line(section, "edit_rate", key, &real(x.edit_rate))
+    }
+}
+
+/// The sections of the suggestions followed through.
+const UPTAKE: &str = "suggestion_uptake";
+const UPTAKE_BY_DRAFTER: &str = "suggestion_uptake_by_drafter";
+const UPTAKE_BY_FAMILY: &str = "suggestion_uptake_by_family";
+
 /// The method's name as in the JSON report.
 pub fn method_name(m: IntervalMethod) -> &'static str {
     match m {
@@ -191,6 +245,7 @@ pub fn to_csv(report: &ProjectAgreement) -> Result<String> {
     out.breakdown("by_suggestion_mode", &report.by_suggestion_mode)?;
     out.breakdown("by_guideline_version", &report.by_guideline_version)?;
     out.breakdown("by_week", &report.by_week)?;
+    out.uptake(report.suggestion_uptake.as_ref())?;
     let bytes = out.0.into_inner().map_err(|e| Error::Internal(format!("could not write the CSV report: {e}")))?;
     Ok(String::from_utf8(bytes).expect("the CSV writer is given UTF-8 only"))
 }

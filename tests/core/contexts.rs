@@ -635,6 +635,87 @@ fn the_agreement_report_carries_the_suggestions_followed_through_with_hidden_one
     }
 }
 
+// Broke: `agreement --json` carried the suggestions followed through, but the CSV export (the
+// app's Export, and now `agreement --out`) ended at `by_week` and left them out.
+#[test]
+fn the_agreement_csv_carries_the_suggestions_followed_through_counted_by_hand() {
+    use assert_cmd::Command;
+    let (dir, path, project) = uptake_project();
+    drop(project);
+    let fb = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("forcebench").unwrap();
+        cmd.env_remove("FORCEBENCH_PROJECT").env("HOME", dir.path()).arg("--project").arg(&path).args(args);
+        cmd.output().unwrap()
+    };
+    let csv_path = dir.path().join("agreement.csv");
+    let out = fb(&["agreement", "--bootstrap", "0", "--out", csv_path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("wrote the agreement report to"));
+    let text = std::fs::read_to_string(&csv_path).unwrap();
+    let mut lines = std::collections::BTreeMap::new();
+    for r in csv::Reader::from_reader(text.as_bytes()).records() {
+        let r = r.unwrap();
+        if r[0].starts_with("suggestion_uptake") {
+            assert!(lines.insert((r[0].to_string(), r[1].to_string(), r[2].to_string()), r[3].to_string()).is_none());
+        }
+    }
+    let get = |section: &str, statistic: &str, key: &str| {
+        lines.get(&(section.into(), statistic.into(), key.into())).cloned().unwrap_or_else(|| {
+            panic!("no {section},{statistic},{key} in\n{text}");
+        })
+    };
+    // By hand from the fixture: four finished annotations (ana and ben, f1 and c1), none hidden.
+    // ana changed the axis of both rows: axis kept 2 of 4. ben changed c1's severity only:
+    // severity kept 3 of 4. Nobody touched a repair: kept 4 of 4.
+    assert_eq!(
+        (get("suggestion_uptake", "annotations", ""), get("suggestion_uptake", "hidden", "")),
+        ("4".into(), "0".into())
+    );
+    for (field, compared, accepted, edited, acceptance, edit) in [
+        ("axis", "4", "2", "2", "0.5", "0.5"),
+        ("severity", "4", "3", "1", "0.75", "0.25"),
+        ("repair", "4", "4", "0", "1", "0"),
+    ] {
+        let row = ["compared", "accepted", "edited", "acceptance_rate", "edit_rate"]
+            .map(|s| get("suggestion_uptake", s, field));
+        assert_eq!(row, [compared, accepted, edited, acceptance, edit].map(String::from), "{field}");
+    }
+    // c1 was drafted by dana (family hand): seen by ana and ben, ben changed its severity.
+    // f1 was imported (family none): both kept its severity, ana changed its axis.
+    for (section, key, compared, accepted, edited) in [
+        ("suggestion_uptake_by_drafter", "dana|severity", "2", "1", "1"),
+        ("suggestion_uptake_by_drafter", "imported|severity", "2", "2", "0"),
+        ("suggestion_uptake_by_drafter", "dana|axis", "2", "1", "1"),
+        ("suggestion_uptake_by_family", "hand|axis", "2", "1", "1"),
+        ("suggestion_uptake_by_family", "none|axis", "2", "1", "1"),
+        ("suggestion_uptake_by_family", "none|repair", "2", "2", "0"),
+    ] {
+        let row = ["compared", "accepted", "edited"].map(|s| get(section, s, key));
+        assert_eq!(row, [compared, accepted, edited].map(String::from), "{section} {key}");
+    }
+    assert_eq!(get("suggestion_uptake_by_family", "edit_rate", "hand|severity"), "0.5");
+
+    // JSON through --out is the --json report; a labels file's report is refused with a code,
+    // and so is a format that is neither.
+    let json_path = dir.path().join("agreement.json");
+    assert!(fb(&["agreement", "--bootstrap", "0", "--out", json_path.to_str().unwrap(), "--format", "json"])
+        .status
+        .success());
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(saved["suggestion_uptake"]["by_field"]["axis"]["edited"], 2);
+    let labels = write(dir.path(), "labels.csv", "item,annotator,label\n1,a,x\n1,b,x\n");
+    let out = fb(&["agreement", "--from-csv", labels.to_str().unwrap(), "--out", csv_path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.starts_with("error [invalid_argument]: --out writes the project's report"),
+        "{err}"
+    );
+    let out = fb(&["agreement", "--out", csv_path.to_str().unwrap(), "--format", "xlsx"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error [invalid_argument]: export format `xlsx` is not csv or json"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv_path).unwrap(), text, "a refused export leaves the file as it was");
+}
+
 #[test]
 fn the_command_line_screens_drafts_and_promotes_with_coded_errors() {
     use assert_cmd::Command;

@@ -97,6 +97,12 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         json: bool,
+        /// Write the project's report to FILE (replaced whole if it exists) instead of printing it
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// The format of --out: csv (one value a line) or json (as --json prints)
+        #[arg(long, value_name = "csv|json", default_value = "csv", requires = "out")]
+        format: String,
     },
     /// Print the annotation guideline in force (or a version, or what changed); publish and list versions
     Guideline(guideline::GuidelineArgs),
@@ -403,8 +409,11 @@ pub fn run(cli: Cli) -> Result<()> {
             action: Some(AgreementAction::Plan { kappa, half_width, categories, prevalence, coefficient, json }),
             ..
         } => run_plan(cli.project.as_deref(), (coefficient, kappa, half_width), categories, &prevalence, json),
-        Command::Agreement { action: None, from_csv, ordinal, bootstrap, seed, json } => {
+        Command::Agreement { action: None, from_csv, ordinal, bootstrap, seed, json, out, format } => {
             let boot = (bootstrap > 0).then_some((bootstrap, seed));
+            if let Some(path) = out {
+                return write_agreement(cli.project.as_deref(), from_csv.is_some(), boot, &path, &format);
+            }
             if ordinal && from_csv.is_none() {
                 return Err(Error::InvalidArgument(
                     "--ordinal reads the labels of --from-csv FILE as ordered; the project's own ordered figure (severity) is in the plain report".into(),
@@ -727,6 +736,28 @@ pub(crate) enum AgreementAction {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `agreement --out FILE`: the project's report written as the app's Export writes it.
+fn write_agreement(
+    project: Option<&Path>,
+    from_csv: bool,
+    boot: Option<(u32, u64)>,
+    path: &Path,
+    format: &str,
+) -> Result<()> {
+    if from_csv {
+        return Err(Error::InvalidArgument(
+            "--out writes the project's report; a report read with --from-csv is printed (add --json to keep it)"
+                .into(),
+        ));
+    }
+    let format: forcebench::agreement::export::ExportFormat = format.parse()?;
+    let project = open(project)?;
+    let report = forcebench::agreement::project_report(&project, boot)?;
+    let written = forcebench::agreement::export::write_report(&report, path, format)?;
+    println!("wrote the agreement report to {}", written.display());
+    Ok(())
 }
 
 fn run_plan(
