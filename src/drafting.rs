@@ -48,6 +48,12 @@ pub struct DraftRunOptions {
     pub api: crate::evaluate::providers::Api,
     pub temperature: f64,
     pub max_tokens: Option<u32>,
+    /// The field the output cap is sent in, when not the API style's own.
+    pub cap_field: Option<String>,
+    /// Send no temperature (a provider whose deterministic mode is a named setting in `extra`).
+    pub no_temperature: bool,
+    /// Fixed fields added to every request body.
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
     /// Send at most this many of the waiting contexts, then stop.
     pub limit: Option<usize>,
     pub timeout: Duration,
@@ -66,6 +72,9 @@ impl DraftRunOptions {
             api: crate::evaluate::providers::Api::Chat,
             temperature: 0.0,
             max_tokens: Some(crate::evaluate::runner::DEFAULT_MAX_TOKENS),
+            cap_field: None,
+            no_temperature: false,
+            extra: Default::default(),
             limit: None,
             timeout: Duration::from_secs(120),
             max_attempts: 5,
@@ -153,15 +162,9 @@ pub fn read_answer(content: &str) -> std::result::Result<DraftFields, String> {
     Ok(fields)
 }
 
-/// Runs (or resumes) a drafting run: see the module documentation.
-pub fn run(
-    project: &mut Project,
-    opts: &DraftRunOptions,
-    progress: &mut dyn FnMut(u64, u64),
-    cancel: &AtomicBool,
-) -> Result<DraftRunSummary> {
-    crate::settings::lead_only(project.conn(), "drafting candidates")?;
-    let name = crate::evaluate::evaluator_name(&opts.name)?;
+/// Refuses settings no drafting run can be made with, in words naming the setting, before
+/// anything is read or sent (as [`crate::evaluate::runner::check_options`] does for a judge run).
+pub fn check_options(opts: &DraftRunOptions) -> Result<()> {
     if opts.model.trim().is_empty() {
         return Err(Error::InvalidArgument("--model needs the model's name as the endpoint knows it".into()));
     }
@@ -173,6 +176,33 @@ pub fn run(
             "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
         ));
     }
+    if opts.cap_field.as_deref().is_some_and(|f| f.trim().is_empty()) {
+        return Err(Error::InvalidArgument(
+            "--cap-field is blank: name the field, or leave it out for the style's own".into(),
+        ));
+    }
+    crate::evaluate::providers::check_extra(&opts.extra)?;
+    if opts.max_attempts == 0 {
+        return Err(Error::InvalidArgument(
+            "--attempts 0 would send nothing: give at least 1 (tries per request)".into(),
+        ));
+    }
+    if opts.timeout.is_zero() {
+        return Err(Error::InvalidArgument("--timeout 0 leaves no time for an answer: give at least 1 second".into()));
+    }
+    Ok(())
+}
+
+/// Runs (or resumes) a drafting run: see the module documentation.
+pub fn run(
+    project: &mut Project,
+    opts: &DraftRunOptions,
+    progress: &mut dyn FnMut(u64, u64),
+    cancel: &AtomicBool,
+) -> Result<DraftRunSummary> {
+    crate::settings::lead_only(project.conn(), "drafting candidates")?;
+    let name = crate::evaluate::evaluator_name(&opts.name)?;
+    check_options(opts)?;
     let client = ChatClient::new(opts.api, &opts.base_url, opts.api_key_env.as_deref(), opts.timeout)?;
     let (source, text) = prompt(opts.template.as_deref())?;
     let sha = hex::encode(Sha256::digest(text.as_bytes()));
@@ -181,9 +211,19 @@ pub fn run(
         "max_tokens": opts.max_tokens,
         "api_key_env": opts.api_key_env,
     });
-    // The default style is left out, so runs recorded before there were styles read the same.
+    // The default style and an unchanged profile are left out, so runs recorded before they
+    // could be chosen read the same (and resume).
     if !opts.api.is_chat() {
         params["api"] = opts.api.as_str().into();
+    }
+    if let Some(field) = &opts.cap_field {
+        params["cap_field"] = field.as_str().into();
+    }
+    if opts.no_temperature {
+        params["no_temperature"] = true.into();
+    }
+    if !opts.extra.is_empty() {
+        params["extra"] = serde_json::to_value(&opts.extra).map_err(|e| Error::Internal(e.to_string()))?;
     }
     let params_json = params.to_string();
 
@@ -279,6 +319,12 @@ pub fn run(
     };
     let mut done = answered_before;
     progress(done, total as u64);
+    let sampling = crate::evaluate::providers::Sampling {
+        temperature: (!opts.no_temperature).then_some(opts.temperature),
+        cap: opts.max_tokens.map(|n| (n, opts.cap_field.as_deref())),
+        seed: None,
+        extra: &opts.extra,
+    };
     for (id, prompt) in pending.into_iter().take(opts.limit.unwrap_or(usize::MAX)) {
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             break;
@@ -289,7 +335,7 @@ pub fn run(
             summary.skipped.push(id);
             continue;
         }
-        let body = client.body(&opts.model, &prompt, opts.temperature, opts.max_tokens);
+        let body = client.body(&opts.model, &prompt, &sampling);
         let (asked, retries) = client.ask(&body, opts.max_attempts, opts.retry_wait, cancel);
         match asked {
             Asked::Answered { status, body, content, sent_at } => {

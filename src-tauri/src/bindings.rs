@@ -15,6 +15,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::judging::TemplateInfo::export_all_to(dir)?;
     crate::drafting::DraftRunParams::export_all_to(dir)?;
     crate::drafting::DraftProgress::export_all_to(dir)?;
+    crate::drafting::DraftCatalog::export_all_to(dir)?;
     crate::judging::JudgeParams::export_all_to(dir)?;
     crate::judging::JudgeCatalog::export_all_to(dir)?;
     crate::battery::PanelRead::export_all_to(dir)?;

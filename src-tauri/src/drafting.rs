@@ -12,12 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use forcebench::drafting::{self, DraftRunOptions, DraftRunSummary, SuggestionRecord};
+use forcebench::evaluate::providers;
 use forcebench::ErrorPayload;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::State;
 use ts_rs::TS;
 
+use crate::judging::ApiInfo;
 use crate::Studio;
 
 /// What the window asks for a drafting run (`draft run`'s options); an option left out takes the
@@ -36,6 +38,15 @@ pub struct DraftRunParams {
     /// A prompt file; the shipped prompt when left out.
     #[serde(default)]
     pub template: Option<String>,
+    /// The field the output cap is sent in, when not the style's own.
+    #[serde(default)]
+    pub cap_field: Option<String>,
+    /// Send no temperature (a provider whose deterministic mode is a named field in `extra`).
+    #[serde(default)]
+    pub no_temperature: bool,
+    /// Fixed fields added to every request body, one `KEY=JSON` each (`draft run --extra`).
+    #[serde(default)]
+    pub extra: Vec<String>,
     #[serde(default)]
     pub temperature: Option<f64>,
     /// The output cap; 0 sends none.
@@ -43,17 +54,19 @@ pub struct DraftRunParams {
     pub max_tokens: Option<u32>,
     #[serde(default)]
     pub limit: Option<u32>,
-    /// Seconds one request may take before it is retried (at least 1).
+    /// Seconds one request may take before it is retried (the core refuses 0).
     #[serde(default)]
     #[ts(type = "number | null")]
     pub timeout: Option<u64>,
-    /// Tries per request (at least 1).
+    /// Tries per request (the core refuses 0).
     #[serde(default)]
     pub attempts: Option<u32>,
 }
 
 impl DraftRunParams {
-    /// The core's options for this run; an unknown API style is refused by name.
+    /// The core's options for this run, refused in the core's words where `draft run` would
+    /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`, zero tries
+    /// or seconds, a temperature outside 0-2), before anything is sent.
     pub fn options(&self) -> Result<DraftRunOptions, ErrorPayload> {
         let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
         let mut o = DraftRunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim());
@@ -62,6 +75,9 @@ impl DraftRunParams {
         }
         o.api_key_env = blank(&self.api_key_env);
         o.template = blank(&self.template).map(std::path::PathBuf::from);
+        o.cap_field = blank(&self.cap_field);
+        o.no_temperature = self.no_temperature;
+        o.extra = providers::parse_extra(&self.extra).map_err(|e| e.payload())?;
         if let Some(t) = self.temperature {
             o.temperature = t;
         }
@@ -69,14 +85,44 @@ impl DraftRunParams {
             o.max_tokens = (n > 0).then_some(n);
         }
         o.limit = self.limit.map(|n| n as usize);
+        // Passed on as given: a 0 is refused by the core in its words, never raised in silence.
         if let Some(t) = self.timeout {
-            o.timeout = Duration::from_secs(t.max(1));
+            o.timeout = Duration::from_secs(t);
         }
         if let Some(a) = self.attempts {
-            o.max_attempts = a.max(1);
+            o.max_attempts = a;
         }
+        drafting::check_options(&o).map_err(|e| e.payload())?;
         Ok(o)
     }
+}
+
+/// What a drafting run uses for an option left out (`draft run`'s defaults, the core's
+/// `DraftRunOptions::new`), and the API styles it can speak.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct DraftCatalog {
+    pub apis: Vec<ApiInfo>,
+    pub temperature: f64,
+    /// The output cap (0: none is sent).
+    pub max_tokens: u32,
+    /// Seconds one request may take before it is retried.
+    #[ts(type = "number")]
+    pub timeout: u64,
+    /// Tries per request.
+    pub attempts: u32,
+}
+
+/// The API styles and the defaults the drafting form starts from.
+#[tauri::command]
+pub async fn draft_catalog() -> Result<DraftCatalog, ErrorPayload> {
+    let d = DraftRunOptions::new("", "", "");
+    Ok(DraftCatalog {
+        apis: crate::judging::api_infos(),
+        temperature: d.temperature,
+        max_tokens: d.max_tokens.unwrap_or(0),
+        timeout: d.timeout.as_secs(),
+        attempts: d.max_attempts,
+    })
 }
 
 /// How far a drafting run is: answers committed of the contexts in the run.

@@ -72,6 +72,19 @@ pub struct JudgeCatalog {
     pub defaults: RunDefaults,
 }
 
+/// The API styles the core sends, as the window offers them (a judge run's and a drafting run's).
+pub fn api_infos() -> Vec<ApiInfo> {
+    Api::ALL
+        .iter()
+        .map(|a| ApiInfo {
+            name: a.as_str().to_string(),
+            path: a.url(""),
+            cap_field: a.cap_field().to_string(),
+            needs_cap: *a == Api::Anthropic,
+        })
+        .collect()
+}
+
 /// The templates, label maps and run defaults that ship with ForceBench.
 #[tauri::command]
 pub async fn judge_templates() -> Result<JudgeCatalog, ErrorPayload> {
@@ -86,15 +99,7 @@ pub async fn judge_templates() -> Result<JudgeCatalog, ErrorPayload> {
             })
             .collect(),
         label_maps: LABEL_MAPS.iter().map(|m| m.to_string()).collect(),
-        apis: Api::ALL
-            .iter()
-            .map(|a| ApiInfo {
-                name: a.as_str().to_string(),
-                path: a.url(""),
-                cap_field: a.cap_field().to_string(),
-                needs_cap: *a == Api::Anthropic,
-            })
-            .collect(),
+        apis: api_infos(),
         defaults: RunDefaults {
             concurrency: d.concurrency as u32,
             temperature: d.sampling.temperature,

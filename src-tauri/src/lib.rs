@@ -179,6 +179,7 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         drafting::draft_cancel,
         drafting::draft_prompt,
         drafting::draft_records,
+        drafting::draft_catalog,
         // annotate.rs
         annotate::list_annotators,
         annotate::annotate_queue_page,

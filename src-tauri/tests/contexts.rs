@@ -266,3 +266,90 @@ fn draft_run_is_reached_through_ipc_with_its_channel_and_refuses_what_the_core_r
     // Cancel with no run going answers that none was.
     assert_eq!(invoke(&window, "draft_cancel", json!({})).unwrap(), json!(false));
 }
+
+// Broke: the window's drafting form sent only the endpoint, model, style, key variable and prompt;
+// temperature, cap, timeout and tries were never given, the provider profile (cap field, a named
+// deterministic mode, extra fields) could not be, and a 0 was raised to 1 in silence.
+#[test]
+fn the_window_drafts_with_the_profile_it_was_given_and_refuses_bad_settings_before_sending() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with_path(|path, _, _| match path {
+        "/v1/responses" => Reply::responses(ANSWER),
+        _ => Reply::content(ANSWER),
+    });
+    let (app, window) = app(Ok(sample_file(dir.path())));
+    let (studio, state) = (app.state::<forcebench_studio::Studio>(), app.state::<DraftState>());
+    let profiled = |name: &str, more: serde_json::Value| -> DraftRunParams {
+        let mut p = json!({
+            "name": name, "base_url": server.base_url, "model": "scripted-drafter",
+            "temperature": 0.7, "max_tokens": 321, "cap_field": "max_completion_tokens",
+            "extra": ["reasoning={\"effort\":\"minimal\"}", " ", "top_p=0.5"],
+            "timeout": 30, "attempts": 2, "limit": 1,
+        });
+        p.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+        serde_json::from_value(p).unwrap()
+    };
+    let body = |n: usize| server.seen.lock().unwrap()[n].body.clone();
+
+    // Refused in the core's words, and nothing is sent.
+    for (more, words) in [
+        (json!({ "extra": ["reasoning"] }), "--extra `reasoning`: give KEY=JSON"),
+        (json!({ "extra": ["top_p=high"] }), "--extra `top_p=high`: the value is not JSON"),
+        (json!({ "extra": ["a=1", "a=2"] }), "--extra `a=2`: the field is given twice"),
+        (json!({ "extra": ["messages=[]"] }), "the extra field `messages` would replace the prompt or the model"),
+        (json!({ "attempts": 0 }), "--attempts 0 would send nothing"),
+        (json!({ "timeout": 0 }), "--timeout 0 leaves no time for an answer"),
+        (json!({ "temperature": 2.5 }), "--temperature 2.5 is not between 0 and 2"),
+        (json!({ "api": "anthropic", "max_tokens": 0 }), "--api anthropic needs an output cap"),
+        (json!({ "api": "soap" }), "`soap` is not an API style"),
+    ] {
+        let err = run_with(&studio, &state, &profiled("refused", more.clone()), |_| {}).unwrap_err();
+        assert_eq!(err.code, "invalid_argument", "{more}: {}", err.message);
+        assert!(err.message.starts_with(words) || err.message.contains(words), "{more}: {}", err.message);
+    }
+    assert_eq!(server.seen.lock().unwrap().len(), 0, "nothing sent for a refused setting");
+
+    // The request carries every setting the form gave, the cap in the field the profile names.
+    let s = run_with(&studio, &state, &profiled("profiled", json!({})), |_| {}).unwrap();
+    assert_eq!((s.answered_now, s.unanswered), (1, 2));
+    let sent = body(0);
+    assert_eq!(sent["temperature"], 0.7);
+    assert_eq!(sent["max_completion_tokens"], 321);
+    assert!(sent.get("max_tokens").is_none(), "the cap goes in the named field only: {sent}");
+    assert_eq!((sent["reasoning"].clone(), sent["top_p"].clone()), (json!({ "effort": "minimal" }), json!(0.5)));
+    assert_eq!(sent["model"], "scripted-drafter");
+
+    // Resumed with the same settings: the next context goes with the same profile.
+    run_with(&studio, &state, &profiled("profiled", json!({})), |_| {}).unwrap();
+    assert_eq!(body(1)["max_completion_tokens"], 321);
+    assert_eq!(body(1)["reasoning"], json!({ "effort": "minimal" }));
+    // Resumed with another profile: refused by the core, naming what the run was sent with.
+    let err = run_with(&studio, &state, &profiled("profiled", json!({ "extra": [] })), |_| {}).unwrap_err();
+    assert!(
+        err.message.contains("already exists with parameters") && err.message.contains("reasoning"),
+        "{}",
+        err.message
+    );
+    assert_eq!(server.seen.lock().unwrap().len(), 2);
+
+    // A named deterministic mode: no temperature at all, the mode as an extra field; the
+    // Responses style puts the cap in its own field when none is named.
+    let named = json!({ "no_temperature": true, "cap_field": null, "api": "responses", "extra": ["reasoning={\"effort\":\"low\"}"] });
+    run_with(&studio, &state, &profiled("named-mode", named), |_| {}).unwrap();
+    let seen = server.seen.lock().unwrap();
+    let last = seen.last().unwrap();
+    assert_eq!(last.path, "/v1/responses");
+    assert!(last.body.get("temperature").is_none(), "{}", last.body);
+    assert_eq!(
+        (last.body["max_output_tokens"].clone(), last.body["reasoning"]["effort"].clone()),
+        (json!(321), json!("low"))
+    );
+    drop(seen);
+
+    // The form's defaults and styles are the core's.
+    let catalog = invoke(&window, "draft_catalog", json!({})).unwrap();
+    assert_eq!((catalog["temperature"].as_f64(), catalog["max_tokens"].as_u64()), (Some(0.0), Some(1024)));
+    assert_eq!((catalog["timeout"].as_u64(), catalog["attempts"].as_u64()), (Some(120), Some(5)));
+    let styles: Vec<&str> = catalog["apis"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(styles, ["chat", "responses", "anthropic"]);
+}

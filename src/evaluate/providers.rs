@@ -220,6 +220,19 @@ fn error_of(obj: &serde_json::Map<String, Value>) -> std::result::Result<(), Str
     }
 }
 
+/// Refuses an extra field that would replace what a run sends itself (the model, the prompt or
+/// the system message), naming it.
+pub fn check_extra(extra: &BTreeMap<String, Value>) -> Result<()> {
+    if let Some(k) =
+        extra.keys().find(|k| ["model", "messages", "input", "system", "instructions"].contains(&k.as_str()))
+    {
+        return Err(Error::InvalidArgument(format!(
+            "the extra field `{k}` would replace the prompt or the model the run sends; extra fields are for fixed settings"
+        )));
+    }
+    Ok(())
+}
+
 /// Fixed request fields given as `KEY=JSON` (the CLI's `--extra`, the app's extra-field lines),
 /// each refused in words naming it: no `=`, a blank key, a value that is not JSON, a key given
 /// twice. Blank entries are skipped (an empty line in the app). What the fields may not replace

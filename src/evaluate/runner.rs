@@ -200,16 +200,7 @@ pub fn check_options(opts: &RunOptions) -> Result<()> {
             "--api anthropic needs an output cap (the Messages API requires max_tokens): give --max-tokens N".into(),
         ));
     }
-    if let Some(k) = opts
-        .sampling
-        .extra
-        .keys()
-        .find(|k| ["model", "messages", "input", "system", "instructions"].contains(&k.as_str()))
-    {
-        return Err(Error::InvalidArgument(format!(
-            "the extra field `{k}` would replace the prompt or the model the run sends; extra fields are for fixed settings"
-        )));
-    }
+    super::providers::check_extra(&opts.sampling.extra)?;
     // The workers are bounded (one thread each); a count outside the bound was once clamped in
     // silence, so the run went with a setting nobody gave.
     if !(1..=MAX_CONCURRENCY).contains(&opts.concurrency) {
@@ -901,21 +892,8 @@ impl ChatClient {
     }
 
     /// The request body of one prompt (no system message) in the client's API style.
-    pub(crate) fn body(
-        &self,
-        model: &str,
-        prompt: &str,
-        temperature: f64,
-        max_tokens: Option<u32>,
-    ) -> serde_json::Value {
-        let extra = std::collections::BTreeMap::new();
-        let sampling = super::providers::Sampling {
-            temperature: Some(temperature),
-            cap: max_tokens.map(|n| (n, None)),
-            seed: None,
-            extra: &extra,
-        };
-        self.api.body(model, None, prompt, &sampling)
+    pub(crate) fn body(&self, model: &str, prompt: &str, sampling: &super::providers::Sampling) -> serde_json::Value {
+        self.api.body(model, None, prompt, sampling)
     }
 
     /// Sends one request body, retrying as a judge run does; returns the outcome and

@@ -190,6 +190,76 @@ fn a_refusing_endpoint_stops_the_run_and_the_command_line_says_so() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), drafting::DRAFTING_PROMPT);
 }
 
+// Broke: `draft run` could not be given the provider profile `judge run` takes (cap field, a
+// named deterministic mode, extra fields), so a provider that names its cap or its deterministic
+// setting otherwise could not draft; and an older run resumed as before must still resume.
+#[test]
+fn draft_run_sends_the_provider_profile_and_refuses_a_bad_one_before_sending() {
+    let (dir, path, project) = kept(2);
+    drop(project);
+    let server = Server::start(|_, _| Reply::content(&answer()));
+    let fb = |args: &[&str]| {
+        Command::cargo_bin("forcebench")
+            .unwrap()
+            .env_remove("FORCEBENCH_PROJECT")
+            .env("HOME", dir.path())
+            .args(["--project", path.to_str().unwrap(), "draft", "run", "--base-url", &server.base_url])
+            .args(["--model", "m", "--retry-wait-ms", "1"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (args, words) in [
+        (&["--name", "bad", "--extra", "effort"][..], "error [invalid_argument]: --extra `effort`: give KEY=JSON"),
+        (
+            &["--name", "bad", "--extra", "model=\"x\""][..],
+            "error [invalid_argument]: the extra field `model` would replace",
+        ),
+        (&["--name", "bad", "--attempts", "0"][..], "error [invalid_argument]: --attempts 0 would send nothing"),
+        (&["--name", "bad", "--timeout", "0"][..], "error [invalid_argument]: --timeout 0 leaves no time"),
+    ] {
+        let out = fb(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.starts_with(words), "{args:?}: {err}");
+    }
+    assert_eq!(server.seen.lock().unwrap().len(), 0, "nothing sent");
+    let out = fb(&[
+        "--name",
+        "named",
+        "--limit",
+        "1",
+        "--no-temperature",
+        "--cap-field",
+        "max_completion_tokens",
+        "--max-tokens",
+        "200",
+        "--extra",
+        "reasoning={\"effort\":\"minimal\"}",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let body = server.seen.lock().unwrap()[0].body.clone();
+    assert!(body.get("temperature").is_none() && body.get("max_tokens").is_none(), "{body}");
+    assert_eq!(
+        (body["max_completion_tokens"].as_u64(), body["reasoning"]["effort"].as_str()),
+        (Some(200), Some("minimal"))
+    );
+    // The same run without its profile is another run's settings: refused, naming them.
+    let out = fb(&["--name", "named", "--max-tokens", "200"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error [invalid_argument]: a drafting run named `named` already exists")
+            && err.contains("reasoning"),
+        "{err}"
+    );
+    assert_eq!(server.seen.lock().unwrap().len(), 1);
+    // A run with no profile records its parameters as before (what older runs hold), so they resume.
+    assert!(fb(&["--name", "plain", "--limit", "1"]).status.success());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let params: String =
+        conn.query_row("SELECT params_json FROM draft_runs WHERE name = 'plain'", [], |r| r.get(0)).unwrap();
+    assert_eq!(params, r#"{"temperature":0.0,"max_tokens":1024,"api_key_env":null}"#);
+}
+
 #[test]
 fn an_answer_is_read_for_the_draft_fields_only() {
     let f = drafting::read_answer(

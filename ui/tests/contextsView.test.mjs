@@ -317,9 +317,11 @@ test("a model drafts from the view with its progress, and Cancel keeps what was 
   await page.click('[data-testid="draft-run-start"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="draft-run-progress"]')?.textContent.includes("1 of 3"));
   const [sent] = await calls(page, "draft_run");
+  // The numeric fields start from the core's defaults (draft_catalog) and are sent as shown.
   assert.deepEqual(sent.params, {
     name: "run-w", base_url: "http://127.0.0.1:8080/v1", model: "qwen", api: "chat", api_key_env: "MY_KEY", template: null,
-    temperature: null, max_tokens: null, limit: null, timeout: null, attempts: null,
+    cap_field: null, no_temperature: false, extra: [],
+    temperature: 0, max_tokens: 1024, limit: null, timeout: 120, attempts: 5,
   });
   await page.click('[data-testid="draft-run-cancel"]');
   await page.waitForSelector('[data-testid="draft-run-done"]');
@@ -327,6 +329,56 @@ test("a model drafts from the view with its progress, and Cancel keeps what was 
   assert.match(await page.textContent('[data-testid="draft-run-done"]'), /1 now; 1 draft made\.\s+2 still wait: run the same name again to go on\./);
   // The view read the contexts again after the run.
   assert.ok((await calls(page, "contexts_list")).length >= 2);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the drafting form offers the judge form's provider profile and the run's numbers, and shows the core's refusal", async () => {
+  const refusal = { code: "invalid_argument", message: "--extra `reasoning`: give KEY=JSON" };
+  const { page, problems } = await open({}, { draft_run: refusal });
+  await page.click('[data-testid="draft-runner"] summary');
+  await page.waitForFunction(() => document.querySelector('[data-testid="draft-run-timeout"]')?.value === "120");
+  assert.deepEqual(
+    await Promise.all(["temperature", "max-tokens", "timeout", "attempts"].map((f) => page.inputValue(`[data-testid="draft-run-${f}"]`))),
+    ["0", "1024", "120", "5"],
+    "the core's defaults",
+  );
+  await page.fill('[data-testid="draft-run-model"]', "qwen");
+  await page.fill('[data-testid="draft-run-name"]', "run-p");
+  // The styles are the core's, each explained with its path and cap field.
+  await page.selectOption('[data-testid="draft-run-api"]', "responses");
+  assert.match(await page.textContent('[data-testid="draft-run-api-about"]'), /\/responses; the cap goes in max_output_tokens/);
+  // A stray letter on either choice list changes nothing.
+  for (const list of ["draft-run-api", "draft-run-deterministic"]) {
+    const before = await page.inputValue(`[data-testid="${list}"]`);
+    await page.focus(`[data-testid="${list}"]`);
+    await page.keyboard.press("a");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.inputValue(`[data-testid="${list}"]`), before, list);
+  }
+  await page.selectOption('[data-testid="draft-run-deterministic"]', "none");
+  assert.equal(await page.isDisabled('[data-testid="draft-run-temperature"]'), true, "no temperature is sent in a named mode");
+  await page.fill('[data-testid="draft-run-cap-field"]', "max_completion_tokens");
+  await page.fill('[data-testid="draft-run-extra"]', 'reasoning={"effort":"minimal"}\nseed=7');
+  // A cap that is not a number holds the run until it is fixed, and says so.
+  await page.fill('[data-testid="draft-run-max-tokens"]', "lots");
+  assert.equal(await page.isDisabled('[data-testid="draft-run-start"]'), true);
+  assert.match(await page.textContent('[data-testid="draft-run-hint"]'), /whole numbers/);
+  await page.fill('[data-testid="draft-run-max-tokens"]', "300");
+  await page.fill('[data-testid="draft-run-attempts"]', "2");
+  await page.click('[data-testid="draft-run-start"]');
+  await page.waitForSelector('[data-testid="draft-run-error"]');
+  const [sent] = await calls(page, "draft_run");
+  assert.deepEqual(sent.params, {
+    name: "run-p", base_url: "http://127.0.0.1:8080/v1", model: "qwen", api: "responses", api_key_env: null, template: null,
+    cap_field: "max_completion_tokens", no_temperature: true, extra: ['reasoning={"effort":"minimal"}', "seed=7"],
+    temperature: 0, max_tokens: 300, limit: null, timeout: 120, attempts: 2,
+  });
+  assert.equal(await page.textContent('[data-testid="draft-run-error"]'), `The run stopped. invalid_argument: ${refusal.message}`);
+  assert.equal(await page.$('[data-testid="draft-run-done"]'), null, "nothing is said done");
+  // The settings stay for the resume: the form still holds what was sent.
+  assert.equal(await page.inputValue('[data-testid="draft-run-cap-field"]'), "max_completion_tokens");
+  await page.screenshot({ path: join(shotsDir, "contexts-draft-runner.png") });
   assert.deepEqual(problems, []);
   await page.close();
 });

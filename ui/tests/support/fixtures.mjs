@@ -142,6 +142,9 @@ export const JUDGE_CATALOG = {
   defaults: { concurrency: 4, temperature: 0, timeout: 120, attempts: 5, max_tokens: 1024, answer_attempts: 3 },
 };
 
+/** The drafting form's styles and defaults as `draft_catalog` gives them (the core's `DraftRunOptions::new`). */
+export const DRAFT_CATALOG = { apis: JUDGE_CATALOG.apis, temperature: 0, max_tokens: 1024, timeout: 120, attempts: 5 };
+
 /** No evaluator stored as `<model>@<template>`: the grid is not shown (`evaluation_grid`). */
 export const EMPTY_GRID = { models: [], templates: [], cells: [], pooled: [], baselines: [], footnotes: [] };
 
@@ -151,7 +154,7 @@ export const NO_FAMILIES = { pairs: { none: 0 }, per_family: {}, shortcuts: [], 
 /** The default mock backend; override fields per test. */
 export function backend(overrides = {}) {
   const { answers, ...rest } = overrides;
-  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, evaluation_grid: EMPTY_GRID, evaluation_families: NO_FAMILIES, ...answers }, ...rest };
+  return { status, rows, details, errors: {}, session, guideline: GUIDELINE_IN_FORCE, annotate, answers: { judge_templates: JUDGE_CATALOG, draft_catalog: DRAFT_CATALOG, evaluation_grid: EMPTY_GRID, evaluation_families: NO_FAMILIES, ...answers }, ...rest };
 }
 
 // --- The annotate view -----------------------------------------------------------------------

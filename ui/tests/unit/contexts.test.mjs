@@ -144,10 +144,10 @@ test("the drafting runner sends the command line's options and waits for a usabl
   assert.equal(r.ready, false);
   r.model = " qwen ";
   r.name = "r";
-  r.limit = "2.5";
+  r.numbers.limit = "2.5";
   assert.equal(r.limitValue, "bad");
   assert.equal(r.ready, false);
-  r.limit = "2";
+  r.numbers.limit = "2";
   r.api = "anthropic";
   r.template = " prompts/mine.txt ";
   assert.equal(r.ready, true);
@@ -155,9 +155,41 @@ test("the drafting runner sends the command line's options and waits for a usabl
   const [sent] = fake.of("draft_run");
   assert.deepEqual(sent.params, {
     name: "r", base_url: "http://127.0.0.1:8080/v1", model: "qwen", api: "anthropic", api_key_env: null, template: "prompts/mine.txt",
+    cap_field: null, no_temperature: false, extra: [],
     temperature: null, max_tokens: null, limit: 2, timeout: null, attempts: null,
   });
   assert.equal(r.summary?.drafted, 1);
   assert.equal(finished, 1);
   assert.equal(r.running, false);
+});
+
+test("the drafting runner starts from the core's defaults and sends the provider profile as the judge form does", async () => {
+  const fake = installCore({
+    draft_catalog: () => ({ apis: [{ name: "chat", path: "/chat/completions", cap_field: "max_tokens", needs_cap: false }], temperature: 0, max_tokens: 1024, timeout: 120, attempts: 5 }),
+    draft_run: () => ({ name: "p", model: "m", prompt_source: "shipped:drafting", prompt_sha256: "0".repeat(64), requests: 1, answered_before: 0, answered_now: 1, drafted: 1, unusable: [], failures: [], skipped: [], unanswered: 0 }),
+  });
+  globalThis.window.__TAURI_INTERNALS__.transformCallback = () => 1;
+  const r = new DraftRunner();
+  r.numbers.timeout = "30";
+  await r.load();
+  // A value typed before the defaults came is kept; the blank ones take the core's.
+  assert.deepEqual({ ...r.numbers }, { temperature: "0", maxTokens: "1024", timeout: "30", attempts: "5", limit: "" });
+  r.model = "m";
+  r.name = "p";
+  r.profile = { api: "chat", capField: " max_completion_tokens ", deterministic: "none", extra: 'reasoning={"effort":"low"}\n\n top_p=0.5 ' };
+  r.numbers.temperature = "0.7";
+  r.numbers.maxTokens = "abc";
+  assert.deepEqual(r.badNumbers, ["maxTokens"]);
+  assert.equal(r.ready, false, "a cap that is not a number waits for a fix");
+  // A 0 is a number: sent as typed, for the core to refuse in its words (never raised to 1 here).
+  r.numbers.maxTokens = "0";
+  r.numbers.attempts = "0";
+  assert.equal(r.ready, true);
+  await r.run();
+  const [sent] = fake.of("draft_run");
+  assert.deepEqual(sent.params, {
+    name: "p", base_url: "http://127.0.0.1:8080/v1", model: "m", api: "chat", api_key_env: null, template: null,
+    cap_field: "max_completion_tokens", no_temperature: true, extra: ['reasoning={"effort":"low"}', "top_p=0.5"],
+    temperature: 0.7, max_tokens: 0, limit: null, timeout: 30, attempts: 0,
+  });
 });

@@ -152,6 +152,16 @@ pub struct DraftRunArgs {
     /// The output cap sent as max_tokens; 0 sends none
     #[arg(long, default_value_t = forcebench::evaluate::runner::DEFAULT_MAX_TOKENS)]
     max_tokens: u32,
+    /// The field the output cap is sent in [default: max_tokens, or max_output_tokens for responses]
+    #[arg(long, value_name = "FIELD")]
+    cap_field: Option<String>,
+    /// Send no temperature (for a provider whose deterministic mode is a named setting: --extra)
+    #[arg(long)]
+    no_temperature: bool,
+    /// A fixed field added to every request body, as KEY=JSON (repeatable), e.g.
+    /// --extra 'reasoning={"effort":"minimal"}'
+    #[arg(long, value_name = "KEY=JSON")]
+    extra: Vec<String>,
     /// Send at most N of the waiting contexts, then stop
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -170,21 +180,22 @@ pub struct DraftRunArgs {
 
 fn draft_run(project: Option<&Path>, a: DraftRunArgs) -> Result<()> {
     use forcebench::drafting as model;
-    if a.timeout == 0 || a.attempts == 0 {
-        return Err(Error::InvalidArgument("--timeout and --attempts must be at least 1".into()));
-    }
-    let mut p = open(project)?;
     let mut opts = model::DraftRunOptions::new(&a.name, &a.base_url, &a.model);
     opts.template = a.template;
     opts.api_key_env = a.api_key_env;
     opts.api = a.api.parse().map_err(Error::InvalidArgument)?;
     opts.temperature = a.temperature;
     opts.max_tokens = (a.max_tokens > 0).then_some(a.max_tokens);
+    opts.cap_field = a.cap_field;
+    opts.no_temperature = a.no_temperature;
+    opts.extra = forcebench::evaluate::providers::parse_extra(&a.extra)?;
     let limit = a.limit;
     opts.limit = limit;
     opts.timeout = std::time::Duration::from_secs(a.timeout);
     opts.max_attempts = a.attempts;
     opts.retry_wait = std::time::Duration::from_millis(a.retry_wait_ms);
+    model::check_options(&opts)?;
+    let mut p = open(project)?;
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let s = model::run(&mut p, &opts, &mut |_, _| {}, &cancel)?;
     if a.json {

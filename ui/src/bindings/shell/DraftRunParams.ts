@@ -16,16 +16,28 @@ api_key_env: string | null,
 /**
  * A prompt file; the shipped prompt when left out.
  */
-template: string | null, temperature: number | null, 
+template: string | null, 
+/**
+ * The field the output cap is sent in, when not the style's own.
+ */
+cap_field: string | null, 
+/**
+ * Send no temperature (a provider whose deterministic mode is a named field in `extra`).
+ */
+no_temperature: boolean, 
+/**
+ * Fixed fields added to every request body, one `KEY=JSON` each (`draft run --extra`).
+ */
+extra: Array<string>, temperature: number | null, 
 /**
  * The output cap; 0 sends none.
  */
 max_tokens: number | null, limit: number | null, 
 /**
- * Seconds one request may take before it is retried (at least 1).
+ * Seconds one request may take before it is retried (the core refuses 0).
  */
 timeout: number | null, 
 /**
- * Tries per request (at least 1).
+ * Tries per request (the core refuses 0).
  */
 attempts: number | null, };

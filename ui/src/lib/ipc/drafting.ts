@@ -3,11 +3,12 @@
 import { Channel } from "@tauri-apps/api/core";
 import type { DraftRunSummary } from "../../bindings/DraftRunSummary";
 import type { SuggestionRecord } from "../../bindings/SuggestionRecord";
+import type { DraftCatalog } from "../../bindings/shell/DraftCatalog";
 import type { DraftProgress } from "../../bindings/shell/DraftProgress";
 import type { DraftRunParams } from "../../bindings/shell/DraftRunParams";
 import { call } from "./call";
 
-export type { DraftProgress, DraftRunParams };
+export type { DraftCatalog, DraftProgress, DraftRunParams };
 
 /** Runs (or resumes) a drafting run over the kept contexts without a draft; `onprogress` hears
  *  after each answer. */
@@ -21,3 +22,5 @@ export const draftCancel = () => call<boolean>("draft_cancel");
 export const draftPrompt = () => call<string>("draft_prompt");
 /** Every suggestion for a context, oldest first, with the model's record behind a model draft. */
 export const draftRecords = (id: string) => call<SuggestionRecord[]>("draft_records", { id });
+/** The API styles a drafting run speaks and the defaults of `draft run`. */
+export const draftCatalog = () => call<DraftCatalog>("draft_catalog");
