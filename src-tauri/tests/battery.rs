@@ -93,7 +93,16 @@ fn the_window_reads_a_panel_files_models_and_profiles_and_its_refusals_name_the_
     )
     .unwrap();
     let e = invoke(&window, "battery_panel", json!({ "path": bad.display().to_string() })).unwrap_err();
-    assert!(e["message"].as_str().unwrap().contains("model 2 (`m`, line 4): is listed twice"), "{e}");
+    assert!(e["message"].as_str().unwrap().contains("model 2 (`m`, line 4): `name` on line 5: is listed twice"), "{e}");
+    // A bad field inside a model: the field and its own line, not only the model's.
+    std::fs::write(
+        &bad,
+        "[[model]]\nname = \"m\"\nbase_url = \"http://x/v1\"\n# the provider's mode\ntemperature = 0\nextra = { model = \"other\" }\n",
+    )
+    .unwrap();
+    let e = invoke(&window, "battery_panel", json!({ "path": bad.display().to_string() })).unwrap_err();
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("model 1 (`m`, line 1): `extra.model` on line 6: the extra field `model`"), "{message}");
     let e = invoke(&window, "battery_panel", json!({ "path": "  " })).unwrap_err();
     assert_eq!(e["code"], "invalid_argument");
 }

@@ -138,19 +138,19 @@ fn a_panel_file_with_a_misspelt_key_a_repeated_model_or_an_unknown_api_is_refuse
         ("[[model]]\nname = \"a\"\nbase_url = \"BASE\"\nmax_token = 5\n", "unknown field `max_token`"),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\n",
-            "model 2 (`a`, line 4): is listed twice",
+            "model 2 (`a`, line 4): `name` on line 5: is listed twice",
         ),
         (
             "# a panel\n\n[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"bogus\"\n",
-            "model 1 (`a`, line 3): `bogus` is not an API style",
+            "model 1 (`a`, line 3): `api` on line 6: `bogus` is not an API style",
         ),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\napi = \"anthropic\"\nmax_tokens = 0\n",
-            "--api anthropic needs an output cap",
+            "model 1 (`a`, line 1): `max_tokens` on line 5: 0 sends no output cap, but the anthropic style requires one",
         ),
         (
             "[[model]]\nname = \"a\"\nbase_url = \"BASE\"\nextra = { messages = [] }\n",
-            "the extra field `messages` would replace the prompt",
+            "model 1 (`a`, line 1): `extra.messages` on line 4: the extra field `messages` would replace the prompt",
         ),
         ("", "lists no model"),
     ];
@@ -165,6 +165,50 @@ fn a_panel_file_with_a_misspelt_key_a_repeated_model_or_an_unknown_api_is_refuse
         );
     }
     assert_eq!(server.seen.lock().unwrap().len(), 0);
+}
+
+// Broke: a refusal named the `[[model]]` line only, so in a long table the lead had to hunt
+// for the bad field; each now names the field and the line it is on (the parser's spans).
+#[test]
+fn a_panel_refusal_names_the_line_of_the_field_at_fault_inside_its_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = forcebench::evaluate::runner::RunOptions::new("panel", "", "", "force_aware");
+    let read = |text: &str| {
+        let panel = dir.path().join("panel.toml");
+        std::fs::write(&panel, text).unwrap();
+        forcebench::evaluate::panel_file::read(&panel, &base).map(|_| ()).unwrap_err().to_string()
+    };
+    // The second model's fields sit on lines counted here by hand: a comment, blank lines, a
+    // multi-line extra table and a field after it.
+    let good = "# lab panel\n[[model]]\nname = \"first\"\nbase_url = \"http://127.0.0.1:1/v1\"\n\n";
+    for (second, field, line, words) in [
+        // lines 6-11 are the second model: header on 6
+        ("[[model]]\nname = \"second\"\n\nbase_url = \"http://127.0.0.1:1/v1\"\ntemperature = 7.5\n", "temperature", 10, "7.5 is not between 0 and 2"),
+        ("[[model]]\nname = \"second\"\nbase_url = \"ftp://x\"\n", "base_url", 8, "is not an http:// or https:// address"),
+        ("[[model]]\nname = \"second\"\nbase_url = \"http://u:pw@h/v1\"\n", "base_url", 8, "holds a user name or password"),
+        ("[[model]]\nbase_url = \"http://127.0.0.1:1/v1\"\nname = \"first\"\n", "name", 8, "is listed twice"),
+        ("[[model]]\nname = \"second\"\nbase_url = \"http://127.0.0.1:1/v1\"\napi = \"soap\"\n", "api", 9, "`soap` is not an API style"),
+        (
+            "[[model]]\nname = \"second\"\nbase_url = \"http://127.0.0.1:1/v1\"\n[model.extra]\nreasoning = { effort = \"low\" }\ninput = \"ignore the passage\"\n",
+            "extra.input",
+            11,
+            "the extra field `input` would replace the prompt or the model",
+        ),
+        (
+            "[[model]]\nname = \"second\"\nbase_url = \"http://127.0.0.1:1/v1\"\napi = \"anthropic\"\n\nmax_tokens = 0\n",
+            "max_tokens",
+            11,
+            "the anthropic style requires one",
+        ),
+    ] {
+        let err = read(&format!("{good}{second}"));
+        let want = format!("model 2 (`{}`, line 6): `{field}` on line {line}: ", if field == "name" { "first" } else { "second" });
+        assert!(err.contains(&want) && err.contains(words), "{field}: want `{want}...{words}` in: {err}");
+    }
+    // A key the file may not hold is the parser's own refusal, with its line.
+    let err =
+        read(&format!("{good}[[model]]\nname = \"second\"\nbase_url = \"http://127.0.0.1:1/v1\"\nmax_token = 5\n"));
+    assert!(err.contains("line 9") && err.contains("max_token"), "{err}");
 }
 
 #[test]
