@@ -376,8 +376,17 @@ test("the drafting form offers the judge form's provider profile and the run's n
   });
   assert.equal(await page.textContent('[data-testid="draft-run-error"]'), `The run stopped. invalid_argument: ${refusal.message}`);
   assert.equal(await page.$('[data-testid="draft-run-done"]'), null, "nothing is said done");
-  // The settings stay for the resume: the form still holds what was sent.
+  // The settings stay for the resume: the form still holds what was sent, also once the view
+  // was left and opened again.
   assert.equal(await page.inputValue('[data-testid="draft-run-cap-field"]'), "max_completion_tokens");
+  await page.click('[data-testid="nav-candidates"]');
+  await page.waitForSelector('[data-testid="draft-runner"]', { state: "detached" });
+  await page.keyboard.press("Alt+0");
+  await page.click('[data-testid="draft-runner"] summary');
+  assert.deepEqual(
+    await Promise.all(["cap-field", "extra", "max-tokens", "attempts", "name", "api", "deterministic"].map((f) => page.inputValue(`[data-testid="draft-run-${f}"]`))),
+    ["max_completion_tokens", 'reasoning={"effort":"minimal"}\nseed=7', "300", "2", "run-p", "responses", "none"],
+  );
   await page.screenshot({ path: join(shotsDir, "contexts-draft-runner.png") });
   assert.deepEqual(problems, []);
   await page.close();
