@@ -155,16 +155,28 @@ fn write_into(project: &Project, dir: &Path, version: i64) -> Result<ReleaseRepo
     bytes.push(b'\n');
 
     // Into the export's unpublished folder: the export puts it in place with the split's files.
+    // Each file and folder is synced, as the split's files are, before the folder is swapped in.
     let target = dir.join(RELEASE_DIR);
+    let mut folders = std::collections::BTreeSet::new();
     for (n, (name, content)) in files.iter().chain(std::iter::once(&("manifest.json".to_string(), bytes))).enumerate() {
         let path = target.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            folders.insert(parent.to_path_buf());
         }
-        std::fs::write(&path, content).map_err(|e| Error::io(&path, e))?;
+        let write = || -> std::io::Result<()> {
+            use std::io::Write;
+            let mut file = std::fs::File::create(&path)?;
+            file.write_all(content)?;
+            file.sync_all()
+        };
+        write().map_err(|e| Error::io(&path, e))?;
         if n == 0 {
             crate::crashpoint::hit("export:release-begun");
         }
+    }
+    for folder in &folders {
+        crate::output::sync_folder(folder);
     }
     Ok(ReleaseReport {
         dir: target.display().to_string(),
