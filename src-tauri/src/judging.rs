@@ -162,7 +162,8 @@ pub struct JudgeParams {
 
 impl JudgeParams {
     /// The core's options for this run, refused in the core's words where `judge run` would
-    /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`).
+    /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`). A 0 for
+    /// timeout or attempts is passed on as given, for the core to refuse, never raised to 1.
     pub fn options(&self) -> Result<RunOptions, ErrorPayload> {
         let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
         let mut o = RunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim(), self.template.trim());
@@ -187,13 +188,13 @@ impl JudgeParams {
         }
         o.limit = self.limit.map(|n| n as usize);
         if let Some(t) = self.timeout {
-            o.timeout = Duration::from_secs(t.max(1));
+            o.timeout = Duration::from_secs(t);
         }
         if let Some(a) = self.attempts {
-            o.max_attempts = a.max(1);
+            o.max_attempts = a;
         }
         if let Some(a) = self.answer_attempts {
-            o.answer_attempts = a.max(1);
+            o.answer_attempts = a;
         }
         if let Some(c) = self.control {
             o.control = c;

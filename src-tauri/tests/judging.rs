@@ -253,6 +253,10 @@ fn a_profile_the_cli_would_refuse_is_refused_in_its_words_before_anything_is_sen
         (json!({ "extra": ["a=1", " a = 2"] }), "--extra `a = 2`: the field is given twice"),
         (json!({ "extra": ["messages=[]"] }), "the extra field `messages` would replace the prompt"),
         (json!({ "api": "anthropic", "max_tokens": 0 }), "--api anthropic needs an output cap"),
+        // Raised to 1 in silence before, so the run went with a setting nobody gave.
+        (json!({ "attempts": 0 }), "--attempts 0 would send nothing"),
+        (json!({ "answer_attempts": 0 }), "--answer-attempts 0 would keep no answer"),
+        (json!({ "timeout": 0 }), "--timeout 0 leaves no time for an answer"),
         (
             json!({ "api_key_env": "FORCEBENCH_SHELL_TEST_UNSET_VAR" }),
             "FORCEBENCH_SHELL_TEST_UNSET_VAR (named by --api-key-env) is not set",

@@ -60,7 +60,7 @@ function whole(text: string, min: number, max: number): number | string {
 /**
  * Checks every field; `values` is null when any is wrong, and `errors` says why by field.
  * Bounds: concurrency 1-64 (the core runs at most 64 at once), temperature 0-2 (the core refuses
- * others), timeout and attempts at least 1 (the CLI raises 0 to 1), limit at least 1 when given,
+ * others), timeout and attempts at least 1 (the core refuses 0), limit at least 1 when given,
  * max tokens 0 (no cap) or more, answer attempts at least 1, a seed any whole number.
  */
 export function readOptions(f: OptionFields): { values: OptionValues | null; errors: OptionErrors } {
