@@ -1,4 +1,4 @@
-//! What the window asks of the core while a large project is open (issue 19): a page of the
+//! What the window asks of the core while a large project is open: a page of the
 //! candidate list (`candidate::page`) with and without filters, and one row of the annotate view
 //! (`annotate::row_view`, next-row navigation), beside what they replaced: the whole list
 //! (`candidate::list`) and the whole queue read on every row view (`annotate::queue`); and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recomputes the reference values of the agreement intervals (issue 32) with statsmodels, irrCAC
+# Recomputes the reference values of the agreement intervals with statsmodels, irrCAC
 # and the krippendorff package, installed from PyPI into .venv-agreement-check (pinned in
 # tests/python/requirements-agreement.txt), checks them against the committed
 # tests/fixtures/agreement/reference.json, and runs the Rust test that compares ForceBench with

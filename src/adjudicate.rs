@@ -29,7 +29,7 @@ use crate::qc::{self, QcResult};
 use crate::roster::Role;
 use crate::vocab::Decision;
 
-mod affirm; // issue 28
+mod affirm;
 mod page;
 mod reopen;
 mod stored;
@@ -674,7 +674,7 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
         .filter(|(_, x)| x.seconds_spent > 0.0 && x.seconds_spent < QUICK_SECONDS)
         .map(|(n, _)| n.to_string())
         .collect();
-    // Issue 28: the provenance and duplicate checks that concern this row, after its own.
+    // The provenance and duplicate checks that concern this row, after its own.
     let mut qc = qc::results(conn, id)?;
     qc.extend(crate::provenance::row_results(conn, id)?);
     let mut a = pair.a;

@@ -53,7 +53,7 @@ pub fn export_all_to(dir: &Path) -> Result<(), ExportError> {
     crate::adjudicate::Resolution::export_all_to(dir)?;
     crate::adjudicate::AdjudicationImportReport::export_all_to(dir)?;
     crate::qc::QcReport::export_all_to(dir)?;
-    crate::adjudicate::AffirmReport::export_all_to(dir)?; // issue 28
+    crate::adjudicate::AffirmReport::export_all_to(dir)?;
     crate::adjudicate::Reopening::export_all_to(dir)?;
     crate::guideline::InForce::export_all_to(dir)?;
     crate::guideline::VersionSummary::export_all_to(dir)?;

@@ -48,7 +48,7 @@ pub const IMPORT_FIELDS: &[&str] = &[
     "rationale",
     "axis",
     "severity",
-    // Issue 28: how the candidate was made (NEI-CAP's construction family).
+    // How the candidate was made (NEI-CAP's construction family).
     "construction_family",
 ];
 
@@ -74,7 +74,7 @@ pub struct Candidate {
     pub axis: Option<Axis>,
     pub severity: Option<u8>,
     /// How the candidate was made (which generator, template or editor), when the file says
-    /// (issue 28); used to count and audit a split, never shown to an evaluator as input.
+    ///; used to count and audit a split, never shown to an evaluator as input.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub construction_family: Option<String>,
 }
@@ -421,7 +421,7 @@ impl serde::Serialize for Canonical<'_> {
         seq.serialize_element(&c.rationale)?;
         seq.serialize_element(&c.axis.map(Axis::as_str))?;
         seq.serialize_element(&c.severity)?;
-        // Added with issue 28: only when present, so a row without it keeps its earlier hash.
+        // Added later than the other fields: only when present, so a row without it keeps its earlier hash.
         if let Some(family) = &c.construction_family {
             seq.serialize_element(family)?;
         }

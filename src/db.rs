@@ -51,7 +51,7 @@ pub fn migrations() -> Migrations<'static> {
             .map(|(i, sql)| match i + 1 {
                 // The bundled guideline becomes version 1 in the same step as its table.
                 10 => M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_first_guideline(tx).map_err(Into::into)),
-                // Issue 28: a new project gets the paper's guideline as version 2.
+                // A new project gets the paper's guideline as version 2.
                 _ if *sql == include_str!("../schema/0013_construction_family.sql") => {
                     M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_second_guideline(tx).map_err(Into::into))
                 }
@@ -76,7 +76,7 @@ fn seed_first_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Issue 28: publishes version "2", the team's wording of the ForceBench paper's guideline
+/// Publishes version "2", the team's wording of the ForceBench paper's guideline
 /// (`docs/guideline-v2.md`), in a project that holds no candidates yet (a new project). A project
 /// with rows keeps the version in force; its lead publishes version 2 when they choose. Labels
 /// keep the version they were made under.
@@ -187,7 +187,7 @@ impl std::fmt::Display for Upgrade {
 /// Opens an existing project database: header check, version check, pragmas, pending migrations.
 /// A file of an earlier schema is first copied beside itself (see [`backup_before_upgrade`]).
 ///
-/// One process upgrades a file at a time (issue 29): an upgrade is done holding an exclusive lock
+/// One process upgrades a file at a time: an upgrade is done holding an exclusive lock
 /// on a lock file beside the project ([`upgrade_lock`]); a process that finds the file out of
 /// date waits for that lock, then reads the version again, and opens the file as the process
 /// before it left it (upgraded) instead of upgrading it a second time.
@@ -289,7 +289,7 @@ fn check_tables(conn: &Connection, path: &Path, found: i64) -> Result<()> {
     ))
 }
 
-/// Whether the file system holding `path` is mounted read-only (issue 29).
+/// Whether the file system holding `path` is mounted read-only.
 fn on_read_only_disk(path: &Path) -> bool {
     #[cfg(unix)]
     {
@@ -309,7 +309,7 @@ fn on_read_only_disk(path: &Path) -> bool {
     }
 }
 
-/// Opens a project on a read-only disk for the commands that only read it (issue 29): as an
+/// Opens a project on a read-only disk for the commands that only read it: as an
 /// immutable file (SQLite then needs no `-wal` or `-shm` beside it, which it could not make), with
 /// writes refused. A file of an earlier schema cannot be upgraded there, and is refused.
 fn open_read_only(path: &Path) -> Result<Connection> {
@@ -460,7 +460,7 @@ pub fn create_new(path: &Path) -> Result<Connection> {
     if path.exists() {
         return Err(Error::AlreadyExists { path: path.to_path_buf() });
     }
-    // A symbolic link that points to no file (issue 29): opening it would create the project
+    // A symbolic link that points to no file: opening it would create the project
     // wherever it points.
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(Error::BadOutputPath(format!(

@@ -190,7 +190,7 @@ pub enum Error {
     #[error("{0}")]
     NoLockedSplit(String),
 
-    // --- issue 27: faithful scoring ---
+    // --- faithful scoring ---
     /// A judge template that cannot be used: a placeholder no judge may see (the pair's gold
     /// axis, severity, the other claim, any adjudicated field), a placeholder that matches no
     /// field, or no claim to judge.
@@ -200,7 +200,7 @@ pub enum Error {
     /// An evaluator name with no stored scores on the locked split (remove, panel, paired).
     #[error("{0}")]
     NoEvaluator(String),
-    // --- end issue 27 ---
+    // --- end of faithful scoring ---
     /// A change to a row that a locked split freezes (see `rowstate`).
     #[error(
         "row `{id}` is in locked split v{version}, which freezes it: its annotations, final labels, QC \
@@ -222,7 +222,7 @@ pub enum Error {
     #[error("{0}")]
     AuditUnfinished(String),
 
-    // ---- issue 29: the lock sealed in storage ----
+    // ---- the lock sealed in storage ----
     /// An export of a locked split that would differ from the seal recorded when it was locked.
     #[error("{0}")]
     SealBroken(String),
@@ -238,7 +238,7 @@ pub enum Error {
     )]
     ReadOnlyProject,
 
-    // ---- issue 28: the leakage audit ----
+    // ---- the leakage audit ----
     /// Locking a split whose evaluation set shares a group, a passage or a raised claim with the
     /// rest of the retained pool.
     #[error("{0}")]
@@ -248,7 +248,7 @@ pub enum Error {
     /// with the rest of the benchmark (its leakage audit recomputed).
     #[error("{file}: leakage: {message}")]
     LeakageFound { file: String, message: String },
-    // ---- end of issue 28 ----
+    // ---- end of the leakage audit ----
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
 
@@ -310,8 +310,8 @@ impl Error {
             Error::SealBroken(_) => "seal_broken",
             Error::Damaged(_) => "damaged_project",
             Error::ReadOnlyProject => "read_only_project",
-            Error::SplitLeaks(_) => "split_leaks",         // issue 28
-            Error::LeakageFound { .. } => "leakage_found", // issue 28
+            Error::SplitLeaks(_) => "split_leaks",
+            Error::LeakageFound { .. } => "leakage_found",
             Error::Sqlite(_) => "database",
             Error::Migration(_) => "migration",
         }
@@ -321,7 +321,7 @@ impl Error {
         Error::Io { path: path.into(), source }
     }
 
-    /// This error as it reads for the project file at `path` (issue 29): damage SQLite reports in
+    /// This error as it reads for the project file at `path`: damage SQLite reports in
     /// it ("database disk image is malformed", "file is not a database"), whether at opening or in
     /// any later statement, becomes [`Error::Damaged`], which names the file, says it is damaged and
     /// points at the copies beside it that are the way back. Any other error is returned as it is.

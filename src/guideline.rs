@@ -23,7 +23,7 @@ pub const GUIDELINE: &str = include_str!("../docs/guideline.md");
 /// The label of the guideline that ships with ForceBench.
 pub const FIRST: &str = "1";
 
-/// Issue 28: version "2", the team's wording of the ForceBench paper's guideline (one dominant
+/// Version "2", the team's wording of the ForceBench paper's guideline (one dominant
 /// axis, complete axis definitions, severity 3 as the paper has it). A new project has it in
 /// force; a project that already held rows keeps its version until the lead publishes this one
 /// (`forcebench guideline publish docs/guideline-v2.md --version 2`).

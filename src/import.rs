@@ -539,7 +539,7 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let passage = required("passage", passage);
     let calibrated_claim = required("calibrated_claim", calibrated_claim);
     let raised_claim = required("raised_claim", raised_claim);
-    // Identifiers in one Unicode form: `café` composed or decomposed is one id (issue 29).
+    // Identifiers in one Unicode form: `café` composed or decomposed is one id.
     let (id, group_id, source_dataset) = (nfc(&id), nfc(&group_id), nfc(&source_dataset));
     let source_id = source_id.map(|s| nfc(&s));
     for (name, value) in [("id", &id), ("group_id", &group_id), ("source_dataset", &source_dataset)]

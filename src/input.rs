@@ -486,7 +486,7 @@ fn forbidden(c: char) -> Option<(&'static str, &'static str)> {
         0xFFF9..=0xFFFB => "INTERLINEAR ANNOTATION CHARACTER",
         0xE0000..=0xE007F => "TAG CHARACTER",
         0xE0100..=0xE01EF => "VARIATION SELECTOR",
-        // Spaces that look like the plain space (issue 29): `x<NBSP>1` beside `x 1`.
+        // Spaces that look like the plain space: `x<NBSP>1` beside `x 1`.
         0x00A0 => return Some(("NO-BREAK SPACE", SPACE_LIKE)),
         0x1680 => return Some(("OGHAM SPACE MARK", SPACE_LIKE)),
         0x2000..=0x200A => return Some(("SPACE", SPACE_LIKE)),
@@ -502,7 +502,7 @@ fn forbidden(c: char) -> Option<(&'static str, &'static str)> {
 /// The kind of a space-like character in an identifier's refusal.
 const SPACE_LIKE: &str = "a space that looks like a plain space (only U+0020 may appear)";
 
-/// `value` in Unicode normalisation form C (issue 29): an id or name typed with a composed
+/// `value` in Unicode normalisation form C: an id or name typed with a composed
 /// `é` and one typed as `e` and a combining accent are the same text, so they are stored and
 /// compared composed. Every reader of ids and names calls it before [`check_identifier`].
 pub fn nfc(value: &str) -> String {
@@ -512,7 +512,7 @@ pub fn nfc(value: &str) -> String {
 /// A row id as it arrives from outside a file (a command-line argument, the app, an `annotate
 /// session` line), in the form ids are stored: NFC, so `cafe\u{301}` finds the row imported as
 /// `café`; an id holding a character no imported id can hold (a control, invisible or space-like
-/// one: `x<NBSP>1`) is refused with the words import uses (issue 29). Every core function that
+/// one: `x<NBSP>1`) is refused with the words import uses. Every core function that
 /// looks a row up by an id it was given calls it first.
 pub fn id_key(value: &str) -> Result<std::borrow::Cow<'_, str>> {
     identifier_key("id", value)

@@ -113,7 +113,7 @@ impl Checklist {
         ]
     }
 
-    /// Every promotion check answered yes: the row may be promoted into a split (issue 28).
+    /// Every promotion check answered yes: the row may be promoted into a split.
     pub fn affirmed(&self) -> bool {
         self.items().iter().all(|(_, _, answer)| *answer == Some(true))
     }

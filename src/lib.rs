@@ -26,7 +26,7 @@ pub mod output;
 pub mod packets;
 pub mod problem;
 pub mod project;
-pub mod provenance; // issue 28
+pub mod provenance;
 pub mod qc;
 pub mod roster;
 pub mod rowstate;

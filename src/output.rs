@@ -93,7 +93,7 @@ pub fn check_target(path: &Path, force: bool) -> Result<()> {
 }
 
 /// Refuses an output folder (`--out DIR` of a writer of several files) that is a symbolic link,
-/// or a file (issue 29): writing through a link would put the files (a packet's key among them)
+/// or a file: writing through a link would put the files (a packet's key among them)
 /// wherever the link points, as `export` already refuses.
 pub fn check_out_folder(dir: &Path) -> Result<()> {
     let meta = match std::fs::symlink_metadata(dir) {
@@ -115,7 +115,7 @@ pub fn check_out_folder(dir: &Path) -> Result<()> {
 
 /// The part of a file name that stands for a person's name: letters, digits, `-` and `_` kept,
 /// anything else `_`; a name over 64 bytes is cut there and given 8 hex digits of its sha256, so
-/// a 300-character name still makes a file name the system takes (issue 29), and two long names
+/// a 300-character name still makes a file name the system takes, and two long names
 /// that begin alike still make two.
 pub fn name_for_file(name: &str) -> String {
     use sha2::{Digest, Sha256};

@@ -166,7 +166,7 @@ pub struct PacketRow {
     /// The time the annotator spent on the row (in an issued packet: in the lead's project).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds_spent: Option<f64>,
-    /// The locked split that froze the row when the packet was issued (issue 31): the workspace
+    /// The locked split that froze the row when the packet was issued: the workspace
     /// shows the row read-only, since a merge would leave its changes out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locked_split: Option<i64>,
@@ -297,7 +297,7 @@ pub struct LeftRow {
     pub events: u64,
 }
 
-/// A packet whose rows a lock freezes (issue 31): the lead is told at the lock which packets are
+/// A packet whose rows a lock freezes: the lead is told at the lock which packets are
 /// still out and what of them the lock covers, since a frozen row's changes are left out of a
 /// later merge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -822,7 +822,7 @@ fn in_split(tx: &rusqlite::Connection, id: &str, version: i64) -> Result<bool> {
 /// The most time a return may say was spent on one row: a day.
 const MAX_SECONDS_PER_ROW: f64 = 86_400.0;
 
-/// The refusal of an event whose uid another packet's merged return already brought (issue 29):
+/// The refusal of an event whose uid another packet's merged return already brought:
 /// whose packet it came with, from which file, and how to recover, since this return can never
 /// merge while the other event holds the uid.
 fn uid_taken(
@@ -869,7 +869,7 @@ type CheckedRow<'p> = (&'p PacketRow, Candidate, Vec<CheckedEvent<'p>>, Fields, 
 type CheckedEvent<'p> = (&'p PacketEvent, Field, Option<String>, Option<String>, Known);
 
 /// Refuses a return that changes a row its annotator's label was also changed on in this project
-/// while the packet was out (issue 29): an `annotate set`, `import` or app edit made in the
+/// while the packet was out: an `annotate set`, `import` or app edit made in the
 /// lead's project, for the packet's annotator, after the packet was issued and not merged from a
 /// return. When such an edit is still in effect (not undone) on a field the return's new events
 /// do not set, merging would leave a label made of both people's edits, which neither had: the

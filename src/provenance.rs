@@ -1,4 +1,4 @@
-//! Provenance and duplicate checks across rows (issue 28).
+//! Provenance and duplicate checks across rows.
 //!
 //! QC in [`crate::qc`] looks at one final label at a time; these checks compare rows with each
 //! other, so they are computed from the whole project whenever they are asked for (the adjudicate

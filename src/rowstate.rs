@@ -354,7 +354,7 @@ impl StateRule {
         self.state_with(id, decision, self.marks.contains_key(id))
     }
 
-    /// The state adjudicated row `id` would have without its locality mark (issue 31: the split
+    /// The state adjudicated row `id` would have without its locality mark (the split
     /// counts a row marked before its draft in the pool it removes the row from).
     pub fn state_unmarked(&self, id: &str, decision: Decision) -> WorkflowState {
         self.state_with(id, decision, false)

@@ -97,7 +97,7 @@ pub fn set_suggestion_mode(project: &mut Project, mode: SuggestionMode) -> Resul
 }
 
 /// Refuses a lead's step (`step`, such as "importing candidates") in an annotator's workspace
-/// (issue 29): a workspace holds one packet's rows and its annotator, and what the lead adds to
+///: a workspace holds one packet's rows and its annotator, and what the lead adds to
 /// a project belongs in the lead's project.
 pub(crate) fn lead_only(conn: &rusqlite::Connection, step: &str) -> Result<()> {
     if place(conn)? == Place::Lead {

@@ -58,7 +58,7 @@ pub struct FunnelCounts {
     #[ts(type = "number")]
     pub qc_blocked: i64,
     /// Accepted (counted above) but held back from any split draft because a promotion check
-    /// is not affirmed (issue 28: bulk-confirmed without `--affirm`, or the checklist left open).
+    /// is not affirmed (bulk-confirmed without `--affirm`, or the checklist left open).
     #[ts(type = "number")]
     pub unaffirmed: i64,
     #[ts(type = "number")]
@@ -137,7 +137,7 @@ fn funnel(conn: &rusqlite::Connection, rows: &Rows, states: &[WorkflowState]) ->
             }
         }
     }
-    // Accepts whose promotion checks are not all affirmed (issue 28).
+    // Accepts whose promotion checks are not all affirmed.
     let mut unaffirmed = vec![false; n];
     {
         let mut stmt = conn.prepare(

@@ -102,7 +102,7 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
     for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
         carry_work(&tx, row, annotator_id, &packet, packet.format_version)?;
     }
-    // Rows a locked split froze when the packet was issued are frozen here too (issue 31), under
+    // Rows a locked split froze when the packet was issued are frozen here too, under
     // a split of the same version with no rows of its own: every change to them is refused with
     // a message naming the split, as in the lead's project, instead of being left out at merge.
     let mut versions: Vec<i64> = packet.rows.iter().filter_map(|r| r.locked_split).collect();

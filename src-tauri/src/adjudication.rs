@@ -75,14 +75,14 @@ pub async fn confirm_agreements(studio: State<'_, Studio>, adjudicator: String) 
     studio.with_mut(|p| adjudicate::confirm_agreements(p, &adjudicator))
 }
 
-/// What confirming and affirming in bulk would do, for the confirm dialog (issue 28).
+/// What confirming and affirming in bulk would do, for the confirm dialog.
 #[tauri::command]
 pub async fn affirm_preview(studio: State<'_, Studio>, adjudicator: String) -> Result<AffirmReport, ErrorPayload> {
     studio.with(|p| adjudicate::affirm_preview(p, &adjudicator))
 }
 
 /// Confirms every open full agreement and affirms, in bulk and in the adjudicator's name, the
-/// promotion checks of the accepted rows (issue 28).
+/// promotion checks of the accepted rows.
 #[tauri::command]
 pub async fn confirm_and_affirm(studio: State<'_, Studio>, adjudicator: String) -> Result<AffirmReport, ErrorPayload> {
     studio.with_mut(|p| adjudicate::confirm_and_affirm(p, &adjudicator))

@@ -37,7 +37,7 @@ pub struct Studio {
     project: Mutex<Result<Project, ErrorPayload>>,
     /// Calls that may have changed the project from this window (see [`Studio::revision`]).
     changes: AtomicU64,
-    /// The lead's project the window left for a packet's workspace (issue 31: the way back).
+    /// The lead's project the window left for a packet's workspace (the way back).
     pub previous: Mutex<Option<PathBuf>>,
 }
 
@@ -62,7 +62,7 @@ impl Studio {
     /// Runs `f` on the open project; core errors (and the opening error) become payloads.
     pub fn with<T>(&self, f: impl FnOnce(&Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
         match &*self.lock() {
-            // Damage SQLite finds after opening is named as damage of this file (issue 29).
+            // Damage SQLite finds after opening is named as damage of this file.
             Ok(project) => f(project).map_err(|e| e.in_project(Path::new(&project.info().path)).payload()),
             Err(opening) => Err(opening.clone()),
         }

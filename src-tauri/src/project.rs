@@ -1,6 +1,6 @@
 //! IPC commands about the open project itself: its status (the funnel), its revision (polled by
 //! the views to stay current), the session (a lead's project or an annotator's workspace), and
-//! the way back from a packet's workspace to the lead's project the window left (issue 31).
+//! the way back from a packet's workspace to the lead's project the window left.
 //! Each is a call into `forcebench::{status, workspace}`.
 
 use std::path::Path;
@@ -75,7 +75,7 @@ pub fn session_info(studio: State<'_, Studio>) -> Result<SessionInfo, ErrorPaylo
     studio.with(session_of)
 }
 
-/// The lead's project this window left for a packet's workspace, if it did (issue 31).
+/// The lead's project this window left for a packet's workspace, if it did.
 #[tauri::command]
 pub fn previous_project(studio: State<'_, Studio>) -> Option<String> {
     studio.previous.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|p| p.display().to_string())

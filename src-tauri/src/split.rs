@@ -59,7 +59,7 @@ pub async fn split_lock(studio: State<'_, Studio>, allow_unreviewed: Option<bool
 }
 
 /// Each annotator's latest packet with rows the lock freezes (or locking the latest draft would
-/// freeze), for the lock dialog (issue 31).
+/// freeze), for the lock dialog.
 #[tauri::command]
 pub async fn split_packets_at_lock(
     studio: State<'_, Studio>,

@@ -1,4 +1,4 @@
-//! Affirmed promotion (issue 28): the explicit bulk step that confirms full agreements and
+//! Affirmed promotion: the explicit bulk step that confirms full agreements and
 //! affirms the promotion checks of the accepted rows in a named adjudicator's name.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The adjudication queue a page at a time (issue 19): what the adjudicate view asks for on a
+//! The adjudication queue a page at a time: what the adjudicate view asks for on a
 //! project of any size.
 //!
 //! Classifying a row needs both of its finished annotations. Rather than fold each row's events

@@ -1,4 +1,4 @@
-//! Coverage of the agreement intervals, by simulation (issue 32).
+//! Coverage of the agreement intervals, by simulation.
 //!
 //! Two raters label `n` items drawn from a known population: both raters share the category
 //! marginals `m` (the first category, accept, has the given prevalence; the rest split the

@@ -13,10 +13,10 @@
 //! `drafter|field`, `family|field`). A pair section has one line per statistic (empty key), one `confusion` line per
 //! cell keyed `A label|B label` (rows of the matrix: the annotator first on the roster), and one
 //! `note` line per sentence saying why a statistic is missing, and one `advice` line per
-//! sentence on reading the figures (issue 32). A breakdown section keys each
+//! sentence on reading the figures. A breakdown section keys each
 //! line by its group (`n_items`, `percent_agreement`, `cohen_kappa`, `kappa_ci95_low`,
 //! `kappa_ci95_high`, `kappa_preferred_ci95_low`, `kappa_preferred_ci95_high`,
-//! `plain_interval_under_covers`). Every interval of issue 32 is written as `X_se`,
+//! `plain_interval_under_covers`). Every interval is written as `X_se`,
 //! `X_ci95_low`, `X_ci95_high` and `X_method` (see docs/agreement-intervals.md); the interval to read beside a plain one is `X_read` (`gwet_ac1_read`, `krippendorff_alpha_read`, `fleiss_kappa_read`, `quadratic_weighted_kappa_read`, `krippendorff_alpha_ordinal_read`). A statistic that is undefined for the data has an empty value, never NaN.
 //! A key or text value beginning with `=`, `+`, `-`, `@`, tab, carriage return or a single quote
 //! gets a single quote in front, so a spreadsheet never runs it as a formula.
@@ -93,7 +93,7 @@ impl<W: Write> Lines<W> {
         self.interval(section, "bootstrap_ci95", p.bootstrap_ci95)?;
         self.real(section, "pabak", k.pabak)?;
         self.real(section, "gwet_ac1", k.gwet_ac1)?;
-        // Issue 32: the interval to read for kappa, AC1's and PABAK's, and the paradox indices.
+        // The interval to read for kappa, AC1's and PABAK's, and the paradox indices.
         self.full(section, "kappa_preferred", p.kappa_interval.as_ref())?;
         self.full(section, "gwet_ac1", k.gwet_ac1_interval.as_ref())?;
         self.full(section, "gwet_ac1_read", k.gwet_ac1_read_interval.as_ref())?;

@@ -230,7 +230,7 @@ fn read_labels(path: &Path) -> Result<LabelRows> {
     let mut row_lines: Vec<u64> = Vec::new();
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
     // The file's own lines, as an editor numbers them (the csv reader's count is one short after
-    // CRLF line ends: issue 31).
+    // CRLF line ends).
     let mut lines = crate::import::FileLines::new(text.as_bytes());
     for record in reader.records() {
         let record = match record {
@@ -633,7 +633,7 @@ pub struct ProjectAgreement {
     /// with suggestions hidden counted apart (`null` in a report read from a CSV).
     pub suggestion_uptake: Option<crate::contexts::uptake::UptakeReport>,
     /// How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
-    /// kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+    /// kappa and label shares seen so far, and more from now ([`plan::panel`]).
     pub plan: Vec<plan::PlanRow>,
 }
 

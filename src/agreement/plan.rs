@@ -1,4 +1,4 @@
-//! How many double-annotated rows a kappa interval needs (issue 32).
+//! How many double-annotated rows a kappa interval needs.
 //!
 //! The large-sample variance of Cohen's kappa (Fleiss, Cohen and Everitt 1969) evaluated on the
 //! population the lead expects, as Flack, Afifi, Lachenbruch and Schouten (1988) plan sample

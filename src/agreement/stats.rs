@@ -314,7 +314,7 @@ pub fn token_f1(a: &str, b: &str) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Intervals on every coefficient (issue 32). Which method serves which coefficient, and why, is
+// Intervals on every coefficient. Which method serves which coefficient, and why, is
 // in docs/agreement-intervals.md.
 // ---------------------------------------------------------------------------------------------
 

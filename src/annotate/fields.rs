@@ -336,7 +336,7 @@ impl Annotation {
                     out.push(("boundary_type", "a reject needs a boundary type".into()));
                 }
             }
-            // Issue 31: the guideline asks why a row needs discussion; without the reason the
+            // The guideline asks why a row needs discussion; without the reason the
             // adjudicator has nothing to discuss, so the row is not finished until it is written.
             Some(Decision::NeedsDiscussion) => {
                 if blank(&self.notes) {

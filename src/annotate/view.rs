@@ -35,7 +35,7 @@ pub struct AnnotateRow {
     /// `None` when blinding hides provenance.
     pub source_dataset: Option<String>,
     pub annotation: Annotation,
-    /// The locked split that freezes the row, when one does (issue 31): the view shows it
+    /// The locked split that freezes the row, when one does: the view shows it
     /// read-only rather than letting a change fail on saving.
     #[ts(type = "number | null")]
     pub locked_split: Option<i64>,

@@ -278,7 +278,7 @@ pub const PLOT_FILES: [&str; 4] = ["mvr_fs.svg", "mvr_fs.png", "mvr_by_axis.svg"
 /// Writes `mvr_fs.svg/.png` and `mvr_by_axis.svg/.png` into `dir`; returns the paths. Existing
 /// plots are replaced only with `force`; every target is checked before any is written.
 pub fn write_all(reports: &[EvaluatorReport], dir: &std::path::Path, force: bool) -> Result<Vec<std::path::PathBuf>> {
-    crate::output::check_out_folder(dir)?; // issue 29: never through a symbolic link
+    crate::output::check_out_folder(dir)?; // never through a symbolic link
     for name in PLOT_FILES {
         crate::output::check_target(&dir.join(name), force)?;
     }

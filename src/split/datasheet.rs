@@ -123,7 +123,7 @@ pub(super) fn datasheet(s: &Recorded, manifest: &serde_json::Value, content_sha2
     out
 }
 
-/// How the rows were promoted (issue 28): affirmed one by one or in bulk, by whom, and the
+/// How the rows were promoted: affirmed one by one or in bulk, by whom, and the
 /// accepted rows held back because a promotion check was not affirmed. Only splits locked with
 /// a promotion record have this section.
 fn promotion_section(out: &mut String, p: &super::Promotion) {
@@ -219,10 +219,10 @@ pub(super) struct Recorded {
     pub(super) by_source: BTreeMap<String, RecordedSource>,
     pub(super) capped: Vec<LeftOut>,
     pub(super) locality_removed: Vec<LeftOut>,
-    /// Absent from splits locked before issue 28: their datasheet stays as it was.
+    /// Absent from splits locked before the promotion record: their datasheet stays as it was.
     #[serde(default)]
     pub(super) promotion: Option<super::Promotion>,
-    /// Issue 28, as `promotion`: counts per construction family, and the leakage audit.
+    /// Counts per construction family, and the leakage audit.
     #[serde(default)]
     pub(super) by_family: Option<BTreeMap<String, RecordedSource>>,
     #[serde(default)]

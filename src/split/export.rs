@@ -87,7 +87,7 @@ struct PairLine<'a> {
     calibrated_claim: &'a str,
     raised_claim: &'a str,
     repair: &'a str,
-    /// Issue 28: only in splits locked with [`EXTRA_ROW_FIELDS`] (older exports stay byte for
+    /// Only in splits locked with [`EXTRA_ROW_FIELDS`] (older exports stay byte for
     /// byte); `""` when the candidate has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     source_id: Option<&'a str>,
@@ -97,7 +97,7 @@ struct PairLine<'a> {
     in_eval: Option<bool>,
 }
 
-/// Issue 28: the row fields a split locked since gets in `eval.jsonl`, `benchmark.jsonl` and
+/// The row fields a split locked since gets in `eval.jsonl`, `benchmark.jsonl` and
 /// `eval.csv`, after `repair`. The
 /// manifest lists them under `extra_row_fields`; a split locked before has none, so its export
 /// keeps the bytes it always had.
@@ -219,7 +219,7 @@ fn eval_csv(w: &mut dyn std::io::Write, header: bool, eval: &[PairLine<'_>], ext
             l.repair,
         ];
         if extra {
-            // Issue 28: the extra fields in their places (see [`eval_columns`]).
+            // The extra fields in their places (see [`eval_columns`]).
             let mut cells: Vec<&str> = cells.to_vec();
             cells.push(l.source_id.unwrap_or_default());
             cells.push(l.construction_family.unwrap_or_default());
@@ -487,7 +487,7 @@ struct PairSlice {
     retained: Vec<String>,
     /// Whether `eval.csv` starts here (its header first).
     header: bool,
-    /// Issue 28: the split was locked with the [`EXTRA_ROW_FIELDS`].
+    /// The split was locked with the [`EXTRA_ROW_FIELDS`].
     extra: bool,
 }
 
@@ -578,7 +578,7 @@ fn write_export(
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
     let people = read_people(conn)?;
-    // Issue 28: only a split locked with the extra row fields exports them.
+    // Only a split locked with the extra row fields exports them.
     let extra = stored["extra_row_fields"].as_array().is_some_and(|a| !a.is_empty());
 
     let total = EXPORT_FILES.len();

@@ -39,14 +39,14 @@ pub(crate) struct Fact {
     /// The final severity (1 to 3), 0 when there is none.
     pub severity: u8,
     pub standing: Standing,
-    /// The adjudicator's promotion checklist (issue 28: a row enters a draft only when every
+    /// The adjudicator's promotion checklist (a row enters a draft only when every
     /// check is affirmed).
     pub checklist: crate::label::Checklist,
     /// Bulk-confirmed (or bulk-affirmed) rather than decided one by one.
     pub bulk: bool,
     /// Who adjudicated the row ("" before adjudication).
     pub adjudicator: String,
-    /// How the candidate was made (issue 28), when the import said.
+    /// How the candidate was made, when the import said.
     pub family: Option<String>,
 }
 
@@ -78,7 +78,7 @@ pub(crate) struct Facts {
     by_id: HashMap<String, usize>,
     pub marks: HashMap<String, String>,
     pub counts: ProjectCounts,
-    /// Rows a provenance or duplicate check refuses from a draft, with why (issue 28).
+    /// Rows a provenance or duplicate check refuses from a draft, with why.
     pub refused: HashMap<String, Vec<String>>,
 }
 
@@ -87,7 +87,7 @@ impl Facts {
         self.by_id.get(id).map(|&i| &self.rows[i])
     }
 
-    /// Issue 28: why an accepted row may not be promoted into a draft (its promotion checks are
+    /// Why an accepted row may not be promoted into a draft (its promotion checks are
     /// not all affirmed, or a provenance check refuses it), or `None` when it may.
     pub fn held_back(&self, f: &Fact) -> Option<String> {
         let mut why = Vec::new();

@@ -1,4 +1,4 @@
-//! The leakage audit of a split (issue 28): what the evaluation set shares with the rest of the
+//! The leakage audit of a split: what the evaluation set shares with the rest of the
 //! retained pool. A model tuned on the rest must not have seen an evaluation row's group, its
 //! passage or its raised claim, so all three counts are expected to be zero.
 //!

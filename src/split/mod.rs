@@ -121,7 +121,7 @@ fn stable_hash(prefix: &str, id: &str) -> [u8; 32] {
     Sha256::new().chain_update(prefix).chain_update(id).finalize().into()
 }
 
-/// The accepted rows whose promotion checks are all affirmed, in id order (issue 28: the rest
+/// The accepted rows whose promotion checks are all affirmed, in id order (the rest
 /// are held back, see [`Promotion`]), with those accepted but marked nonlocal (the locality
 /// filter removes them after capping and selection, wherever in the workflow the mark was made).
 fn accepted_pool(facts: &Facts) -> Result<Vec<PoolRow<'_>>> {
@@ -342,9 +342,9 @@ pub struct SplitShow {
     pub eval_by_axis_source: BTreeMap<String, BTreeMap<String, u64>>,
     /// Draft rows whose state changed since the draft (no longer accepted): lock refuses them.
     pub stale: Vec<String>,
-    /// How the split's rows were affirmed, and the accepted rows held back (issue 28).
+    /// How the split's rows were affirmed, and the accepted rows held back.
     pub promotion: Promotion,
-    /// Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
+    /// Construction family (`none` for rows without one) -> [retained, evaluation].
     #[ts(type = "Record<string, [number, number]>")]
     pub by_family: BTreeMap<String, [u64; 2]>,
     /// The steps before candidacy, when the project has contexts (the funnel then begins at
@@ -360,7 +360,7 @@ pub struct SplitShow {
 /// The name a row without a construction family is counted under.
 pub const NO_FAMILY: &str = "none";
 
-/// How the rows of a split came to be promoted (issue 28): each retained row's promotion
+/// How the rows of a split came to be promoted: each retained row's promotion
 /// checks were affirmed one by one (in the adjudicate view or an adjudication import) or in
 /// bulk (`adjudicate confirm-agreements --affirm`), by a named adjudicator; accepted rows whose
 /// checks are not all affirmed are held back from the split, each with its reason.
@@ -626,7 +626,7 @@ fn build_show(facts: &Facts, head: SplitHead, roles: &[(String, Roles)]) -> Resu
         let sev = (r.severity as usize).clamp(1, 3) - 1;
         // Locked splits hold their removals; drafts read the current marks.
         let removed = if locked { role.removed.clone() } else { facts.marks.get(id).cloned() };
-        // An unaffirmed row would be held back from a fresh draft (issue 28).
+        // An unaffirmed row would be held back from a fresh draft.
         let unaffirmed = r.standing == Standing::Accepted && facts.held_back(r).is_some() && role.capped.is_none();
         if !locked && (r.standing == Standing::Other || unaffirmed) {
             show.stale.push(id.clone());
@@ -739,10 +739,10 @@ pub fn lock_with(project: &mut Project, allow_unreviewed: bool) -> Result<SplitS
     let (_, _, _, params_json, created_at, _) = head;
     let mut locked =
         build_show(&facts, (split_id, version, "locked".into(), params_json, created_at, Some(at.clone())), &roles)?;
-    // The manifest records the rows the draft held back at lock time (issue 28).
+    // The manifest records the rows the draft held back at lock time.
     locked.promotion.held_back = current.promotion.held_back.clone();
     locked.before_candidacy = crate::contexts::accounting(&tx)?;
-    // Issue 28: the leakage audit; a split whose evaluation set shares a group, a passage or a
+    // The leakage audit; a split whose evaluation set shares a group, a passage or a
     // raised claim with the rest is refused.
     let audit = leakage::audit_split(&tx, &locked.eval_ids, &locked.retained_ids)?;
     if !audit.is_clean() {

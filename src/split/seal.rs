@@ -1,4 +1,4 @@
-//! The seal of a locked split (issue 29): when a split is locked, the sha256 of every file its
+//! The seal of a locked split: when a split is locked, the sha256 of every file its
 //! export writes and its content hash are recorded (`split_seals`); every later export of that
 //! version is compared with them before it is published, and one that would differ is refused
 //! with `seal_broken`. The storage's triggers (`schema/0012_lock_seal.sql`) refuse the changes

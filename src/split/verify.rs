@@ -133,7 +133,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport> {
     // at a time.
     let eval = records(dir, "eval.jsonl", &bytes["eval.jsonl"])?;
     let removed = records(dir, "locality_removed.jsonl", &bytes["locality_removed.jsonl"])?;
-    // Issue 28: a split locked with the extra row fields has them in its rows.
+    // A split locked with the extra row fields has them in its rows.
     let columns = super::export::eval_columns(manifest["extra_row_fields"].as_array().is_some_and(|a| !a.is_empty()));
     check_keys(dir, "eval.jsonl", &eval, &columns)?;
     check_csv(dir, &bytes["eval.csv"], &eval, &columns)?;
@@ -299,7 +299,7 @@ fn check_csv(dir: &Path, bytes: &[u8], eval: &[Record], columns: &[&str]) -> Res
                     row.id, row.line
                 )));
             }
-            // The cell as the export writes it (issue 29): a formula's neutralising quote removed
+            // The cell as the export writes it: a formula's neutralising quote removed
             // would let a spreadsheet run it.
             if cell != crate::output::inert_cell(&expected) {
                 return Err(fail(format!(
@@ -532,7 +532,7 @@ fn check_counts(
     Ok(())
 }
 
-/// Issue 28: recomputes the leakage audit from `eval.jsonl` and the other rows of
+/// Recomputes the leakage audit from `eval.jsonl` and the other rows of
 /// `benchmark.jsonl` (groups, normalised passages and normalised raised claims on both sides).
 /// A shared one is a `leakage_found` error; counts that differ from the manifest's
 /// `leakage_audit` are a `verify_failed` one. Splits locked before the audit existed have no
@@ -631,7 +631,7 @@ fn check_before_candidacy(dir: &Path, manifest: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The manifest's accounting adds up (issue 31): on every axis the accepted pool is its capped,
+/// The manifest's accounting adds up: on every axis the accepted pool is its capped,
 /// locality-removed and retained rows, with the removals on each axis as `locality_removed.jsonl`
 /// has them; the stage counts are the sums over the axes; the selected rows are the evaluation
 /// rows and the selected rows the audit removed; and no stage holds more rows than the one

@@ -395,7 +395,7 @@ fn query(filter: &QueueFilter, offset: u64, limit: u64) -> adjudicate::Adjudicat
     adjudicate::AdjudicationQuery { filter: filter.clone(), offset, limit, around: None, open_after: None }
 }
 
-// Issue 19: the adjudicate view asks for a page at a time. Every page of a filter, one after the
+// The adjudicate view asks for a page at a time. Every page of a filter, one after the
 // other, must be the whole queue of that filter, with the same counts.
 #[test]
 fn every_page_of_the_adjudication_queue_together_is_the_whole_queue() {

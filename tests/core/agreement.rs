@@ -175,7 +175,7 @@ fn from_csv_reports_and_names_bad_lines() {
     let bad = write(dir.path(), "dup.csv", "item,annotator,label\n1,A,yes\n1,A,no\n");
     let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
     assert!(err.contains("dup.csv:3: field `label`: annotator `A` labels item `1` twice (first on line 2)"), "{err}");
-    // Issue 31: with CRLF line ends (a spreadsheet's CSV) the lines are the file's own too.
+    // With CRLF line ends (a spreadsheet's CSV) the lines are the file's own too.
     let bad = write(dir.path(), "crlf.csv", "item,annotator,label\r\n1,A,yes\r\n2,A,no\r\n1,A,no\r\n");
     let err = agreement::labels_report(&bad, None).unwrap_err().to_string();
     assert!(err.contains("crlf.csv:4: field `label`: annotator `A` labels item `1` twice (first on line 2)"), "{err}");
@@ -432,7 +432,7 @@ fn agreement_report_exports_as_long_csv_with_real_values() {
         report.by_source.iter().map(|b| get("by_source", "n_items", &b.key).parse::<u64>().unwrap()).sum();
     assert_eq!(sources, 10);
     assert!(rows.keys().any(|k| k.0 == "by_suggested_axis"));
-    // Issue 32: every interval as `_se`, `_ci95_low`, `_ci95_high`, `_method` lines, equal to
+    // Every interval as `_se`, `_ci95_low`, `_ci95_high`, `_method` lines, equal to
     // the report's, and the paradox indices.
     let s = |v: Option<f64>| v.map_or(String::new(), |x| x.to_string());
     let ends =

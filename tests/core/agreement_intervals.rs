@@ -1,4 +1,4 @@
-//! Every agreement interval (issue 32) against other people's code, a coverage check, and the
+//! Every agreement interval against other people's code, a coverage check, and the
 //! plan: the reference values in tests/fixtures/agreement/reference.json come from statsmodels,
 //! irrCAC and the `krippendorff` package (tests/python/agreement_reference.py draws the tables
 //! and calls them; scripts/test-agreement-reference.sh recomputes the file and checks it).

@@ -438,7 +438,7 @@ fn finished_in_queue(project: &Project, who: &str) -> u32 {
     annotate::queue_page(project, &q).unwrap().finished
 }
 
-// Issue 31: "needs discussion" counted as finished with no note although the guideline asks why;
+// "needs discussion" counted as finished with no note although the guideline asks why;
 // only the app hinted at it, so `annotate set`, an import and the queue counts all took it as done.
 #[test]
 fn needs_discussion_is_finished_only_with_a_note_and_the_counts_follow() {
@@ -491,7 +491,7 @@ fn needs_discussion_is_finished_only_with_a_note_and_the_counts_follow() {
     assert!(annotate::get(&project, &other, "ana").unwrap().finished);
 }
 
-// Issue 31: a project saved before the rule holds "needs discussion" rows marked finished with
+// A project saved before the rule holds "needs discussion" rows marked finished with
 // no note; opened by this build they come back unfinished (and nothing else moves).
 #[test]
 fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinished() {

@@ -384,7 +384,7 @@ fn placeholders_inside_passage_context_or_claim_text_stay_literal_in_judge_promp
 
 #[test]
 fn an_evaluator_named_in_decomposed_form_is_the_one_stored_composed() {
-    // Issue 29: `José` imported with its accent composed (NFC) and typed decomposed (NFD: `e` and
+    // `José` imported with its accent composed (NFC) and typed decomposed (NFD: `e` and
     // U+0301) on a later command were two evaluators, and `evaluate remove` of the one typed
     // found nothing. Names are now stored and looked up in NFC, as ids and annotator names are.
     let dir = tempfile::tempdir().unwrap();

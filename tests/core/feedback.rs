@@ -63,7 +63,7 @@ fn an_annotator_sees_where_the_final_label_differs_field_by_field() {
     };
     let rows: Vec<_> = f.rows.iter().map(row).collect();
     let text = |s: &str| s.to_string();
-    // A new project labels under version 2, the paper's guideline (issue 28).
+    // A new project labels under version 2, the paper's guideline.
     assert_eq!(rows, [(ids[1].clone(), text("severity"), Some(text("1")), Some(text("3")), text("2"))]);
     assert_eq!(f.rows[0].rationale.as_deref(), Some("the other annotator is right: the claim is high-impact."));
     // By hand: three adjudicated rows, all accepts, so the decision and the six accept fields

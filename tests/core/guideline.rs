@@ -22,7 +22,7 @@ fn publish(p: &mut Project, dir: &std::path::Path, label: &str, text: &str, note
 #[test]
 fn a_new_project_starts_on_the_bundled_guideline_and_a_published_version_is_in_force() {
     let (dir, _, mut p) = temp_project();
-    // Issue 28: a new project has version 1 and the paper's guideline as version 2, in force.
+    // A new project has version 1 and the paper's guideline as version 2, in force.
     let list = guideline::list(&p).unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!((list[0].label.as_str(), list[0].current), ("1", false));

@@ -730,7 +730,7 @@ fn a_session_answers_every_bad_line_and_goes_on() {
     assert_eq!((answers[7]["ok"].clone(), answers[7]["annotation"]["severity"].clone()), (true.into(), 3.into()));
 }
 
-// ---- Packets (issue 29): read as strictly as every other input ----
+// ---- Packets: read as strictly as every other input ----
 
 /// What the packet cases start from (built once): a project with packets issued to ana and ben;
 /// ana's packet opened, two rows labelled and returned; ben's packet opened, one row labelled
@@ -909,7 +909,7 @@ fn a_return_with_a_utf8_byte_order_mark_is_read() {
     assert!(out.starts_with("bom.json: merged "), "{out}");
 }
 
-// ---- Feedback blinding (issue 29): the other annotator's name, however it is written ----
+// ---- Feedback blinding: the other annotator's name, however it is written ----
 
 #[test]
 fn a_rationale_naming_the_other_annotator_in_another_case_or_spelling_is_blinded() {
@@ -988,7 +988,7 @@ fn a_rationale_naming_the_other_annotator_in_another_case_or_spelling_is_blinded
     }
 }
 
-// ---- The lock sealed in storage (issue 29) ----
+// ---- The lock sealed in storage ----
 
 /// Runs `sql` on the case's project with another tool's connection (as `sqlite3` would).
 fn by_hand(c: &Case, sql: &str) -> rusqlite::Result<usize> {
@@ -1113,7 +1113,7 @@ fn an_export_that_would_differ_from_the_lock_seal_is_refused_and_the_earlier_exp
     }
 }
 
-// ---- Two people's edits in one label (issue 29) ----
+// ---- Two people's edits in one label ----
 
 #[test]
 fn a_return_changing_a_row_the_lead_edited_for_its_annotator_while_it_was_out_is_refused() {
@@ -1165,7 +1165,7 @@ fn a_return_changing_a_row_the_lead_edited_for_its_annotator_while_it_was_out_is
     assert_ne!(shown["repair"].as_str(), Some("the lead's repair"));
 }
 
-// ---- Lookalike ids and names (issue 29) ----
+// ---- Lookalike ids and names ----
 
 #[test]
 fn an_id_composed_and_the_same_id_decomposed_are_one_id() {
@@ -1231,7 +1231,7 @@ fn an_agreement_table_naming_one_annotator_in_two_unicode_forms_counts_one() {
     );
 }
 
-// ---- One upgrade at a time (issue 29) ----
+// ---- One upgrade at a time ----
 
 #[test]
 fn four_processes_opening_an_old_project_at_once_upgrade_it_once_and_all_open_it() {
@@ -1296,7 +1296,7 @@ fn four_processes_opening_an_old_project_at_once_upgrade_it_once_and_all_open_it
     }
 }
 
-// ---- Smaller refusals and clearer errors (issue 29, items 7 and 8) ----
+// ---- Smaller refusals and clearer errors (items 7 and 8) ----
 
 /// Ana's return rewritten through `edit` and signed with her packet key (as her workspace could),
 /// written as `name` in the case folder; returns the edited tree.

@@ -264,7 +264,7 @@ fn content_hash_matches_an_independent_computation() {
         construction_family: None,
     };
     assert_eq!(c.content_hash(), "55bc4835634c942c180739bf5a99f133c19ef0800713c89d38d8203ab2e38d6c");
-    // Issue 28: a construction family is appended as a fourteenth value only when present.
+    // A construction family is appended as a fourteenth value only when present.
     let c = forcebench::candidate::Candidate { construction_family: Some("template-hedge".into()), ..c };
     assert_eq!(c.content_hash(), "dcb1e6af9d048af3485f04b2f2671eabaa206e0286a85c7464c013150abdb95c");
 }
@@ -337,7 +337,7 @@ fn jsonl_row(id: &str) -> String {
     )
 }
 
-/// Issue 31, item 9: a problem names the file's own line, as an editor numbers it (the header is
+/// A problem names the file's own line, as an editor numbers it (the header is
 /// line 1), whatever the line ends: before, a file saved with CRLF line ends (as spreadsheets save
 /// CSV) named the line before (`c.csv:2` for a value on line 3), and a blank line before a row
 /// was named instead of the row. A problem in a record spanning lines is named by the line its

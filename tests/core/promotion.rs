@@ -1,4 +1,4 @@
-//! Issue 28: the split is built as conservatively as the protocol says. A row enters a draft only
+//! The split is built as conservatively as the protocol says. A row enters a draft only
 //! when its promotion checks are affirmed (one by one, or by an explicit bulk step naming its
 //! author); unaffirmed rows are held back and counted, with a reason, in the funnel and the
 //! datasheet.
@@ -299,7 +299,7 @@ fn the_construction_family_is_imported_counted_and_exported() {
     assert_eq!(fam.iter().filter(|v| v.as_str() == Some("")).count(), 2);
 }
 
-/// Guideline version 2 (issue 28): a new project has the paper's guideline in force, with what
+/// Guideline version 2: a new project has the paper's guideline in force, with what
 /// changed from version 1; a row stronger on one dominant axis with a minor second shift is
 /// accepted under it and its label records version 2; an upgraded old project keeps version 1.
 #[test]

@@ -41,7 +41,7 @@ fn qc_lists_failures_per_row_with_the_check_that_failed() {
     let states = status::status(&f.project).unwrap().states;
     use forcebench::vocab::WorkflowState as S;
     assert_eq!((states[&S::Accepted], states[&S::Adjudicated], states[&S::Rejected]), (1, 1, 1));
-    // The adjudicate view is told which row QC holds back (issue 30: it worked it out itself).
+    // The adjudicate view is told which row QC holds back (it worked it out itself).
     let held = |id: &str| adjudicate::row_view(&f.project, id, false).unwrap().held_back_by_qc;
     assert_eq!((held(&f.ids[0]), held(&f.ids[1])), (false, true), "a failed warning holds nothing back");
     // Answering yes on reopen lets the row through without running `qc run` again.

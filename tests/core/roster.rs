@@ -169,7 +169,7 @@ fn each_person_keeps_their_role_and_counts_the_rows_assigned_to_them() {
     );
 }
 
-// Issue 30: the window lists the people who may adjudicate from the roster as the core sends it,
+// The window lists the people who may adjudicate from the roster as the core sends it,
 // instead of restating the rule.
 #[test]
 fn the_roster_says_who_may_adjudicate() {

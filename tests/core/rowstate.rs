@@ -106,7 +106,7 @@ fn every_write_command_is_refused_on_a_locked_row_and_the_re_export_is_byte_iden
         .failure()
         .stderr(predicates::str::contains("is in locked split v1, which freezes it"));
 
-    // A packet issued after the lock marks the frozen row (issue 31): the workspace refuses a
+    // A packet issued after the lock marks the frozen row: the workspace refuses a
     // change to it, naming the split, instead of taking work a merge would leave out.
     let packets = dir.path().join("packets");
     let issued: serde_json::Value =
@@ -220,7 +220,7 @@ fn time_on_a_frozen_row_is_not_recorded() {
     assert_eq!(seconds(&p), before);
 }
 
-// ---- Packets that survive a lock (issue 31, item 3) ----
+// ---- Packets that survive a lock (item 3) ----
 
 // Broke: packets issued, then the split locked (the lock said nothing of the packets out); Ben
 // labelled three rows, one of them frozen, and the merge refused the whole return, even after he

@@ -236,7 +236,7 @@ fn the_papers_accounting_through_the_command_line() {
             "calibrated_claim",
             "raised_claim",
             "repair",
-            // Issue 28: splits locked since carry them.
+            // Splits locked since carry them.
             "source_id",
             "construction_family"
         ]
@@ -388,7 +388,7 @@ fn the_exported_manifest_matches_its_schema() {
     assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(manifest["locality_removed"][0]["was_eval"], true);
     assert_eq!(manifest["capped"].as_array().unwrap().len(), 3);
-    // Which build wrote it (issue 16): the version and the commit, as `forcebench --version` says.
+    // Which build wrote it: the version and the commit, as `forcebench --version` says.
     assert_eq!(manifest["tool"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(manifest["tool"]["commit"], forcebench::software::COMMIT);
     let mut broken = manifest.clone();
@@ -520,7 +520,7 @@ fn the_split_sees_the_states_the_rule_derives() {
     forcebench::locality::mark(&mut p, &accepted[0], "changes the outcome measured", "eve").unwrap();
     assert_states_match_the_oracle(&p);
     let s = fs::show(&p).unwrap().unwrap();
-    // r0002, marked before the draft, is removed as well (issue 31: it was in no count before).
+    // r0002, marked before the draft, is removed as well (it was in no count before).
     assert_eq!(
         s.locality_removed.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
         vec![accepted[0].clone(), "r0002".to_string()]
@@ -657,7 +657,7 @@ fn a_cap_of_zero_is_refused() {
     );
 }
 
-// ---- Atomic export folders, a verify that checks content, inert CSV (issue 14, items 6, 7, 9) ----
+// ---- Atomic export folders, a verify that checks content, inert CSV (items 6, 7, 9) ----
 
 /// A locked split with rejected rows and one locality removal, exported to `DIR/out`; the
 /// project is closed again so the command line can open it.
@@ -801,7 +801,7 @@ fn verify_cross_checks_every_file_against_the_others_and_the_manifest() {
         counts["per_axis"][axis_at]["axis"].as_str().unwrap().to_string(),
         counts["per_axis"][axis_at]["eval"].as_u64().unwrap(),
     );
-    // Issue 31: the accounting of the removal (on the axis of the one removed row).
+    // The accounting of the removal (on the axis of the one removed row).
     let removed_axis = jsonl_of(&out.join("locality_removed.jsonl"))[0]["axis"].as_str().unwrap().to_string();
     let removed_at = counts["per_axis"].as_array().unwrap().iter().position(|t| t["axis"] == removed_axis).unwrap();
     let removed_accepted = counts["per_axis"][removed_at]["accepted"].as_u64().unwrap();
@@ -1287,7 +1287,7 @@ fn verify_reads_the_benchmark_a_line_at_a_time_and_refuses_a_repeated_or_moved_r
     );
 }
 
-// ---- A row marked nonlocal before the draft (issue 31, item 7) ----
+// ---- A row marked nonlocal before the draft (item 7) ----
 
 /// A row marked nonlocal before the split is drafted is drawn and removed just as one marked
 /// after: both are in `locality_removed` (split show, the manifest and `locality_removed.jsonl`),

@@ -14,7 +14,7 @@ fn funnel_counts_every_step_per_axis() {
     let t = &s.funnel.total;
     assert_eq!((t.candidates, t.double_annotated, t.adjudicated), (106, 5, 2));
     // Row 0 was bulk-confirmed: its checklist is unanswered, which is a warning, so it is accepted,
-    // but held back from splits until its promotion checks are affirmed (issue 28).
+    // but held back from splits until its promotion checks are affirmed.
     assert_eq!((t.accepted, t.rejected, t.qc_blocked, t.locality_removed), (1, 1, 0, 0));
     assert_eq!(t.unaffirmed, 1);
     assert_eq!((t.retained, t.evaluation), (None, None), "no split yet");

@@ -349,7 +349,7 @@ fn no_two_core_modules_import_each_other_even_through_others() {
     assert!(circles.is_empty(), "import circles in src/:\n{}", circles.join("\n"));
 }
 
-// Broke before issue 30: annotate::queue <-> annotate::view, split::export with
+// Broke before: annotate::queue <-> annotate::view, split::export with
 // split::{datasheet, lines, publish, seal}, and evaluate::{runner, records, trust}.
 #[test]
 fn no_two_files_of_a_core_module_import_each_other_even_through_others() {
@@ -407,7 +407,7 @@ fn the_graph_reader_reads_grouped_and_super_paths_and_finds_a_planted_circle() {
 /// longer than this.
 const LONGEST_RUST_FILE: usize = 1000;
 /// The window's components and modules (`ui/src`): a `.svelte` file renders, its logic lives in
-/// a `.ts` module beside it (issue 30).
+/// a `.ts` module beside it.
 const LONGEST_SVELTE_FILE: usize = 500;
 const LONGEST_TS_FILE: usize = 600;
 

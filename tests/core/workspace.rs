@@ -69,7 +69,7 @@ fn a_lead_project_cannot_return_a_packet_and_a_returned_packet_cannot_be_opened(
     assert!(!dir.path().join("again.forcebench").exists(), "no workspace was made");
 }
 
-// Moved from the shell (issue 30): the app and `packets return` share where a return goes.
+// Moved from the shell: the app and `packets return` share where a return goes.
 #[test]
 fn a_return_goes_beside_its_packet_unless_told_otherwise() {
     use std::path::{Path, PathBuf};

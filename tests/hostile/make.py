@@ -76,7 +76,7 @@ put("labels-unknown-column.csv", "item,annotator,label,labeller\n1,A,yes,x\n1,B,
 put("labels-utf16.csv", "item,annotator,label\n1,A,yes\n1,B,no\n".encode("utf-16"))
 put("labels-annotator-bidi.csv", "item,annotator,label\n1,A,yes\n1,\u2066A\u2069,no\n")
 
-# Lookalike ids and names (issue 29): one id composed (NFC) and decomposed (NFD); ids and names
+# Lookalike ids and names: one id composed (NFC) and decomposed (NFD); ids and names
 # with spaces that look like the plain space.
 put("candidates-nfc-nfd.jsonl", jrow("caf\u00e9") + "\n" + jrow("cafe\u0301") + "\n")
 put("candidates-space-like.csv", csv(row("x\u00a01"), row("x\u28001", group="g\u3000new")))

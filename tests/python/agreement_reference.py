@@ -1,4 +1,4 @@
-"""Reference values for the agreement intervals (issue 32), computed by other people's code.
+"""Reference values for the agreement intervals, computed by other people's code.
 
 Draws random tables and rating sets from a fixed seed and writes, for each, what statsmodels
 (Cohen's kappa and quadratic-weighted kappa with the Fleiss-Cohen-Everitt SE; the Wilson

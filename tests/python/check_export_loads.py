@@ -16,7 +16,7 @@ expected = {"eval.jsonl": manifest["counts"]["eval"], "benchmark.jsonl": manifes
             "locality_removed.jsonl": manifest["counts"]["locality_removed"]}
 eval_keys = ["id", "axis", "severity", "source_dataset", "group_id", "context", "passage",
              "evidence_span", "calibrated_claim", "raised_claim", "repair"]
-# A split locked since issue 28 also carries the row fields its manifest lists (source_id,
+# A split locked with the extra row fields also carries the row fields its manifest lists (source_id,
 # construction_family), after `repair`.
 eval_keys += manifest.get("extra_row_fields") or []
 datasets.disable_progress_bars()

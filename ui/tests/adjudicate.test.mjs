@@ -258,7 +258,7 @@ test("full agreements are confirmed in bulk only after a confirmation", async ()
   await page.close();
 });
 
-// Issue 28: the bulk step that affirms the promotion checks says how many rows it affirms, in
+// The bulk step that affirms the promotion checks says how many rows it affirms, in
 // whose name, and only runs from the dialog.
 test("confirm and affirm is offered in the dialog with the count of rows it affirms", async () => {
   const { page, problems } = await openAdjudicate();
@@ -455,7 +455,7 @@ test("the funnel follows a change made elsewhere", async () => {
   await page.close();
 });
 
-// Live queue (issue 20): before, the adjudication queue loaded once, so rows adjudicated from the
+// Live queue: before, the adjudication queue loaded once, so rows adjudicated from the
 // command line or in another window still read as open.
 test("a change made elsewhere reaches the queue; the row on screen and an unsaved rationale stay", async () => {
   const { page, problems } = await openAdjudicate();
@@ -504,7 +504,7 @@ test("the view follows the rules the core sends with the row, not rules of its o
   await page.close();
 });
 
-// Issue 19: the queue comes a page at a time (200 items). 450 rows: fx-adj-1 open, the next 249
+// The queue comes a page at a time (200 items). 450 rows: fx-adj-1 open, the next 249
 // adjudicated, the rest open. The rail shows a page and its place; ] and [ walk across pages;
 // saving asks the core for the next open row, which is on the second page.
 test("the queue is read a page at a time; ] and [ cross pages; saving finds the next open row on a later page", async () => {
@@ -593,7 +593,7 @@ test("the queue is read a page at a time; ] and [ cross pages; saving finds the 
   await page.close();
 });
 
-// Issue 31 (stale status text): "Confirmed 2 full agreements as Eve" stayed above the queue after
+// (stale status text) "Confirmed 2 full agreements as Eve" stayed above the queue after
 // the next row was saved, when the queue it described had moved on.
 test("a bulk note does not outlive the next save", async () => {
   const { page, problems } = await openAdjudicate();

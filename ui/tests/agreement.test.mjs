@@ -261,7 +261,7 @@ test("agreement per guideline version and week, and each annotator against the f
   await page.close();
 });
 
-test("every coefficient carries its interval, accept vs not its paradox indices, and a panel plans the rows (issue 32)", async () => {
+test("every coefficient carries its interval, accept vs not its paradox indices, and a panel plans the rows", async () => {
   const gwet = (lo, hi, se) => ({ se, ci95: [lo, hi], method: "gwet" });
   const report = {
     ...agreementReport,

@@ -175,7 +175,7 @@ test("a span selected with the mouse is stored as verbatim text with byte offset
   await page.close();
 });
 
-// Issue 28: the overlay shows guideline version 2 as it ships (docs/guideline-v2.md): one
+// The overlay shows guideline version 2 as it ships (docs/guideline-v2.md): one
 // dominant axis accepted, with the new worked example.
 test("the overlay shows the paper's guideline, version 2, as it ships", async () => {
   const { readFile } = await import("node:fs/promises");
@@ -384,7 +384,7 @@ function withZurich(change) {
 }
 
 test("on a row decided other than accept, the suggestions bar says only an accept needs them confirmed", async () => {
-  // Broke (issue 31): a finished discussion row said "Suggested, not yet confirmed" beside
+  // Broke: a finished discussion row said "Suggested, not yet confirmed" beside
   // "Complete", as if something were still missing.
   const { page } = await openAnnotate(withZurich((r) => (r.annotation.suggested = ["axis", "severity", "repair"])));
   const bar = async () => (await page.textContent('[data-testid="suggested-bar"]')).replace(/\s+/g, " ");
@@ -465,7 +465,7 @@ test("in beside mode each suggestion sits beside its empty field; use and y copy
   await page.close();
 });
 
-// Live queue (issue 20): before, the queue loaded once, so a merge or a command-line change left
+// Live queue: before, the queue loaded once, so a merge or a command-line change left
 // it stale until the view was reopened.
 test("a change made elsewhere reaches the queue and the progress; the row, focus and typing stay", async () => {
   const { page, problems } = await openAnnotate();
@@ -540,7 +540,7 @@ test("a problem shows by the field the core names, whatever its words", async ()
   await page.close();
 });
 
-// Issue 19: the whole queue used to cross to the window (43 MiB of JSON for a 500,000-row queue
+// The whole queue used to cross to the window (43 MiB of JSON for a 500,000-row queue
 // on a 1M-row project). The view now holds a window of it; the counts and the next open row come
 // from the core.
 test("a long queue is read a window at a time: the rail, the counts, stepping past the window and N", async () => {

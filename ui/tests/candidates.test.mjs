@@ -232,7 +232,7 @@ test("the list, the counts and the selected row follow changes made elsewhere", 
   await page.close();
 });
 
-// Issue 16: which build this is, for a bug report or a methods section.
+// Which build this is, for a bug report or a methods section.
 test("the About box names the version, the commit it was built from and the schema it writes", async () => {
   const { page, problems } = await openApp(browser.context, server.url, backend());
   await page.click('[data-testid="about-open"]');
@@ -244,7 +244,7 @@ test("the About box names the version, the commit it was built from and the sche
   await page.close();
 });
 
-// Issue 16: an upgrade on opening is said, with where the old file is kept.
+// An upgrade on opening is said, with where the old file is kept.
 test("a project upgraded on opening says from which schema and where the file as it was is kept", async () => {
   const upgraded = { from: 6, to: 8, backup: "/data/study.forcebench.schema6.bak" };
   const b = backend();
@@ -278,7 +278,7 @@ test("a big pool lists its first 200 matches, more on request, and j walks on pa
   await page.close();
 });
 
-// Issue 19: the window holds a page of the pool, never the whole of it; the core filters.
+// The window holds a page of the pool, never the whole of it; the core filters.
 test("the list asks the core for a page at a time: more and j past the end fetch the next page", async () => {
   const b = backend();
   const many = Array.from({ length: 450 }, (_, i) => ({ ...b.rows[0], id: `big-${String(i).padStart(4, "0")}` }));

@@ -658,7 +658,7 @@ test("an evaluator is removed only after a second, explicit click", async () => 
   await page.close();
 });
 
-// Issue 31 (stale status text): "Scored my-judge on 33 pairs" stayed on screen after my-judge was
+// (stale status text) "Scored my-judge on 33 pairs" stayed on screen after my-judge was
 // removed, describing an evaluator the table no longer had.
 test("removing an evaluator takes away the note that said it was scored", async () => {
   const { page, problems } = await openEvaluate({ stored: baselineReports });

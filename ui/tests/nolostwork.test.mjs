@@ -1,4 +1,4 @@
-// Issue 31 in headless Chromium with mocked IPC: no lost or misfiled work. Unsaved adjudication
+// In headless Chromium with mocked IPC: no lost or misfiled work. Unsaved adjudication
 // edits are not dropped by `]` / `[`; no control holding an identity or a saved label changes from
 // a stray key (every focusable control of Annotate and Adjudicate is focused and sent the
 // shortcuts and stray letters); `y` confirms a pre-filled suggestion after the mode changed to

@@ -166,7 +166,7 @@ test("an annotator opens the feedback the lead sent: their differing fields, the
   await page.close();
 });
 
-// Issue 31: feedback files could be issued only from the command line (`forcebench feedback issue`).
+// Feedback files could be issued only from the command line (`forcebench feedback issue`).
 test("the lead issues feedback files into a picked folder: what was written is listed, and a refusal says why", async () => {
   const written = [
     { annotator: "Ana", file: "/home/lee/feedback/Ana.feedback.json", adjudicated_rows: 40, differing_rows: 3 },

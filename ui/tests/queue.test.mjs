@@ -1,4 +1,4 @@
-// Issue 19: a large annotate queue (500,000 rows per annotator on a 1M-row project) must not be
+// A large annotate queue (500,000 rows per annotator on a 1M-row project) must not be
 // drawn whole: the rail draws the rows around the current one, and moves with it.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

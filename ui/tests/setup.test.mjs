@@ -35,7 +35,7 @@ test("an import refused for two rows shows each problem as a row with its line a
   await page.waitForSelector('[data-testid="import-problems"]');
   const rows = await page.$$eval('[data-testid="import-problems"] tbody tr', (trs) => trs.map((t) => t.textContent));
   assert.deepEqual(rows, ["3claimrequired field is missing", "7severity`9` is not a severity"]);
-  // Issue 31: the refusal names no file; once the path is edited it describes nothing typed.
+  // The refusal names no file; once the path is edited it describes nothing typed.
   await page.fill('[data-testid="import-path"]', "/in/fixed.csv");
   assert.equal(await page.$('[data-testid="import-error"]'), null, "the refusal went with the path it was about");
   await page.close();

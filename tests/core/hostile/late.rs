@@ -1,4 +1,4 @@
-//! The last of issue 29's holes, each through the real `forcebench` command: ids and names given
+//! The last of the hostile-input holes, each through the real `forcebench` command: ids and names given
 //! on the command line are looked up in the form they are stored (NFC), damage found after
 //! opening is named as damage, a packet that cannot be written whole leaves nothing behind, and
 //! every error carries its code.

@@ -75,7 +75,7 @@ async fn first_session(client: Client, ids: Vec<String>) -> Res {
     wait_js(&client, "document.querySelector('[data-testid=row-span]')?.textContent ?? null", preview.clone()).await?;
     shot(&client, "window-annotate.png").await?;
 
-    // Row 2: needs discussion, temporal, high-impact, and (issue 31: a discussion is finished only
+    // Row 2: needs discussion, temporal, high-impact, and (a discussion is finished only
     // when the note says what to discuss) a note: `o` goes to the notes, Esc leaves and saves.
     keys(&client, "n").await?;
     wait_js(&client, ROW_ID, json!(ids[1])).await?;

@@ -19,7 +19,7 @@ suggestion_mode: SuggestionMode,
  */
 source_dataset: string | null, annotation: Annotation, 
 /**
- * The locked split that freezes the row, when one does (issue 31): the view shows it
+ * The locked split that freezes the row, when one does: the view shows it
  * read-only rather than letting a change fail on saving.
  */
 locked_split: number | null, };

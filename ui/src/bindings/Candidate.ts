@@ -11,6 +11,6 @@ export type Candidate = { id: string, group_id: string, source_dataset: string,
 source_id: string, context: string, passage: string, evidence_span: string | null, calibrated_claim: string, raised_claim: string, repair: string | null, rationale: string | null, axis: Axis | null, severity: number | null, 
 /**
  * How the candidate was made (which generator, template or editor), when the file says
- * (issue 28); used to count and audit a split, never shown to an evaluator as input.
+ *; used to count and audit a split, never shown to an evaluator as input.
  */
 construction_family?: string | null, };

@@ -21,7 +21,7 @@ accepted: number,
 qc_blocked: number, 
 /**
  * Accepted (counted above) but held back from any split draft because a promotion check
- * is not affirmed (issue 28: bulk-confirmed without `--affirm`, or the checklist left open).
+ * is not affirmed (bulk-confirmed without `--affirm`, or the checklist left open).
  */
 unaffirmed: number, rejected: number, locality_removed: number, 
 /**

@@ -70,7 +70,7 @@ by_annotator: Array<AnnotatorQuality>,
 suggestion_uptake: UptakeReport | null, 
 /**
  * How many rows the decision kappa needs for an interval of +- 0.05, 0.10 and 0.15: at the
- * kappa and label shares seen so far, and more from now (issue 32; [`plan::panel`]).
+ * kappa and label shares seen so far, and more from now ([`plan::panel`]).
  */
 plan: Array<PlanRow>, bootstrap_ci95: [number, number] | null, 
 /**

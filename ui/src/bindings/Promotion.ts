@@ -2,7 +2,7 @@
 import type { LeftOut } from "./LeftOut";
 
 /**
- * How the rows of a split came to be promoted (issue 28): each retained row's promotion
+ * How the rows of a split came to be promoted: each retained row's promotion
  * checks were affirmed one by one (in the adjudicate view or an adjudication import) or in
  * bulk (`adjudicate confirm-agreements --affirm`), by a named adjudicator; accepted rows whose
  * checks are not all affirmed are held back from the split, each with its reason.

@@ -36,11 +36,11 @@ eval_by_axis_source: { [key in string]?: { [key in string]?: number } },
  */
 stale: Array<string>, 
 /**
- * How the split's rows were affirmed, and the accepted rows held back (issue 28).
+ * How the split's rows were affirmed, and the accepted rows held back.
  */
 promotion: Promotion, 
 /**
- * Construction family (`none` for rows without one) -> [retained, evaluation] (issue 28).
+ * Construction family (`none` for rows without one) -> [retained, evaluation].
  */
 by_family: Record<string, [number, number]>, 
 /**

@@ -75,12 +75,12 @@ export class AdjudicateModel {
   saveError = $state.raw<IpcError | null>(null);
   loadError = $state.raw<IpcError | null>(null);
   confirming = $state(false);
-  /** Issue 28: what "confirm and affirm" would do, fetched when the dialog opens. */
+  /** What "confirm and affirm" would do, fetched when the dialog opens. */
   affirmable = $state.raw<AffirmReport | null>(null);
   bulkNote = $state<string | null>(null);
   qcReport = $state.raw<QcReport | null>(null);
   showing = $state<string | null>(null);
-  /** Issue 31: the row asked for while the one shown has a draft not saved yet. The view stays
+  /** The row asked for while the one shown has a draft not saved yet. The view stays
    *  until the adjudicator says to discard the draft (or saves it). */
   leaving = $state<{ to: string } | null>(null);
 
@@ -463,7 +463,7 @@ export class AdjudicateModel {
     this.saving = true;
     try {
       const r = await resolveRow(id, adjudicator, resolution, this.hide);
-      // Issue 31: a bulk note or a QC report from before this save no longer describes the queue.
+      // A bulk note or a QC report from before this save no longer describes the queue.
       [this.bulkNote, this.qcReport] = [null, null];
       if (this.row?.candidate.id === id) this.show(r, true);
       const outcome = savedOutcome(r);

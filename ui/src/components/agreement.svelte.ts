@@ -44,7 +44,7 @@ export class AgreementViewState {
 
   /** Rows with two finished annotations. */
   readonly n = $derived(this.report?.n_items ?? 0);
-  /** κ in plain words; the interval read is issue 32's (Fisher's z scale) where the core gives it. */
+  /** κ in plain words; the interval read on Fisher's z scale where the core gives it. */
   readonly words = $derived(this.report ? reading(this.report.cohen_kappa, this.report.kappa_interval?.ci95 ?? this.report.kappa_ci95) : null);
   readonly paradox = $derived(this.report ? prevalenceNote(this.report) : null);
   /** Some breakdown group is under 30 rows (the view warns how little κ says there). */

@@ -61,7 +61,7 @@ export class AnnotateModel {
   undone = $state<string | null>(null);
   /** What the last confirmation (y) confirmed or used, said beside the suggestions. */
   confirmedNote = $state<string | null>(null);
-  // Issue 31: the row where `u` was pressed once with none of this session's changes left: the
+  // The row where `u` was pressed once with none of this session's changes left: the
   // next `u` there reaches back to a change made before (an import, another session).
   reachBack = $state<string | null>(null);
 
@@ -118,7 +118,7 @@ export class AnnotateModel {
   // never shows its counter restarted.
   private knownSeconds: Record<string, number> = {};
   private chain: Promise<unknown> = Promise.resolve();
-  // Issue 31: the changes this window made on each row that are not undone yet (what `u` undoes first).
+  // The changes this window made on each row that are not undone yet (what `u` undoes first).
   private mine: Record<string, number> = {};
   // The row asked for last and its place in the queue (from 0): moves follow it at once.
   private showing: string | null = null;
@@ -340,7 +340,7 @@ export class AnnotateModel {
     try {
       const q = await annotateNextOpen(who, from);
       if (q && q.id !== from && this.showing === from && this.annotator === who) void this.open(q.id, q.position - 1);
-      // Issue 31: on a finished queue `N` says so rather than doing nothing.
+      // On a finished queue `N` says so rather than doing nothing.
       else if (this.showing === from && this.annotator === who)
         this.undone = q ? "This is the only row not finished yet." : "All done: every row in this queue is finished.";
     } catch (e) {
@@ -368,7 +368,7 @@ export class AnnotateModel {
   /** Queues one durable change; changes are sent one after another, in order. */
   private save(field: Field, value: string | null) {
     if (!this.row || !this.annotator) return;
-    // Issue 31: a new change makes what the last undo or confirmation said out of date.
+    // A new change makes what the last undo or confirmation said out of date.
     [this.undone, this.confirmedNote] = [null, null];
     const [id, who] = [this.row.id, this.annotator];
     const key = this.mineKey(who, id);
@@ -463,7 +463,7 @@ export class AnnotateModel {
         f === "repair" ? this.drafts.repair.trim() !== "" : f === "evidence_span" ? ann.evidence_span !== null : ann[f] !== null;
       const offers = this.besideOffers.filter(([f]) => !filled(f));
       // A row started while suggestions were pre-filled keeps them as suggestions to confirm
-      // after the lead switched to `beside` (issue 31): `y` confirms those.
+      // after the lead switched to `beside`: `y` confirms those.
       if (offers.length === 0 && ann.suggested.length === 0) {
         this.confirmedNote = "No suggestion left to use.";
         return;

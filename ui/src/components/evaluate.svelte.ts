@@ -167,7 +167,7 @@ export class EvaluateViewState {
     try {
       await this.ipc.evaluatorRemove(name);
       [this.removing, this.opened[name]] = [null, false];
-      // Issue 31: a "Scored NAME" note must not outlive the evaluator it describes.
+      // A "Scored NAME" note must not outlive the evaluator it describes.
       if (this.imported?.name === name) this.imported = null;
       if (this.judgeRead?.report.name === name) this.judgeRead = null;
       await this.refresh();

@@ -62,7 +62,7 @@ export class SplitViewState {
   confirming = $state(false);
   locking = $state(false);
   lockError = $state.raw<IpcError | null>(null);
-  /** Issue 31: the packets out whose rows the lock freezes, named in the lock dialog. */
+  /** The packets out whose rows the lock freezes, named in the lock dialog. */
   packetsOut = $state.raw<PacketAtLock[]>([]);
 
   exportDir = $state("");

@@ -139,7 +139,7 @@ export function prevalenceNote(r: {
   return `Most rows share one decision, so chance agreement is high (${pct(pe)}) and κ reads lower than the ${pct(po)} raw agreement${tail}.`;
 }
 
-/** An interval of the report (issue 32) as "0.70–0.86"; an em dash when there is none. */
+/** An interval of the report as "0.70–0.86"; an em dash when there is none. */
 export function ci(i: { ci95: [number, number] } | null | undefined): string {
   return i ? interval(i.ci95) : DASH;
 }

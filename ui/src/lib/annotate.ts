@@ -146,7 +146,7 @@ export function annotateCommand(e: KeyPress): AnnotateCommand | null {
   if (k === "y") return { do: "confirm" };
   if (k === "s") return { do: "span" };
   if (k === "t") return { do: "boundary" };
-  // Issue 31: the notes had no key (only t Tab Tab reached them).
+  // The notes had no key (only t Tab Tab reached them).
   if (k === "o") return { do: "notes" };
   if (k === "?" || k === "g") return { do: "guide" };
   return null;

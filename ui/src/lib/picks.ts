@@ -1,4 +1,4 @@
-// What a person picked in a view that outlives the view (issue 31): switching tabs unmounts a
+// What a person picked in a view that outlives the view: switching tabs unmounts a
 // view, and its annotator, adjudicator and "hide annotator names" went back to their defaults.
 // Kept for the window's life, per project file, never saved.
 export const picks: { project: string; annotator: string | null; adjudicator: string | null; hide: boolean } = {

@@ -676,7 +676,7 @@ export function adjudicateBackend(overrides = {}) {
       resolve_row: savedRow(),
       adjudication_reopen: { id: "fx-adj-1", adjudicator: "Eve", reason: "Ana wants to look at the span again", decision: "accept_force_gap", at: "2025-03-05T00:00:00Z" },
       confirm_agreements: 2,
-      // Issue 28: what confirming and affirming in bulk would do, and did.
+      // What confirming and affirming in bulk would do, and did.
       affirm_preview: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
       confirm_and_affirm: { adjudicator: "Eve", confirmed: 2, affirmed: 3, frozen: 0, checks: ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis", "no_unrelated_addition"] },
       run_qc: { rows_checked: 28, passed: 27, blocked: 1, warned: 5, rows: [] },

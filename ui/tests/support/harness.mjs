@@ -123,7 +123,7 @@ export async function openApp(context, url, backend) {
       const waiting = a.decision === "accept_force_gap" && (a.suggested ?? []).length > 0;
       const list = (a.suggested ?? []).map((f) => names[f]);
       const joined = list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
-      // As the core (issue 31): needs discussion is finished only with a note that is not blank,
+      // As the core: needs discussion is finished only with a note that is not blank,
       // and a note of only invisible characters (U+200B, U+200D, U+FEFF...) is blank too.
       const visible = (a.notes ?? "").replace(/[\u00AD\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFE00-\uFE0F\uFEFF]/g, "");
       const why = a.decision === "needs_discussion" && !visible.trim();

@@ -33,7 +33,7 @@ test("opening reads the roster, picks the adjudicator and shows the first open r
   assert.equal(m.saveState, "idle");
 });
 
-test("who may adjudicate is the core's word, not the window's reading of roles (issue 30)", async () => {
+test("who may adjudicate is the core's word, not the window's reading of roles", async () => {
   // A roster where the core lets the lead adjudicate and not the person called "adjudicator" (a
   // rule the window cannot guess from the roles): the menu offers exactly whom the core allows.
   const people = [
@@ -250,7 +250,7 @@ test("l switches to the locality audit and back, not from a field", async () => 
   assert.equal(m.mode, "queue");
 });
 
-test("a saved row is said accepted, rejected, or held back by QC, as the core says (issue 30)", () => {
+test("a saved row is said accepted, rejected, or held back by QC, as the core says", () => {
   // The window no longer decides which failed checks hold a row back: it reads the core's
   // `held_back_by_qc`, even where the checks it has would say otherwise.
   const row = (decision, held, qc = []) => ({ adjudication: { decision }, held_back_by_qc: held, qc });

@@ -281,7 +281,7 @@ pub(super) fn qc_cmd(project: Option<&Path>, cmd: QcCommand) -> Result<()> {
                     );
                 }
             }
-            // Issue 28: checks across rows (an error refuses its rows from a split draft).
+            // Checks across rows (an error refuses its rows from a split draft).
             for f in &findings {
                 println!(
                     "{} {:<30} {}: {}",

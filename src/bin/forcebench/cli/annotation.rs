@@ -223,7 +223,7 @@ pub fn packets(project: Option<&std::path::Path>, cmd: PacketsCommand) -> Result
                 } else {
                     println!("{}: nothing merged from {}: every row it changed is frozen", r.file, r.annotator);
                 }
-                // Issue 31: rows a locked split froze are left out of the merge, each with its reason.
+                // Rows a locked split froze are left out of the merge, each with its reason.
                 if !r.frozen_rows.is_empty() {
                     println!(
                         "{}: {} row{} left out (frozen by a locked split or an adjudication; the annotator's changes there were not merged):",
@@ -294,7 +294,7 @@ pub fn annotate_cmd(project: Option<&std::path::Path>, cmd: AnnotateCommand) -> 
             if json {
                 return print_json(&events);
             }
-            // A value as people read it: quoted text, or `(empty)` (issue 29: not `None`/`Some(..)`).
+            // A value as people read it: quoted text, or `(empty)` (not `None`/`Some(..)`).
             let shown = |v: &Option<String>| v.as_ref().map_or("(empty)".to_string(), |t| format!("{t:?}"));
             for e in events {
                 println!(
@@ -452,7 +452,7 @@ fn answer_request(p: &mut Project, annotator: &str, req: SessionRequest) -> Resu
                 .ok_or_else(|| Error::InvalidArgument("`set` needs a field".into()))?
                 .parse()
                 .map_err(Error::InvalidArgument)?;
-            // Text for a text field, a number (never a string of digits, issue 29) for severity.
+            // Text for a text field, a number (never a string of digits) for severity.
             let value = match req.value {
                 Some(other) => forcebench::input::field_text(field.value_kind(), other)
                     .map_err(|m| Error::InvalidArgument(format!("field `{}`: {m}", field.as_str())))?,

@@ -914,7 +914,7 @@ pub(super) fn judge_cmd(project: Option<&Path>, cmd: JudgeCommand) -> Result<()>
             Ok(())
         }
         JudgeCommand::Templates { out, force } => {
-            forcebench::output::check_out_folder(&out)?; // issue 29: never through a symbolic link
+            forcebench::output::check_out_folder(&out)?; // never through a symbolic link
                                                          // Every file is checked before any is written: all or nothing.
             for (name, ..) in evaluate::judge::TEMPLATES {
                 forcebench::output::check_target(&out.join(format!("{name}.txt")), force)?;

@@ -80,7 +80,7 @@ pub enum Command {
     },
     /// Inter-annotator agreement on pre-adjudication labels (or on any item,annotator,label CSV)
     Agreement {
-        /// `plan`: how many double-annotated rows a kappa interval needs (issue 32)
+        /// `plan`: how many double-annotated rows a kappa interval needs
         #[command(subcommand)]
         action: Option<AgreementAction>,
         /// Compute from a long-format CSV with columns item,annotator,label instead of the project
@@ -319,7 +319,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 );
             }
             if f.total.unaffirmed > 0 {
-                // Issue 28: accepted rows a split draft holds back.
+                // Accepted rows a split draft holds back.
                 println!(
                     "held back from splits: {} accepted row(s) with promotion checks not affirmed (adjudicate them, or `adjudicate confirm-agreements --affirm`)",
                     f.total.unaffirmed
@@ -382,7 +382,7 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("group            {}", c.group_id);
             println!("source           {} {}", c.source_dataset, c.source_id);
             if let Some(family) = &c.construction_family {
-                println!("family           {family}"); // issue 28: construction family
+                println!("family           {family}"); // construction family
             }
             println!(
                 "axis / severity  {} / {}",
@@ -673,7 +673,7 @@ pub(crate) fn open(explicit: Option<&Path>) -> Result<Project> {
     Ok(project)
 }
 
-/// The project file this command opened, as it was named (issue 29): damage SQLite finds in it
+/// The project file this command opened, as it was named: damage SQLite finds in it
 /// after opening (in a page opening did not read) is then said as damage of that file, with the
 /// copies beside it, as it is when opening finds it.
 static OPENED: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
@@ -707,7 +707,7 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
-/// `forcebench agreement plan` (issue 32).
+/// `forcebench agreement plan`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum AgreementAction {
     /// How many double-annotated rows give a 95% interval of half-width W for kappa (or AC1 or

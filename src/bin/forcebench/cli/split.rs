@@ -72,7 +72,7 @@ pub(super) fn split_cmd(project: Option<&Path>, cmd: SplitCommand) -> Result<()>
                 "\nlocked: the final labels of these rows can no longer change; export with `forcebench export DIR`"
             );
             println!("{}", s.audit.never_adjudicated_words());
-            // Issue 31: the packets out whose rows this lock froze, and how many.
+            // The packets out whose rows this lock froze, and how many.
             let out = forcebench::packets::packets_at_lock(p.conn())?;
             if !out.is_empty() {
                 println!("\npackets out with rows this lock froze (a merge leaves their changes to those rows out, and lists them):");
@@ -184,14 +184,14 @@ fn print_show(s: &SplitShow) {
     } else if !a.is_clean() {
         println!("not ready to lock: {}", a.describe());
     }
-    // Issue 28: the split by construction family (only when some row has one).
+    // The split by construction family (only when some row has one).
     if s.by_family.keys().any(|f| f != forcebench::split::NO_FAMILY) {
         println!("{:<24} {:>9} {:>5}", "construction family", "retained", "eval");
         for (family, [r, e]) in &s.by_family {
             println!("{family:<24} {r:>9} {e:>5}");
         }
     }
-    // Issue 28: how the retained rows were affirmed, and the accepted rows held back.
+    // How the retained rows were affirmed, and the accepted rows held back.
     let pr = &s.promotion;
     println!("promotion: {} affirmed one by one, {} in bulk", pr.one_by_one, pr.in_bulk);
     for (who, [one, bulk]) in &pr.by {

@@ -23,9 +23,9 @@ export const adjudicationReopen = (id: string, adjudicator: string, reason: stri
   call<Reopening>("adjudication_reopen", { id, adjudicator, reason });
 /** Answers how many full agreements were confirmed. */
 export const confirmAgreements = (adjudicator: string) => call<number>("confirm_agreements", { adjudicator });
-/** Issue 28: what confirming and affirming in bulk would do (nothing is written). */
+/** What confirming and affirming in bulk would do (nothing is written). */
 export const affirmPreview = (adjudicator: string) => call<AffirmReport>("affirm_preview", { adjudicator });
-/** Issue 28: confirms the open full agreements and affirms the accepted rows' promotion checks, in bulk. */
+/** Confirms the open full agreements and affirms the accepted rows' promotion checks, in bulk. */
 export const confirmAndAffirm = (adjudicator: string) => call<AffirmReport>("confirm_and_affirm", { adjudicator });
 export const runQc = () => call<QcReport>("run_qc");
 export const localityRows = () => call<AuditRow[]>("locality_rows");
