@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The release app measured, with a 100,000-row project open: cold start to the first interactive
 # view and the resident memory of every app process (WebKit's included), under Xvfb, beside the
-# floor (an empty window of the same build: the forcebench-studio-floor binary); then the
+# floor (an empty window of the same build: the forcebench-studio-floor binary), then opens a view
+# not shown at start (its code fetched from the app's protocol) and measures again; then the
 # package's size. Builds the package first (scripts/package.sh). Prints figures; not a test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -131,6 +131,26 @@ pub fn configure(conn: &mut Connection) -> Result<()> {
     Ok(())
 }
 
+/// Gives back the pages of the project file that reads mapped into this process.
+///
+/// SQLite reads the file through a memory map ([`configure`]), and every page a read touched
+/// stays mapped, counted in the process's resident memory, for as long as the connection is open:
+/// after a whole-table read (the status, agreement, the adjudication queue, QC, an export) that is
+/// the whole of those tables, where what the caller keeps is far smaller (docs/benchmarks.md).
+/// Setting the map's size to 0 and back unmaps it (SQLite does so when no page of it is in use, as
+/// once every statement has finished); the pages stay in the system's file cache, and the next
+/// read maps what it touches again, at the cost of a minor page fault per page.
+pub fn unmap_pages(conn: &Connection) -> Result<()> {
+    use rusqlite::OptionalExtension;
+    // A database in memory has no map, and the pragma then answers no row.
+    let size: Option<i64> = conn.query_row("PRAGMA mmap_size", [], |r| r.get(0)).optional()?;
+    if let Some(size) = size.filter(|&s| s > 0) {
+        conn.pragma_update(None, "mmap_size", 0)?;
+        conn.pragma_update(None, "mmap_size", size)?;
+    }
+    Ok(())
+}
+
 /// Reads a file's first 100 bytes (the SQLite header) and refuses anything that is not a
 /// ForceBench project, without opening it through SQLite (so nothing is written to it).
 pub fn check_header(path: &Path) -> Result<()> {

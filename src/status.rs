@@ -431,26 +431,7 @@ pub fn status(project: &Project) -> Result<StatusReport> {
         software: crate::software::software(),
     };
     if read_whole {
-        unmap_pages(conn)?;
+        crate::db::unmap_pages(conn)?;
     }
     Ok(report)
-}
-
-/// Gives back the pages of the project file a whole-table read mapped into this process.
-///
-/// SQLite reads the file through a memory map ([`crate::db::configure`]), and every page a scan
-/// touched stays mapped, counted in the process's resident memory, for as long as the connection
-/// is open. In the app that is every page of the tables the status's first read scans, where what
-/// the status keeps is a few MiB of facts (docs/benchmarks.md). Setting the map's size to 0 and
-/// back unmaps it (SQLite does so when no page of it is in use, as after a finished statement);
-/// the pages stay in the system's file cache, and the next read maps what it touches again.
-fn unmap_pages(conn: &rusqlite::Connection) -> Result<()> {
-    use rusqlite::OptionalExtension;
-    // A database in memory has no map, and the pragma then answers no row.
-    let size: Option<i64> = conn.query_row("PRAGMA mmap_size", [], |r| r.get(0)).optional()?;
-    if let Some(size) = size.filter(|&s| s > 0) {
-        conn.pragma_update(None, "mmap_size", 0)?;
-        conn.pragma_update(None, "mmap_size", size)?;
-    }
-    Ok(())
 }

@@ -41,6 +41,18 @@ pub struct Studio {
     pub previous: Mutex<Option<PathBuf>>,
 }
 
+/// Unmaps the pages of the project file the command just read (`forcebench::db::unmap_pages`).
+/// The app keeps its project open for hours: without this, every page a view's whole-table read
+/// touched (agreement, the adjudication queue, QC, an export) stayed mapped and counted in the
+/// app's resident memory until the window closed. Done after every command, not a chosen few, so
+/// a view added later cannot forget it; after a small read there is little to unmap, and the next
+/// read maps what it touches again from the system's file cache. A failure here changes nothing
+/// the command did (the pages just stay mapped), and the connection's next use reports a broken
+/// connection itself, so it is not the command's error.
+fn give_back_map(project: &Project) {
+    let _ = forcebench::db::unmap_pages(project.conn());
+}
+
 impl Studio {
     pub fn new(project: Result<Project, ErrorPayload>) -> Self {
         Studio { project: Mutex::new(project), changes: AtomicU64::new(0), previous: Mutex::new(None) }
@@ -62,8 +74,12 @@ impl Studio {
     /// Runs `f` on the open project; core errors (and the opening error) become payloads.
     pub fn with<T>(&self, f: impl FnOnce(&Project) -> forcebench::Result<T>) -> Result<T, ErrorPayload> {
         match &*self.lock() {
-            // Damage SQLite finds after opening is named as damage of this file.
-            Ok(project) => f(project).map_err(|e| e.in_project(Path::new(&project.info().path)).payload()),
+            Ok(project) => {
+                let done = f(project);
+                give_back_map(project);
+                // Damage SQLite finds after opening is named as damage of this file.
+                done.map_err(|e| e.in_project(Path::new(&project.info().path)).payload())
+            }
             Err(opening) => Err(opening.clone()),
         }
     }
@@ -85,6 +101,7 @@ impl Studio {
         match &mut *project {
             Ok(project) => {
                 let done = f(project);
+                give_back_map(project);
                 Ok(done.map_err(|e| e.in_project(Path::new(&project.info().path))))
             }
             Err(opening) => Err(opening.clone()),

@@ -298,6 +298,7 @@ async fn look_at_the_views() {
         shot(&c, "look-guideline.png").await?;
         keys(&c, &k(Key::Escape)).await?;
         keys(&c, &format!("{}3", k(Key::Alt))).await?;
+        c.wait().at_most(Duration::from_secs(10)).for_element(css("[data-testid=packets-view]")).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
         shot(&c, "look-packets.png").await?;
         Ok(())

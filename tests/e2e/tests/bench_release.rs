@@ -3,7 +3,9 @@
 //! candidate list showing rows), and the resident memory of every process of the app: the app
 //! itself and WebKit's web and network processes. Then the same for the floor, an empty window of
 //! the same build (`FORCEBENCH_FLOOR_BIN`: the `forcebench-studio-floor` binary, the same Tauri
-//! and WebKitGTK showing a page of one line), and what the app takes over it. Prints the figures.
+//! and WebKitGTK showing a page of one line), and what the app takes over it. After each start of
+//! the app it opens the Annotate view, whose code is fetched when first opened: the time it takes,
+//! what the page fetched (from the app's own protocol) and the memory after. Prints the figures.
 //!
 //! The moment the rows appear is taken in the page, on its clock (the machine's), looked for every
 //! 10 ms: the wait of 250 ms between looks it had before added up to that to each start.
@@ -80,6 +82,49 @@ struct Start {
     script_ran: f64,
     requests: Vec<(String, f64, f64)>,
     memory: Vec<Rss>,
+    second: Option<Second>,
+}
+
+/// A view not shown at start opened after the memory was read (the app only, not the floor):
+/// seconds from the key to the view being there, the scripts and styles the page fetched for it
+/// (served by the app's own protocol, as the page), and the memory of every process 2 s later.
+struct Second {
+    shown: f64,
+    fetched: Vec<String>,
+    memory: Vec<Rss>,
+}
+
+/// Opens the Annotate view (Alt+2): its code is not part of the page the window starts with.
+async fn open_second_view(client: &fantoccini::Client, driver: &forcebench_e2e::TauriDriver) -> Second {
+    use fantoccini::key::Key;
+    use forcebench_e2e::client::{k, keys};
+    // WebKitGTK lists no resource timing for a module a script imports from the app's protocol;
+    // the chunk's styles and shared chunks are added to the document as links, and those show it.
+    const FILES: &str = "return [...performance.getEntriesByType('resource').map((e) => e.name), \
+        ...[...document.querySelectorAll('link[href]')].map((l) => l.href)]";
+    let files = || async {
+        let v = client.execute(FILES, vec![]).await.ok();
+        v.and_then(|v| serde_json::from_value::<Vec<String>>(v).ok()).unwrap_or_default()
+    };
+    let before = files().await;
+    let pressed = epoch_ms();
+    keys(client, &format!("{}2", k(Key::Alt))).await.expect("Alt+2 sent");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let got = loop {
+        if let Ok(v) = client.execute(LOOK, vec![json!("[data-testid=annotate-view]")]).await {
+            if v.get("waiting").is_none() {
+                break v;
+            }
+        }
+        assert!(std::time::Instant::now() < deadline, "the Annotate view did not show within 30 s");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    let shown = (got["origin"].as_f64().unwrap() + got["seen"].as_f64().unwrap() - pressed) / 1000.0;
+    let mut fetched: Vec<String> = files().await.into_iter().filter(|n| !before.contains(n)).collect();
+    fetched.dedup();
+    tokio::time::sleep(Duration::from_secs(2)).await; // settled
+    let memory = descendants_rss(driver.pid()).into_iter().filter(|p| p.name != "WebKitWebDriver").collect();
+    Second { shown, fetched, memory }
 }
 
 fn epoch_ms() -> f64 {
@@ -137,6 +182,7 @@ async fn cold_start(tools: &Tools, project: &Path, dir: &Path, selector: &str, f
         .unwrap_or_default();
     tokio::time::sleep(Duration::from_secs(2)).await; // settled
     let memory = descendants_rss(driver.pid()).into_iter().filter(|p| p.name != "WebKitWebDriver").collect();
+    let second = if floor { None } else { Some(open_second_view(&client, &driver).await) };
     let _ = client.close().await;
     drop(driver);
     drop(display);
@@ -146,11 +192,29 @@ async fn cold_start(tools: &Tools, project: &Path, dir: &Path, selector: &str, f
         script_ran: dcl.map(since).unwrap_or(f64::NAN),
         requests,
         memory,
+        second,
     }
 }
 
 fn total_mib(s: &Start) -> f64 {
-    s.memory.iter().map(|p| p.kib as f64).sum::<f64>() / 1024.0
+    sum_mib(&s.memory)
+}
+
+fn sum_mib(memory: &[Rss]) -> f64 {
+    memory.iter().map(|p| p.kib as f64).sum::<f64>() / 1024.0
+}
+
+/// Each process's memory in MiB, its anonymous part and the project file's mapped pages beside it.
+fn each_process(memory: &[Rss]) -> String {
+    let mib = |k: u64| k as f64 / 1024.0;
+    memory
+        .iter()
+        .map(|p| {
+            let file = if p.project > 0 { format!(", the project file {:.0}", mib(p.project)) } else { String::new() };
+            format!("{} {:.0} (anonymous {:.0}{file})", p.name, mib(p.kib), mib(p.anon))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn print_starts(what: &str, starts: &[Start], requests: bool) {
@@ -169,18 +233,18 @@ fn print_starts(what: &str, starts: &[Start], requests: bool) {
                 println!("    {name}: {began:.3}-{ended:.3} s");
             }
         }
-        let mib = |k: u64| k as f64 / 1024.0;
-        let each = s
-            .memory
-            .iter()
-            .map(|p| {
-                let file =
-                    if p.project > 0 { format!(", the project file {:.0}", mib(p.project)) } else { String::new() };
-                format!("{} {:.0} (anonymous {:.0}{file})", p.name, mib(p.kib), mib(p.anon))
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        println!("    resident memory {:.0} MiB in all: {each}", total_mib(s));
+        println!("    resident memory {:.0} MiB in all: {}", total_mib(s), each_process(&s.memory));
+        if let Some(second) = &s.second {
+            let names: Vec<&str> = second.fetched.iter().map(|n| n.rsplit('/').next().unwrap_or(n)).collect();
+            let from = second.fetched.first().map(|n| n.split("/assets/").next().unwrap_or(n)).unwrap_or("nowhere");
+            println!(
+                "    then Alt+2: the Annotate view in {:.2} s, fetching {} from {from}; memory {:.0} MiB in all: {}",
+                second.shown,
+                if names.is_empty() { "nothing".to_string() } else { names.join(", ") },
+                sum_mib(&second.memory),
+                each_process(&second.memory)
+            );
+        }
     }
 }
 

@@ -32,7 +32,9 @@ fn cli(project: &Path, args: &[&str]) -> String {
 /// Types into an input found by test id, replacing what it held (WebKit keeps typed text in the
 /// DOM value, which is what Svelte's binding reads on the input event).
 async fn type_into(client: &Client, testid: &str, text: &str) -> Res {
-    let field = client.find(css(&format!("[data-testid={testid}]"))).await?;
+    // Waited for: a view's code is fetched the first time it is opened (Alt+3 just before).
+    let field =
+        client.wait().at_most(Duration::from_secs(10)).for_element(css(&format!("[data-testid={testid}]"))).await?;
     field.clear().await?;
     field.send_keys(text).await?;
     Ok(())

@@ -9,8 +9,9 @@
 use std::time::Duration;
 
 use fantoccini::key::Key;
-use forcebench_e2e::client::{css, js, k, keys, run, session, shot, Res};
+use forcebench_e2e::client::{css, js, k, keys, run, session, shot, wait_js, Res};
 use forcebench_e2e::{find_tools, repo_root, start_for};
+use serde_json::json;
 
 /// Writes the window as `docs/<name>` when FORCEBENCH_LOOK_DOCS is set. The project lives in a
 /// temporary folder here; the README's pictures show a path a person would have instead (the
@@ -67,6 +68,8 @@ async fn look_at_every_view_at_both_sizes() {
             tokio::time::sleep(Duration::from_millis(500)).await;
             for (view, key) in VIEWS {
                 keys(&c, &format!("{}{key}", k(Key::Alt))).await?;
+                // A view's code is fetched the first time it is opened: the picture is of the view.
+                wait_js(&c, "document.querySelector('[data-testid=view-loading]') === null", json!(true)).await?;
                 tokio::time::sleep(Duration::from_millis(900)).await;
                 if view == "annotate" && c.find(css("[data-testid=pick-annotator]")).await.is_ok() {
                     keys(&c, &k(Key::Enter)).await?;
