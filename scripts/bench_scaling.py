@@ -426,7 +426,9 @@ def svg(results, sizes):
     """Time against rows on log-log axes, one line per step."""
     w, h, left, top, right, bottom = 760, 480, 70, 30, 250, 50
     pw, ph = w - left - right, h - top - bottom
-    ts = [v[0] for r in results.values() for v in r.values() if v and v[0] > 0]
+    # Timed steps only: the size figures kept beside them are lists of names and MiB.
+    ts = [v[0] for r in results.values() for v in r.values()
+          if v and isinstance(v[0], (int, float)) and v[0] > 0]
     lo, hi = math.floor(math.log10(max(min(ts), 0.005))), math.ceil(math.log10(max(ts)))
     xs = [math.log10(n) for n in sizes]
     x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
