@@ -64,8 +64,9 @@ fn main() {
              INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at)
              SELECT c.id, f.field, CASE f.field WHEN 'decision' THEN 'reject_not_force_gap' ELSE 'ambiguous' END, 'both', 3, 't'
              FROM candidates c JOIN (SELECT 'decision' AS field UNION ALL SELECT 'boundary_type') f WHERE c.seq % 10 = 0;
-             INSERT INTO qc_results (candidate_id, check_name, severity, passed, run_at)
-             SELECT id, 'span_present', 'error', 1, 't' FROM candidates WHERE seq % 10 <> 0;
+             INSERT INTO qc_results (candidate_id, check_name, severity, passed, ord)
+             SELECT id, 'span_present', 'error', 1, 1 FROM candidates WHERE seq % 10 <> 0;
+             INSERT INTO qc_runs (candidate_id, run_at) SELECT id, 't' FROM candidates WHERE seq % 10 <> 0;
              COMMIT;",
         )
         .unwrap();

@@ -26,7 +26,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FB = os.path.join(ROOT, "target", "release", "forcebench")
+# FORCEBENCH_BIN=PATH measures another build of the command line (an earlier commit's, for a
+# before/after figure in the same sitting); such a run prints its figures and leaves the docs,
+# which describe this checkout's build, as they are.
+OTHER_BIN = os.environ.get("FORCEBENCH_BIN")
+FB = OTHER_BIN or os.path.join(ROOT, "target", "release", "forcebench")
 STEPS = [
     "floor: sqlite3 .import",
     "floor: read+write bytes",
@@ -206,7 +210,7 @@ def annotation_notes(results, sizes, files):
         if not breakdown:
             continue
         top = ", ".join(f"{name} {mib:.1f}" for name, mib in breakdown[:8])
-        lines.append(f"- {n:,} rows: {files[n][0]:.1f} MiB = {files[n][0] / files[n][1]:.1f}× the CSV; {top}")
+        lines.append(f"- {n:,} rows: {size_floor_note(results[n], *files[n])}; {top}")
     return lines
 
 
@@ -260,6 +264,23 @@ def annotation_floor(before, after, work):
     return (took, 0.0, 0.0)
 
 
+def size_floor(r, step, project, csv):
+    """The file's size right after `step` (import: the candidates alone; assign: with who labels
+    what), over the CSV: the floor the finished project's size is set beside, since no project
+    can be smaller than what it holds before any work is recorded. Kept in r["size floors"] as
+    [step, MiB, MiB over the CSV] pairs."""
+    mib = os.path.getsize(project) / 2**20
+    over = mib / (os.path.getsize(csv) / 2**20)
+    r.setdefault("size floors", []).append([step, mib, over])
+    print(f"  file after {step}: {mib:.1f} MiB = {over:.2f}× the CSV", flush=True)
+
+
+def size_floor_note(r, size, csv_size):
+    """One line: the finished project's size over the CSV beside its floors."""
+    floors = "; ".join(f"after {step} {mib:.1f} MiB = {over:.2f}×" for step, mib, over in r.get("size floors") or [])
+    return f"{size:.1f} MiB = {size / csv_size:.2f}× the CSV (floors: {floors})"
+
+
 def size_breakdown(project):
     """The project file's bytes per table and index (SQLite's dbstat), largest first: [(name, MiB)]."""
     import sqlite3
@@ -306,9 +327,11 @@ def run_size(n, work, packets_too=True):
         return sum(t for t, _, _ in done), max(m for _, m, _ in done), max(x for _, _, x in done)
 
     with_floor(r, "import", p, work, import_parts)
+    size_floor(r, "import", p, csv)
     for who, role in [("Ana", "annotator"), ("Ben", "annotator"), ("Eve", "adjudicator")]:
         subprocess.run(fb(p, "annotators", "add", who, "--role", role), check=True, stdout=subprocess.DEVNULL)
     with_floor(r, "assign", p, work, lambda: timed(fb(p, "assign", "--seed", "1")))
+    size_floor(r, "assign", p, csv)
 
     def labels(who, queue, path):
         """Every row accepted keeping the suggestions, but Ben rejects every 7th."""
@@ -403,7 +426,9 @@ def svg(results, sizes):
     """Time against rows on log-log axes, one line per step."""
     w, h, left, top, right, bottom = 760, 480, 70, 30, 250, 50
     pw, ph = w - left - right, h - top - bottom
-    ts = [v[0] for r in results.values() for v in r.values() if v and v[0] > 0]
+    # Timed steps only: the size figures kept beside them are lists of names and MiB.
+    ts = [v[0] for r in results.values() for v in r.values()
+          if v and isinstance(v[0], (int, float)) and v[0] > 0]
     lo, hi = math.floor(math.log10(max(min(ts), 0.005))), math.ceil(math.log10(max(ts)))
     xs = [math.log10(n) for n in sizes]
     x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
@@ -574,13 +599,16 @@ def main():
                 ratios = "".join(f"  {t / results[n][f][0]:5.2f}x {f[7:]}" for f in floors_of(step)
                                  if results[n].get(f) and results[n][f][0] > 0)
                 print(f"  {step:<38} {t:8.2f} s  {m:8.1f} MiB resident  {priv:8.1f} MiB private{ratios}", flush=True)
-            print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB)", flush=True)
+            print(f"  project file {size:.1f} MiB (CSV {csv_size:.1f} MiB): "
+                  + size_floor_note(results[n], size, csv_size), flush=True)
             runs[n] = stamp
             # Written after each size, so a run stopped at a larger one keeps what it measured.
             done = sorted(results)
-            write_docs(results, files, done, packets_up_to, runs)
-            with open(kept, "w") as f:
-                json.dump({str(m): {"steps": results[m], "files": files[m], "run": runs[m]} for m in done}, f, indent=1)
+            if not OTHER_BIN:
+                write_docs(results, files, done, packets_up_to, runs)
+                with open(kept, "w") as f:
+                    json.dump({str(m): {"steps": results[m], "files": files[m], "run": runs[m]} for m in done}, f,
+                              indent=1)
             if not keep:
                 shutil.rmtree(os.path.join(work, str(n)), ignore_errors=True)
     finally:

@@ -41,6 +41,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0015_contexts.sql"),
     include_str!("../schema/0016_construction_record.sql"),
     include_str!("../schema/0017_suggestions_once.sql"),
+    include_str!("../schema/0018_compact_record.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -95,6 +96,9 @@ fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     )?;
     Ok(())
 }
+
+/// The schema version that stores QC results and event uids compactly (schema/0018).
+const COMPACT_RECORD_VERSION: i64 = 18;
 
 /// The schema version this build writes (the number of migrations).
 pub fn latest_version() -> i64 {
@@ -256,6 +260,11 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
             }
             other => Error::Migration(other),
         })?;
+        // Migration 18 stores the same record in fewer bytes, but SQLite keeps the pages it frees
+        // inside the file; an upgrade across it rewrites the file once, so the project shrinks.
+        if upgrade.as_ref().is_some_and(|u| u.from < COMPACT_RECORD_VERSION) {
+            conn.execute_batch("VACUUM")?;
+        }
         Ok(upgrade)
     })();
     if let Some(lock) = lock {

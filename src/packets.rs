@@ -528,7 +528,7 @@ fn merge_one(
              WHERE r.packet_id = ?1",
         )?;
         let rows = stmt.query_map(params![p.packet_id, annotator_id], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+            Ok((r.get::<_, annotate::stored::ReadUid>(0)?.0, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
         })?;
         for row in rows {
             let (uid, id, candidate) = row?;
@@ -784,7 +784,7 @@ fn merge_one(
                     return_id,
                     e.undoes.as_deref().and_then(|u| local.get(u).copied()),
                     p.packet_id,
-                    e.uid,
+                    annotate::stored::StoredUid(&e.uid),
                     e.suggestion_mode.unwrap_or(p.suggestion_mode).as_str(),
                     e.guideline_version.as_deref().or(p.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
                 ])?;
@@ -837,7 +837,7 @@ fn uid_taken(
             "SELECT a.name, coalesce(e.packet_id, ''), r.file_name, r.merged_at FROM annotation_events e
              JOIN annotators a ON a.id = e.annotator_id LEFT JOIN packet_returns r ON r.id = e.packet_return_id
              WHERE e.uid = ?1",
-            [uid],
+            [annotate::stored::StoredUid(uid)],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .optional()?;

@@ -279,7 +279,7 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
 /// Re-runs QC for one row inside a transaction (results replace the row's earlier ones).
 pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
     let Some(adjudication) = crate::label::load_in(conn, id)? else {
-        conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+        forget(conn, id)?;
         return Ok(Vec::new());
     };
     let passage: String =
@@ -294,16 +294,17 @@ pub(crate) fn run_row_with(
     passage: &str,
     adjudication: &crate::label::Adjudication,
 ) -> Result<Vec<QcResult>> {
-    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+    forget(conn, id)?;
     let results = checks(passage, adjudication);
     if results.is_empty() {
         return Ok(results);
     }
-    let at = now();
+    // The run's time once for the row (schema 18): every result of a row comes from one run.
+    conn.prepare_cached("INSERT INTO qc_runs (candidate_id, run_at) VALUES (?1, ?2)")?.execute([id, &now()])?;
     // The row's results in one statement: a statement per check took a statement journal and a
-    // B-tree descent for each.
+    // B-tree descent for each. `ord` keeps the checks' order, which the table's key does not.
     let sql = format!(
-        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, run_at) VALUES {}",
+        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, ord) VALUES {}",
         vec!["(?, ?, ?, ?, ?, ?)"; results.len()].join(", ")
     );
     let severities: Vec<&str> = results
@@ -313,18 +314,26 @@ pub(crate) fn run_row_with(
             Severity::Warning => "warning",
         })
         .collect();
+    let places: Vec<i64> = (1..=results.len() as i64).collect();
     let mut values: Vec<&dyn rusqlite::types::ToSql> = Vec::with_capacity(results.len() * 6);
-    for (r, severity) in results.iter().zip(&severities) {
-        values.extend([&id as &dyn rusqlite::types::ToSql, &r.check, severity, &r.passed, &r.detail, &at]);
+    for ((r, severity), place) in results.iter().zip(&severities).zip(&places) {
+        values.extend([&id as &dyn rusqlite::types::ToSql, &r.check, severity, &r.passed, &r.detail, place]);
     }
     conn.prepare_cached(&sql)?.execute(values.as_slice())?;
     Ok(results)
 }
 
+/// Takes away a row's QC results and the time of the run that wrote them.
+pub(crate) fn forget(conn: &Connection, id: &str) -> Result<()> {
+    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM qc_runs WHERE candidate_id = ?1")?.execute([id])?;
+    Ok(())
+}
+
 /// The stored QC results of a row, in check order.
 pub fn results(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY rowid",
+        "SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY ord",
     )?;
     let rows = stmt.query_map([id], |r| {
         Ok(QcResult {

@@ -171,7 +171,7 @@ fn carry_work(
                 e.at,
                 e.origin,
                 undoes,
-                e.uid,
+                crate::annotate::stored::StoredUid(&e.uid),
                 // An event without them was made under the packet's (as a merge reads it too).
                 e.suggestion_mode.unwrap_or(packet.suggestion_mode).as_str(),
                 e.guideline_version.as_deref().or(packet.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
@@ -207,7 +207,7 @@ pub fn changed_rows(project: &Project) -> Result<u64> {
     let mut rows = stmt.query([])?;
     let mut changed: std::collections::HashSet<String> = std::collections::HashSet::new();
     while let Some(r) = rows.next()? {
-        let (id, uid): (String, String) = (r.get(0)?, r.get(1)?);
+        let (id, uid): (String, String) = (r.get(0)?, r.get::<_, crate::annotate::stored::ReadUid>(1)?.0);
         if !carried.contains(uid.as_str()) {
             changed.insert(id);
         }

@@ -72,7 +72,7 @@ pub fn reopen(project: &mut Project, id: &str, adjudicator: &str, reason: &str) 
     )?;
     tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1", [id])?;
     tx.execute("DELETE FROM adjudications WHERE candidate_id = ?1", [id])?;
-    tx.execute("DELETE FROM qc_results WHERE candidate_id = ?1", [id])?;
+    crate::qc::forget(&tx, id)?;
     tx.execute("DELETE FROM locality_keeps WHERE candidate_id = ?1", [id])?;
     tx.commit()?;
     Ok(Reopening { id: id.to_string(), adjudicator: name, reason: reason.to_string(), decision, at })

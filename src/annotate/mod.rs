@@ -225,7 +225,7 @@ fn insert_event_with(
         now(),
         origin,
         packet_return,
-        new_event_uid(),
+        stored::StoredUid(&new_event_uid()),
         mode.as_str(),
         guideline
     ])?;
@@ -464,7 +464,7 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
             old,
             now(),
             target,
-            new_event_uid(),
+            stored::StoredUid(&new_event_uid()),
             before.suggestion_mode.as_str(),
             crate::guideline::current_label(&tx)?
         ],

@@ -134,3 +134,46 @@ pub(crate) fn suggestion_value(field: super::Field, s: &Suggested<'_>) -> Option
         Field::Decision | Field::BoundaryType | Field::Notes => None,
     }
 }
+
+/// An event's uid as the project stores it: a uuid in its usual lowercase hyphenated text is
+/// kept as its 16 bytes (a 36-character text, repeated in the table and its unique index, was a
+/// sixth of the annotation trail), and any other text a packet brought is kept as it came, so
+/// every uid reads back exactly as it was written. A uuid has one stored form only (its bytes),
+/// so the unique index still keeps each uid once.
+pub(crate) struct StoredUid<'a>(pub &'a str);
+
+impl StoredUid<'_> {
+    /// The 16 bytes of a uid written in the form it is read back in, else `None`.
+    fn bytes(&self) -> Option<[u8; 16]> {
+        let u = uuid::Uuid::try_parse(self.0).ok()?;
+        let mut buf = uuid::Uuid::encode_buffer();
+        (u.hyphenated().encode_lower(&mut buf) == self.0).then(|| *u.as_bytes())
+    }
+}
+
+impl rusqlite::ToSql for StoredUid<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, Value, ValueRef};
+        Ok(match self.bytes() {
+            Some(b) => ToSqlOutput::Owned(Value::Blob(b.to_vec())),
+            None => ToSqlOutput::Borrowed(ValueRef::Text(self.0.as_bytes())),
+        })
+    }
+}
+
+/// A uid read back from the project: its 16 bytes as the lowercase hyphenated uuid they were
+/// written from, or the text it was kept as.
+pub(crate) struct ReadUid(pub String);
+
+impl rusqlite::types::FromSql for ReadUid {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        use rusqlite::types::{FromSqlError, ValueRef};
+        match value {
+            ValueRef::Blob(b) => uuid::Uuid::from_slice(b)
+                .map(|u| ReadUid(u.hyphenated().to_string()))
+                .map_err(|e| FromSqlError::Other(Box::new(e))),
+            ValueRef::Text(_) => String::column_result(value).map(ReadUid),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}

@@ -78,14 +78,14 @@ pub(crate) fn events_of(
                 (old_value, new_value) = (None, None);
             }
             Ok(PacketEvent {
-                uid: r.get(0)?,
+                uid: r.get::<_, crate::annotate::stored::ReadUid>(0)?.0,
                 field,
                 old_value,
                 new_value,
                 from_suggestion,
                 at: r.get(4)?,
                 origin: r.get(5)?,
-                undoes: r.get(6)?,
+                undoes: r.get::<_, Option<crate::annotate::stored::ReadUid>>(6)?.map(|u| u.0),
                 suggestion_mode: r
                     .get::<_, Option<String>>(7)?
                     .and_then(|m| m.parse().ok())

@@ -336,7 +336,7 @@ fn new_event_uids_are_time_ordered_so_their_index_grows_at_its_end() {
     }
     let uids: Vec<String> = project
         .conn()
-        .prepare("SELECT uid FROM annotation_events ORDER BY id")
+        .prepare(&format!("SELECT {} FROM annotation_events ORDER BY id", uid_as_text("uid")))
         .unwrap()
         .query_map([], |r| r.get(0))
         .unwrap()
@@ -509,6 +509,7 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
     // Back to schema 13, the one before the rule (0014): what the later migrations added
     // (contexts; the reopen and keep records; the events' suggestion marks) is taken out first,
     // so that opening runs 14 and every migration after it again, as it would for a file saved then.
+    undo_schema18(conn);
     undo_schema17(conn);
     conn.execute_batch(
         "DROP TABLE draft_outcomes; DROP TABLE drafts; DROP TABLE draft_requests; DROP TABLE draft_runs;

@@ -40,7 +40,7 @@ fn label_of(project: &Project, id: &str) -> Vec<String> {
                 guideline_version
          FROM adjudication_events WHERE candidate_id = ?1 ORDER BY id",
     );
-    read("SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY rowid");
+    read("SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY ord");
     out
 }
 

@@ -55,8 +55,8 @@ fn project() -> (tempfile::TempDir, Project) {
             project
                 .conn()
                 .execute(
-                    "INSERT INTO qc_results (candidate_id, check_name, severity, passed, run_at)
-                 VALUES (?1, 'a', 'error', ?2, 'now'), (?1, 'b', 'warning', 0, 'now')",
+                    "INSERT INTO qc_results (candidate_id, check_name, severity, passed, ord)
+                 VALUES (?1, 'a', 'error', ?2, 1), (?1, 'b', 'warning', 0, 2)",
                     rusqlite::params![row.id, passed],
                 )
                 .unwrap();

@@ -136,3 +136,58 @@ pub fn undo_schema17(conn: &rusqlite::Connection) {
     )
     .unwrap();
 }
+
+/// SQL giving the uid column `col` of `annotation_events` as text, as schema 17 stored it: a uid
+/// kept as 16 bytes (schema 18) is spelled out here as the lowercase hyphenated uuid, with
+/// SQLite's own `hex`, independently of the code under test.
+pub fn uid_as_text(col: &str) -> String {
+    format!(
+        "(CASE WHEN typeof({col}) = 'blob' THEN lower(substr(hex({col}), 1, 8) || '-' || substr(hex({col}), 9, 4) || '-' \
+         || substr(hex({col}), 13, 4) || '-' || substr(hex({col}), 17, 4) || '-' || substr(hex({col}), 21)) ELSE {col} END)"
+    )
+}
+
+/// Takes out what migration 18 changed (for tests that take a project back to an earlier
+/// schema): the uids are text again (see [`uid_as_text`]), QC results are a rowid table with
+/// their key index, written in check order, each carrying its row's run time, and `qc_runs` goes.
+pub fn undo_schema18(conn: &rusqlite::Connection) {
+    conn.execute_batch(&format!(
+        "DROP INDEX annotation_events_uid;
+         DROP TRIGGER annotation_events_need_uid;
+         DROP TRIGGER annotation_events_no_update;
+         ALTER TABLE annotation_events ADD COLUMN uid_text TEXT;
+         UPDATE annotation_events SET uid_text = {};
+         ALTER TABLE annotation_events DROP COLUMN uid;
+         ALTER TABLE annotation_events RENAME COLUMN uid_text TO uid;
+         CREATE UNIQUE INDEX annotation_events_uid ON annotation_events(uid);
+         CREATE TRIGGER annotation_events_need_uid BEFORE INSERT ON annotation_events WHEN NEW.uid IS NULL
+         BEGIN SELECT RAISE(ABORT, 'every annotation event needs a uid'); END;
+         CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
+         BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;
+         CREATE TABLE qc_results_17 (
+             candidate_id TEXT NOT NULL REFERENCES candidates(id),
+             check_name   TEXT NOT NULL,
+             severity     TEXT NOT NULL CHECK (severity IN ('error', 'warning')),
+             passed       INTEGER NOT NULL CHECK (passed IN (0, 1)),
+             detail       TEXT,
+             run_at       TEXT NOT NULL,
+             PRIMARY KEY (candidate_id, check_name)
+         ) STRICT;
+         INSERT INTO qc_results_17 SELECT q.candidate_id, q.check_name, q.severity, q.passed, q.detail, r.run_at
+         FROM qc_results q JOIN qc_runs r ON r.candidate_id = q.candidate_id ORDER BY q.candidate_id, q.ord;
+         DROP TABLE qc_results;
+         DROP TABLE qc_runs;
+         ALTER TABLE qc_results_17 RENAME TO qc_results;
+         CREATE TRIGGER qc_results_locked_delete BEFORE DELETE ON qc_results
+         WHEN EXISTS (SELECT 1 FROM locked_rows WHERE candidate_id = OLD.candidate_id)
+         BEGIN SELECT RAISE(ABORT, 'split_locked: a locked split holds this row; its QC results cannot change'); END;
+         CREATE TRIGGER qc_results_locked_insert BEFORE INSERT ON qc_results
+         WHEN EXISTS (SELECT 1 FROM locked_rows WHERE candidate_id = NEW.candidate_id)
+         BEGIN SELECT RAISE(ABORT, 'split_locked: a locked split holds this row; its QC results cannot change'); END;
+         CREATE TRIGGER qc_results_locked_update BEFORE UPDATE ON qc_results
+         WHEN EXISTS (SELECT 1 FROM locked_rows WHERE candidate_id = OLD.candidate_id)
+         BEGIN SELECT RAISE(ABORT, 'split_locked: a locked split holds this row; its QC results cannot change'); END;",
+        uid_as_text("uid")
+    ))
+    .unwrap();
+}

@@ -12,6 +12,7 @@ mod bulk_adjudication;
 mod candidate;
 mod cli;
 mod common;
+mod compact_record;
 mod contexts;
 mod db;
 mod drafting;

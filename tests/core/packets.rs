@@ -662,7 +662,7 @@ fn migrating_an_older_project_gives_every_event_its_own_uid() {
     .unwrap();
     forcebench::db::migrations().to_latest(&mut conn).unwrap();
     let uids: Vec<String> = conn
-        .prepare("SELECT uid FROM annotation_events")
+        .prepare(&format!("SELECT {} FROM annotation_events", uid_as_text("uid")))
         .unwrap()
         .query_map([], |r| r.get(0))
         .unwrap()

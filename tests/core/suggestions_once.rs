@@ -12,14 +12,14 @@ use rusqlite::{params, Connection};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn fb(project: &Path, args: &[&str]) -> String {
+pub(crate) fn fb(project: &Path, args: &[&str]) -> String {
     let mut all = vec!["--project", project.to_str().unwrap()];
     all.extend_from_slice(args);
     let out = Command::cargo_bin("forcebench").unwrap().args(&all).assert().success();
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
-fn fb_bare(args: &[&str]) -> String {
+pub(crate) fn fb_bare(args: &[&str]) -> String {
     let out = Command::cargo_bin("forcebench").unwrap().args(args).assert().success();
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
@@ -31,13 +31,14 @@ fn as_schema16(path: &Path) {
     let marked: i64 =
         conn.query_row("SELECT count(*) FROM annotation_events WHERE from_suggestion = 1", [], |r| r.get(0)).unwrap();
     assert!(marked > 0, "the project has events holding only the row's suggestion");
+    undo_schema18(&conn);
     undo_schema17(&conn);
     conn.pragma_update(None, "user_version", 16).unwrap();
 }
 
 /// Everything a reader of the annotation trail gets: agreement, uptake, every history, and the
 /// annotations as a packet re-issue and a workspace return would carry them (their folds).
-fn answers(path: &Path) -> BTreeMap<String, String> {
+pub(crate) fn answers(path: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     out.insert("agreement".into(), fb(path, &["agreement", "--json", "--bootstrap", "0"]));
     let project = Project::open(path).unwrap();
@@ -69,7 +70,7 @@ fn answers(path: &Path) -> BTreeMap<String, String> {
 /// A project taken through the workflow with every kind of event: a packet worked offline
 /// (imported, edited, undone) and merged, edits, undos and confirmations in the app, imports, an
 /// adjudication, a locked split.
-fn worked_project(dir: &Path) -> std::path::PathBuf {
+pub(crate) fn worked_project(dir: &Path) -> std::path::PathBuf {
     let p = dir.join("study.forcebench");
     fb(&p, &["init", "--name", "suggestions once"]);
     fb(&p, &["sample", "load"]);
@@ -137,7 +138,7 @@ fn worked_project(dir: &Path) -> std::path::PathBuf {
     p
 }
 
-fn export_files(path: &Path, out: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn export_files(path: &Path, out: &Path) -> BTreeMap<String, Vec<u8>> {
     fb(path, &["export", out.to_str().unwrap()]);
     let mut files = BTreeMap::new();
     for e in std::fs::read_dir(out).unwrap() {
