@@ -71,3 +71,16 @@ CREATE TRIGGER annotation_events_need_uid BEFORE INSERT ON annotation_events WHE
 BEGIN SELECT RAISE(ABORT, 'every annotation event needs a uid'); END;
 CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
 BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;
+
+-- A frozen row's construction family: the split exports it, but the guard made before the column
+-- existed did not name it, so only the seal caught a change, at the next export.
+DROP TRIGGER candidates_locked_update;
+CREATE TRIGGER candidates_locked_update BEFORE UPDATE ON candidates
+WHEN EXISTS (SELECT 1 FROM locked_rows WHERE candidate_id = OLD.id)
+ AND (OLD.id IS NOT NEW.id OR OLD.group_id IS NOT NEW.group_id OR OLD.source_dataset IS NOT NEW.source_dataset
+      OR OLD.source_id IS NOT NEW.source_id OR OLD.context IS NOT NEW.context OR OLD.passage IS NOT NEW.passage
+      OR OLD.evidence_span IS NOT NEW.evidence_span OR OLD.calibrated_claim IS NOT NEW.calibrated_claim
+      OR OLD.raised_claim IS NOT NEW.raised_claim OR OLD.repair IS NOT NEW.repair
+      OR OLD.rationale IS NOT NEW.rationale OR OLD.axis IS NOT NEW.axis OR OLD.severity IS NOT NEW.severity
+      OR OLD.content_sha256 IS NOT NEW.content_sha256 OR OLD.construction_family IS NOT NEW.construction_family)
+BEGIN SELECT RAISE(ABORT, 'split_locked: a locked split holds this row; its text cannot change'); END;

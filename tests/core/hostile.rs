@@ -1022,6 +1022,7 @@ fn the_storage_refuses_a_change_to_a_frozen_rows_text_context_or_group() {
         format!("UPDATE candidates SET raised_claim = 'changed' WHERE id = '{rejected}'"),
         format!("UPDATE candidates SET context = context || '?' WHERE id = '{rejected}'"),
         format!("UPDATE candidates SET group_id = 'elsewhere' WHERE id = '{eval}'"),
+        format!("UPDATE candidates SET construction_family = 'forged' WHERE id = '{eval}'"),
         format!("DELETE FROM candidates WHERE id = '{eval}'"),
     ] {
         let err = by_hand(&c, &sql).unwrap_err().to_string();
