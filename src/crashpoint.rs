@@ -20,3 +20,14 @@ pub fn hit(point: &str) {
         std::process::abort();
     }
 }
+
+/// The environment variable naming a step a test makes fail, as a full disk would.
+pub const FAIL_ENV: &str = "FORCEBENCH_FAIL_AT";
+
+/// True if `FORCEBENCH_FAIL_AT` names `point`: the caller then takes the path it takes when the
+/// step fails for real (one SQLite can refuse at any time, such as a full disk during `VACUUM`),
+/// which a test could not otherwise bring about on purpose.
+pub fn fails(point: &str) -> bool {
+    static TARGET: OnceLock<Option<String>> = OnceLock::new();
+    TARGET.get_or_init(|| std::env::var(FAIL_ENV).ok().filter(|v| !v.is_empty())).as_deref() == Some(point)
+}

@@ -196,6 +196,9 @@ pub struct Upgrade {
     pub to: i64,
     /// The copy of the file as it was before the upgrade, beside it.
     pub backup: String,
+    /// Why the file was not compacted after an upgrade that frees space, if it was not: the
+    /// upgrade itself is committed and the project works; it keeps the freed pages inside it.
+    pub not_compacted: Option<String>,
 }
 
 impl std::fmt::Display for Upgrade {
@@ -204,7 +207,14 @@ impl std::fmt::Display for Upgrade {
             f,
             "upgraded the project from schema {} to {}; the file as it was is kept as {}",
             self.from, self.to, self.backup
-        )
+        )?;
+        match &self.not_compacted {
+            Some(why) => write!(
+                f,
+                ". The upgraded file could not be compacted ({why}): it works as it is, and keeps the space the upgrade freed inside it"
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -237,7 +247,12 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
             check_tables(&conn, path, found)?;
             let backup = backup_before_upgrade(&conn, path, found)?;
             crate::crashpoint::hit("upgrade-after-backup");
-            Some(Upgrade { from: found, to: latest_version(), backup: backup.display().to_string() })
+            Some(Upgrade {
+                from: found,
+                to: latest_version(),
+                backup: backup.display().to_string(),
+                not_compacted: None,
+            })
         } else {
             None
         };
@@ -262,8 +277,23 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
         })?;
         // Migration 18 stores the same record in fewer bytes, but SQLite keeps the pages it frees
         // inside the file; an upgrade across it rewrites the file once, so the project shrinks.
-        if upgrade.as_ref().is_some_and(|u| u.from < COMPACT_RECORD_VERSION) {
-            conn.execute_batch("VACUUM")?;
+        // The upgrade is committed by then: a compaction SQLite refuses (a full disk: it needs a
+        // second copy's room) is said beside the upgrade, never made the open's failure, or the
+        // notice naming the backup would be lost and the next open would not compact either.
+        crate::crashpoint::hit("upgrade-before-compact");
+        let mut upgrade = upgrade;
+        if let Some(u) = upgrade.as_mut().filter(|u| u.from < COMPACT_RECORD_VERSION) {
+            let compacted = if crate::crashpoint::fails("upgrade-compact") {
+                Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                    Some("database or disk is full".into()),
+                ))
+            } else {
+                conn.execute_batch("VACUUM")
+            };
+            if let Err(e) = compacted {
+                u.not_compacted = Some(e.to_string());
+            }
         }
         Ok(upgrade)
     })();

@@ -211,6 +211,61 @@ fn a_crash_between_the_copy_and_the_upgrade_leaves_both_files_usable_and_no_copy
     assert_eq!(user_version(&read_only(&dir.path().join(format!("study.forcebench.schema{n}.2.bak")))), n);
 }
 
+/// What a project holds, from `status --json` (its path and upgrade notice left out).
+fn held(out: &std::process::Output) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::json!([v["candidates"], v["states"], v["funnel"], v["groups"]])
+}
+
+fn status_json(path: &Path, env: Option<(&str, &str)>) -> std::process::Output {
+    let mut cmd = Command::cargo_bin("forcebench").unwrap();
+    cmd.args(["--project", path.to_str().unwrap(), "status", "--json"]);
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn a_kill_after_the_upgrade_and_before_compacting_leaves_the_upgraded_project_whole() {
+    let (n, fixture) = fixtures().pop().expect("a fixture");
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, killed) = (dir.path().join("plain.forcebench"), dir.path().join("killed.forcebench"));
+    std::fs::copy(&fixture, &plain).unwrap();
+    std::fs::copy(&fixture, &killed).unwrap();
+    let expected = status_json(&plain, None);
+    assert!(expected.status.success());
+    let crashed = status_json(&killed, Some(("FORCEBENCH_CRASH_AT", "upgrade-before-compact")));
+    assert!(!crashed.status.success(), "the crash point was reached");
+    // The migration had committed: the next opening finds the latest schema and upgrades nothing.
+    assert_eq!(user_version(&read_only(&killed)), forcebench::db::latest_version());
+    let after = status_json(&killed, None);
+    assert!(after.status.success());
+    assert_eq!(held(&after), held(&expected));
+    assert!(!String::from_utf8_lossy(&after.stderr).contains("upgraded"), "no second upgrade");
+    assert!(dir.path().join(format!("killed.forcebench.schema{n}.bak")).exists());
+}
+
+#[test]
+fn a_compaction_sqlite_refuses_after_the_upgrade_is_said_and_the_project_opens() {
+    // Before: the open failed although the upgrade had committed, so the notice naming the
+    // backup copy was never printed.
+    let (n, fixture) = fixtures().pop().expect("a fixture");
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, full) = (dir.path().join("plain.forcebench"), dir.path().join("full.forcebench"));
+    std::fs::copy(&fixture, &plain).unwrap();
+    std::fs::copy(&fixture, &full).unwrap();
+    let expected = status_json(&plain, None);
+    let out = status_json(&full, Some(("FORCEBENCH_FAIL_AT", "upgrade-compact")));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(held(&out), held(&expected));
+    assert!(err.contains(&format!("full.forcebench.schema{n}.bak")), "{err}");
+    assert!(err.contains("could not be compacted (database or disk is full)"), "{err}");
+    assert!(!String::from_utf8_lossy(&expected.stderr).contains("could not be compacted"));
+    assert_eq!(user_version(&read_only(&full)), forcebench::db::latest_version());
+}
+
 #[test]
 fn a_file_from_a_newer_schema_is_refused_naming_both_versions_and_nothing_is_copied() {
     let (dir, path, project) = temp_project();

@@ -380,3 +380,16 @@ test("a filter's answer is not lost to a next page asked for while it was on its
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// An upgrade whose compaction SQLite refused stands; the notice says so beside the backup.
+test("an upgraded project that could not be compacted says why, beside where its copy is kept", async () => {
+  const upgraded = { from: 17, to: 18, backup: "/data/study.forcebench.schema17.bak", not_compacted: "database or disk is full" };
+  const b = backend();
+  const { page, problems } = await openApp(browser.context, server.url, { ...b, status: { ...b.status, project: { ...b.status.project, upgraded } } });
+  await page.waitForSelector('[data-testid="upgraded"]');
+  const text = (await page.textContent('[data-testid="upgraded"]')).replace(/\s+/g, " ");
+  assert.match(text, /kept as \/data\/study\.forcebench\.schema17\.bak/);
+  assert.match(text, /could not be compacted \(database or disk is full\): it works as it is/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

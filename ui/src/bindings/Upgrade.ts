@@ -7,4 +7,9 @@ export type Upgrade = { from: number, to: number,
 /**
  * The copy of the file as it was before the upgrade, beside it.
  */
-backup: string, };
+backup: string, 
+/**
+ * Why the file was not compacted after an upgrade that frees space, if it was not: the
+ * upgrade itself is committed and the project works; it keeps the freed pages inside it.
+ */
+not_compacted: string | null, };
