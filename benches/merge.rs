@@ -5,7 +5,8 @@
 //!
 //! Per size, not timed: a synthetic project (`sample::generate`), two annotators each assigned
 //! every row, and the annotator's whole packet annotated in their workspace
-//! (`sample::annotate_sample`, about six events per row). Timed: `packets issue` (both
+//! (a rejection with its boundary type set on each row, as the app would: about eight events
+//! per row with the pre-fills). Timed: `packets issue` (both
 //! annotators' packets), opening the workspace, `packets return`, the merge, and merging the
 //! same return again (a no-op).
 //!
@@ -44,7 +45,17 @@ fn main() {
         let start = Instant::now();
         let mut ws = workspace::open_packet(&packet, &dir.path().join("ws.forcebench")).unwrap();
         let open = start.elapsed().as_secs_f64();
-        forcebench::sample::annotate_sample(&mut ws, rows, 1).unwrap();
+        // Simulated annotation is the lead's demonstration alone; in a workspace the annotator
+        // labels each row as the app would: a rejection with its boundary type finishes it.
+        let ids: Vec<String> = {
+            let mut stmt = ws.conn().prepare("SELECT id FROM candidates ORDER BY seq").unwrap();
+            stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+        };
+        for id in &ids {
+            use forcebench::annotate::{set_field, Field};
+            set_field(&mut ws, id, "A", Field::Decision, Some("reject_not_force_gap")).unwrap();
+            set_field(&mut ws, id, "A", Field::BoundaryType, Some("ambiguous")).unwrap();
+        }
         let events: i64 = ws.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap();
 
         let returned = dir.path().join("returned.json");
