@@ -192,12 +192,15 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Context> {
     })
 }
 
-/// Reads the stored context with this id.
+/// Reads the stored context with this id. The statement is prepared once per connection: an
+/// import asks it for every row of the file.
 fn stored(conn: &rusqlite::Connection, id: &str) -> Result<Option<(String, Context)>> {
     use rusqlite::OptionalExtension;
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT content_sha256, id, group_id, source_dataset, source_id, context, passage FROM contexts WHERE id = ?1",
+        )?
+        .query_row(
             [id],
             |r| {
                 Ok((

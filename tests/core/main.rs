@@ -23,6 +23,7 @@ mod feedback;
 mod guideline;
 mod hostile;
 mod import;
+mod import_pipeline;
 mod input;
 mod judge;
 mod judge_fidelity;
