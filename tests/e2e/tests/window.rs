@@ -16,15 +16,41 @@ const FIXTURE: &str = "fixtures/html-payload.jsonl";
 const HOSTILE_ID: &str = "e2e-html-001";
 const IMG_PAYLOAD: &str = r#"<img src=x onerror="document.title='pwned'">"#;
 
-/// Builds the project the window opens: the sample rows plus the hostile fixture row.
-fn make_project(path: &Path) -> (CandidateSummary, CandidateDetail, usize) {
+/// Builds the project the window opens: the sample rows plus the hostile fixture row. Returns the
+/// first row, the hostile one in full and every row's id in the core's order.
+fn make_project(path: &Path) -> (CandidateSummary, CandidateDetail, Vec<String>) {
     let mut project = Project::create(path, "E2E project").expect("create the project");
     sample::load_sample(&mut project).expect("load the sample");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
     import::import_file(&mut project, &fixture, &mut |_, _| {}).expect("import the fixture");
     let rows = candidate::list(&project).unwrap();
     let hostile = candidate::get(&project, HOSTILE_ID).unwrap();
-    (rows[0].clone(), hostile, rows.len())
+    (rows[0].clone(), hostile, rows.into_iter().map(|r| r.id).collect())
+}
+
+/// The list's scrolling element (the table draws only the rows near what is in view).
+const LIST: &str = "document.querySelector('[data-testid=candidate-table]').parentElement";
+
+/// Every row of the list in order, read by scrolling it from top to bottom; leaves it at the top.
+async fn every_listed_id(client: &Client) -> Res<Vec<String>> {
+    let drawn = "return [...document.querySelectorAll('[data-testid=candidate-row]')].map((tr) => tr.dataset.id)";
+    let mut seen: Vec<String> = Vec::new();
+    js(client, &format!("{LIST}.scrollTop = 0")).await?;
+    loop {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        for id in serde_json::from_value::<Vec<String>>(js(client, drawn).await?)? {
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+        let end = format!("const l = {LIST}; return l.scrollTop + l.clientHeight >= l.scrollHeight - 1");
+        if js(client, &end).await? == json!(true) {
+            break;
+        }
+        js(client, &format!("const l = {LIST}; l.scrollTop += l.clientHeight / 2")).await?;
+    }
+    js(client, &format!("{LIST}.scrollTop = 0")).await?;
+    Ok(seen)
 }
 
 async fn text_of(client: &Client, selector: &str) -> Res<String> {
@@ -51,16 +77,26 @@ async fn exercise(
     path: std::path::PathBuf,
     first: CandidateSummary,
     hostile: CandidateDetail,
-    count: usize,
+    ids: Vec<String>,
 ) -> Res {
+    let count = ids.len();
     client.wait().at_most(Duration::from_secs(30)).for_element(css("[data-testid=candidate-row]")).await?;
     let title = client.title().await?;
     assert_eq!(title, "ForceBench Studio");
     assert_eq!(text_of(&client, "[data-testid=project-name]").await?, "E2E project");
-    assert_eq!(client.find_all(css("[data-testid=candidate-row]")).await?.len(), count);
+    // Every row is listed, in the core's order, though only those near the view are drawn.
+    forcebench_e2e::client::wait_js(
+        &client,
+        "document.querySelector('[data-testid=shown-count]')?.textContent ?? null",
+        json!(format!("{count} of {count} shown")),
+    )
+    .await?;
+    let drawn = client.find_all(css("[data-testid=candidate-row]")).await?.len();
+    assert!(drawn < count && drawn <= 60, "{drawn} of {count} rows drawn");
+    assert_eq!(every_listed_id(&client).await?, ids);
 
     // The first sample row, as the core reads it, is in the list.
-    let row = client.find(css(&format!("[data-testid=candidate-row][data-id=\"{}\"]", first.id))).await?;
+    let row = client.wait().for_element(css(&format!("[data-testid=candidate-row][data-id=\"{}\"]", first.id))).await?;
     let claim = row.find(css("[data-testid=row-calibrated]")).await?.prop("textContent").await?;
     assert_eq!(claim.as_deref(), Some(first.calibrated_claim.as_str()));
     // Click a cell, as a person would (WebKitWebDriver finds a <tr> itself not interactable).
@@ -69,7 +105,9 @@ async fn exercise(
     assert_eq!(text_of(&client, "[data-testid=detail-calibrated]").await?, first.calibrated_claim);
     shot(&client, "window-sample-row.png").await?;
 
-    // The row with HTML and script payloads shows them as text and runs nothing.
+    // The row with HTML and script payloads (the last) shows them as text and runs nothing.
+    js(&client, &format!("{LIST}.scrollTop = {LIST}.scrollHeight")).await?;
+    client.wait().for_element(css(&format!("[data-testid=candidate-row][data-id=\"{HOSTILE_ID}\"]"))).await?;
     let row = client.find(css(&format!("[data-testid=candidate-row][data-id=\"{HOSTILE_ID}\"]"))).await?;
     row.find(css("[data-testid=row-id]")).await?.click().await?;
     wait_for_text(&client, "[data-testid=detail-id]", HOSTILE_ID).await?;
@@ -91,6 +129,9 @@ async fn exercise(
     let state_of = |id: &str| {
         format!("document.querySelector('[data-testid=candidate-row][data-id=\"{id}\"] [data-testid=state-badge]')?.dataset.state ?? null")
     };
+    // Back to the top, where the first row is drawn (the selection stays on the hostile row).
+    js(&client, &format!("{LIST}.scrollTop = 0")).await?;
+    forcebench_e2e::client::wait_js(&client, &format!("({}) !== null", state_of(&first.id)), json!(true)).await?;
     assert_eq!(js(&client, &format!("return {}", state_of(&first.id))).await?, json!("imported"));
     {
         let mut other = Project::open(&path).expect("a second connection");
@@ -121,12 +162,12 @@ async fn candidate_list_in_the_real_window() {
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("e2e.forcebench");
-    let (first, hostile, count) = make_project(&project);
+    let (first, hostile, ids) = make_project(&project);
 
     let (display, driver) = start_for(&tools, &project, dir.path());
 
     let client = session(&tools, &driver).await;
-    run(client.clone(), exercise(client, project.clone(), first, hostile, count)).await;
+    run(client.clone(), exercise(client, project.clone(), first, hostile, ids)).await;
     drop(driver);
     drop(display);
 }
