@@ -68,7 +68,12 @@ pub fn text_of(testid: &str) -> String {
 
 /// Clicks the element `[data-testid=TESTID]`.
 pub async fn click(client: &Client, testid: &str) -> Res {
-    client.find(css(&format!("[data-testid={testid}]"))).await?.click().await?;
+    // WebKitWebDriver scrolls the page to an element, not a pane that scrolls inside it (the
+    // views' own panes): a control below a pane's fold is brought into sight first, as a person
+    // scrolls to it, or the click is refused as not interactable.
+    let element = client.find(css(&format!("[data-testid={testid}]"))).await?;
+    client.execute("arguments[0].scrollIntoView({ block: 'center' })", vec![serde_json::to_value(&element)?]).await?;
+    element.click().await?;
     Ok(())
 }
 
