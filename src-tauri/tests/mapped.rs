@@ -12,23 +12,8 @@ use std::path::Path;
 
 use common::invoke;
 use forcebench::{assign, import, roster, sample, Project};
+use forcebench_test_support::smaps::mapped_kib;
 use serde_json::json;
-
-/// Resident KiB of this process's memory maps of the file at `path` (/proc/self/smaps).
-fn mapped_kib(path: &Path) -> u64 {
-    let name = path.canonicalize().unwrap().display().to_string();
-    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-    let (mut ours, mut kib) = (false, 0);
-    for line in smaps.lines() {
-        let first = line.split_whitespace().next().unwrap_or("");
-        if first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-            ours = line.ends_with(&name);
-        } else if let Some(v) = line.strip_prefix("Rss:").filter(|_| ours) {
-            kib += v.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap();
-        }
-    }
-    kib
-}
 
 /// A project file of 3,000 generated rows, each assigned to two of four annotators and labelled
 /// by both: agreement, the adjudication queue and QC all have every row to read.

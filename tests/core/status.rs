@@ -243,29 +243,13 @@ fn the_status_read_in_scans_is_the_per_row_statements() {
     assert_eq!(got.states[&S::DoubleAnnotated], 1, "z0, not adjudicated");
 }
 
-/// Resident KiB of this process's memory maps of the file at `path` (/proc/self/smaps).
-#[cfg(target_os = "linux")]
-fn mapped_kib(path: &std::path::Path) -> u64 {
-    let name = path.canonicalize().unwrap().display().to_string();
-    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-    let (mut ours, mut kib) = (false, 0);
-    for line in smaps.lines() {
-        let first = line.split_whitespace().next().unwrap_or("");
-        if first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-            ours = line.ends_with(&name);
-        } else if let Some(v) = line.strip_prefix("Rss:").filter(|_| ours) {
-            kib += v.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap();
-        }
-    }
-    kib
-}
-
 /// The status's first read scans whole tables, and SQLite reads the file through a memory map:
 /// the pages it touched stayed mapped, resident in the app for as long as the project was open.
 #[cfg(target_os = "linux")]
 #[test]
 fn the_first_status_read_leaves_no_page_of_the_file_mapped() {
     use forcebench::{assign, import, roster, sample};
+    use forcebench_test_support::smaps::mapped_kib;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mapped.forcebench");
     {
