@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use forcebench::drafting::{self, DraftRunOptions, DraftRunSummary, SuggestionRecord};
-use forcebench::evaluate::providers;
 use forcebench::ErrorPayload;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
@@ -20,6 +19,7 @@ use tauri::State;
 use ts_rs::TS;
 
 use crate::judging::ApiInfo;
+use crate::provider_settings::{blank, ProviderSettings};
 use crate::Studio;
 
 /// What the window asks for a drafting run (`draft run`'s options); an option left out takes the
@@ -29,38 +29,14 @@ pub struct DraftRunParams {
     pub name: String,
     pub base_url: String,
     pub model: String,
-    /// `chat` (the default), `responses` or `anthropic`.
-    #[serde(default)]
-    pub api: Option<String>,
-    /// The environment variable holding the key (the key itself never crosses).
-    #[serde(default)]
-    pub api_key_env: Option<String>,
     /// A prompt file; the shipped prompt when left out.
     #[serde(default)]
     pub template: Option<String>,
-    /// The field the output cap is sent in, when not the style's own.
-    #[serde(default)]
-    pub cap_field: Option<String>,
-    /// Send no temperature (a provider whose deterministic mode is a named field in `extra`).
-    #[serde(default)]
-    pub no_temperature: bool,
-    /// Fixed fields added to every request body, one `KEY=JSON` each (`draft run --extra`).
-    #[serde(default)]
-    pub extra: Vec<String>,
-    #[serde(default)]
-    pub temperature: Option<f64>,
-    /// The output cap; 0 sends none.
-    #[serde(default)]
-    pub max_tokens: Option<u32>,
     #[serde(default)]
     pub limit: Option<u32>,
-    /// Seconds one request may take before it is retried (the core refuses 0).
-    #[serde(default)]
-    #[ts(type = "number | null")]
-    pub timeout: Option<u64>,
-    /// Tries per request (the core refuses 0).
-    #[serde(default)]
-    pub attempts: Option<u32>,
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub settings: ProviderSettings,
 }
 
 impl DraftRunParams {
@@ -68,30 +44,19 @@ impl DraftRunParams {
     /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`, zero tries
     /// or seconds, a temperature outside 0-2), before anything is sent.
     pub fn options(&self) -> Result<DraftRunOptions, ErrorPayload> {
-        let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        let s = self.settings.read()?;
         let mut o = DraftRunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim());
-        if let Some(api) = blank(&self.api) {
-            o.api = api.parse().map_err(|e: String| forcebench::Error::InvalidArgument(e).payload())?;
-        }
-        o.api_key_env = blank(&self.api_key_env);
+        o.api = s.api.unwrap_or(o.api);
+        o.api_key_env = s.api_key_env;
         o.template = blank(&self.template).map(std::path::PathBuf::from);
-        o.cap_field = blank(&self.cap_field);
-        o.no_temperature = self.no_temperature;
-        o.extra = providers::parse_extra(&self.extra).map_err(|e| e.payload())?;
-        if let Some(t) = self.temperature {
-            o.temperature = t;
-        }
-        if let Some(n) = self.max_tokens {
-            o.max_tokens = (n > 0).then_some(n);
-        }
+        o.cap_field = s.cap_field;
+        o.no_temperature = s.no_temperature;
+        o.extra = s.extra;
+        o.temperature = s.temperature.unwrap_or(o.temperature);
+        o.max_tokens = s.max_tokens.unwrap_or(o.max_tokens);
         o.limit = self.limit.map(|n| n as usize);
-        // Passed on as given: a 0 is refused by the core in its words, never raised in silence.
-        if let Some(t) = self.timeout {
-            o.timeout = Duration::from_secs(t);
-        }
-        if let Some(a) = self.attempts {
-            o.max_attempts = a;
-        }
+        o.timeout = s.timeout.unwrap_or(o.timeout);
+        o.max_attempts = s.attempts.unwrap_or(o.max_attempts);
         drafting::check_options(&o).map_err(|e| e.payload())?;
         Ok(o)
     }

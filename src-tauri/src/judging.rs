@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use forcebench::evaluate::providers::{self, Api};
+use forcebench::evaluate::providers::Api;
 use forcebench::evaluate::runner::{self, Control, RunOptions, RunProgress, RunRecord, RunSummary};
 use forcebench::evaluate::trust::{self, TrustReport};
 use forcebench::evaluate::{judge, LABEL_MAPS};
@@ -21,6 +21,7 @@ use tauri::ipc::Channel;
 use tauri::State;
 use ts_rs::TS;
 
+use crate::provider_settings::{blank, ProviderSettings};
 use crate::Studio;
 
 /// One shipped template as the window lists it.
@@ -122,42 +123,22 @@ pub struct JudgeParams {
     #[serde(default)]
     pub map: Option<String>,
     #[serde(default)]
-    pub api_key_env: Option<String>,
-    /// The API style (`chat`, `responses`, `anthropic`); left out: chat, as `judge run`.
-    #[serde(default)]
-    pub api: Option<String>,
-    /// The field the output cap is sent in, when not the style's own.
-    #[serde(default)]
-    pub cap_field: Option<String>,
-    /// Send no temperature (a provider whose deterministic mode is a named field in `extra`).
-    #[serde(default)]
-    pub no_temperature: bool,
-    /// Fixed fields added to every request body, one `KEY=JSON` each (`judge run --extra`).
-    #[serde(default)]
-    pub extra: Vec<String>,
-    #[serde(default)]
     pub concurrency: Option<u32>,
-    #[serde(default)]
-    pub temperature: Option<f64>,
-    #[serde(default)]
-    pub max_tokens: Option<u32>,
     #[serde(default)]
     #[ts(type = "number | null")]
     pub seed: Option<u64>,
     #[serde(default)]
     pub limit: Option<u32>,
-    /// Seconds one request may take before it is retried (at least 1).
-    #[serde(default)]
-    #[ts(type = "number | null")]
-    pub timeout: Option<u64>,
-    /// Tries per request (at least 1).
-    #[serde(default)]
-    pub attempts: Option<u32>,
     /// Answers asked for per request while the answer holds no usable verdict (at least 1).
     #[serde(default)]
     pub answer_attempts: Option<u32>,
     #[serde(default)]
     pub control: Option<Control>,
+    /// API style, key variable, cap field, deterministic mode, extra fields, temperature, output
+    /// cap (left out: the paper's 1,024; 0: none sent), timeout and tries.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub settings: ProviderSettings,
 }
 
 impl JudgeParams {
@@ -165,37 +146,24 @@ impl JudgeParams {
     /// refuse its flags (an unknown API style, an extra field that is not `KEY=JSON`). A 0 for
     /// timeout or attempts is passed on as given, for the core to refuse, never raised to 1.
     pub fn options(&self) -> Result<RunOptions, ErrorPayload> {
-        let blank = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        let s = self.settings.read()?;
         let mut o = RunOptions::new(self.name.trim(), self.base_url.trim(), self.model.trim(), self.template.trim());
         o.map = blank(&self.map);
-        o.sampling.api_key_env = blank(&self.api_key_env);
-        if let Some(api) = blank(&self.api) {
-            o.sampling.api = api.parse().map_err(|m| forcebench::Error::InvalidArgument(m).payload())?;
-        }
-        o.sampling.cap_field = blank(&self.cap_field);
-        o.sampling.no_temperature = self.no_temperature;
-        o.sampling.extra = providers::parse_extra(&self.extra).map_err(|e| e.payload())?;
-        if let Some(t) = self.temperature {
-            o.sampling.temperature = t;
-        }
-        // Left out: the paper's cap (1,024); 0: no cap sent.
-        if let Some(n) = self.max_tokens {
-            o.sampling.max_tokens = (n > 0).then_some(n);
-        }
+        o.sampling.api_key_env = s.api_key_env;
+        o.sampling.api = s.api.unwrap_or(o.sampling.api);
+        o.sampling.cap_field = s.cap_field;
+        o.sampling.no_temperature = s.no_temperature;
+        o.sampling.extra = s.extra;
+        o.sampling.temperature = s.temperature.unwrap_or(o.sampling.temperature);
+        o.sampling.max_tokens = s.max_tokens.unwrap_or(o.sampling.max_tokens);
         o.sampling.seed = self.seed;
         if let Some(c) = self.concurrency {
             o.concurrency = c as usize;
         }
         o.limit = self.limit.map(|n| n as usize);
-        if let Some(t) = self.timeout {
-            o.timeout = Duration::from_secs(t);
-        }
-        if let Some(a) = self.attempts {
-            o.max_attempts = a;
-        }
-        if let Some(a) = self.answer_attempts {
-            o.answer_attempts = a;
-        }
+        o.timeout = s.timeout.unwrap_or(o.timeout);
+        o.max_attempts = s.attempts.unwrap_or(o.max_attempts);
+        o.answer_attempts = self.answer_attempts.unwrap_or(o.answer_attempts);
         if let Some(c) = self.control {
             o.control = c;
         }

@@ -28,6 +28,7 @@ pub mod feedback;
 pub mod judging;
 pub mod packets;
 pub mod project;
+pub mod provider_settings;
 pub mod setup;
 pub mod split;
 

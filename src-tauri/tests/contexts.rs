@@ -238,7 +238,7 @@ fn cancel_stops_a_drafting_run_keeps_its_answers_and_the_same_name_resumes() {
     assert_eq!(err.code, "invalid_argument", "{}", err.message);
     // An API style the core does not speak is refused before anything is sent.
     let mut odd = params(&server.base_url, "odd");
-    odd.api = Some("soap".into());
+    odd.settings.api = Some("soap".into());
     let sent = server.seen.lock().unwrap().len();
     let err = run_with(&studio, &state, &odd, |_| {}).unwrap_err();
     assert_eq!(err.code, "invalid_argument", "{}", err.message);

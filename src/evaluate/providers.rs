@@ -233,11 +233,14 @@ pub fn check_extra(extra: &BTreeMap<String, Value>) -> Result<()> {
     Ok(())
 }
 
+/// Fixed fields added to every request body, by name.
+pub type Extra = BTreeMap<String, Value>;
+
 /// Fixed request fields given as `KEY=JSON` (the CLI's `--extra`, the app's extra-field lines),
 /// each refused in words naming it: no `=`, a blank key, a value that is not JSON, a key given
 /// twice. Blank entries are skipped (an empty line in the app). What the fields may not replace
 /// (the prompt, the model) is [`super::runner::check_options`]'s rule.
-pub fn parse_extra(entries: &[String]) -> Result<BTreeMap<String, Value>> {
+pub fn parse_extra(entries: &[String]) -> Result<Extra> {
     let mut out = BTreeMap::new();
     for e in entries.iter().filter(|e| !e.trim().is_empty()) {
         let bad = |m: String| Error::InvalidArgument(format!("--extra `{}`: {m}", e.trim()));

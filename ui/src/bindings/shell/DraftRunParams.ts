@@ -6,6 +6,10 @@
  */
 export type DraftRunParams = { name: string, base_url: string, model: string, 
 /**
+ * A prompt file; the shipped prompt when left out.
+ */
+template: string | null, limit: number | null, 
+/**
  * `chat` (the default), `responses` or `anthropic`.
  */
 api: string | null, 
@@ -13,10 +17,6 @@ api: string | null,
  * The environment variable holding the key (the key itself never crosses).
  */
 api_key_env: string | null, 
-/**
- * A prompt file; the shipped prompt when left out.
- */
-template: string | null, 
 /**
  * The field the output cap is sent in, when not the style's own.
  */
@@ -26,13 +26,13 @@ cap_field: string | null,
  */
 no_temperature: boolean, 
 /**
- * Fixed fields added to every request body, one `KEY=JSON` each (`draft run --extra`).
+ * Fixed fields added to every request body, one `KEY=JSON` each (`--extra`).
  */
 extra: Array<string>, temperature: number | null, 
 /**
  * The output cap; 0 sends none.
  */
-max_tokens: number | null, limit: number | null, 
+max_tokens: number | null, 
 /**
  * Seconds one request may take before it is retried (the core refuses 0).
  */

@@ -5,11 +5,19 @@ import type { Control } from "./Control";
  * What the window asks for a run (the CLI's `judge run` options); an option left out takes the
  * CLI's default.
  */
-export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, api_key_env: string | null, 
+export type JudgeParams = { base_url: string, model: string, template: string, name: string, map: string | null, concurrency: number | null, seed: number | null, limit: number | null, 
 /**
- * The API style (`chat`, `responses`, `anthropic`); left out: chat, as `judge run`.
+ * Answers asked for per request while the answer holds no usable verdict (at least 1).
+ */
+answer_attempts: number | null, control: Control | null, 
+/**
+ * `chat` (the default), `responses` or `anthropic`.
  */
 api: string | null, 
+/**
+ * The environment variable holding the key (the key itself never crosses).
+ */
+api_key_env: string | null, 
 /**
  * The field the output cap is sent in, when not the style's own.
  */
@@ -19,18 +27,18 @@ cap_field: string | null,
  */
 no_temperature: boolean, 
 /**
- * Fixed fields added to every request body, one `KEY=JSON` each (`judge run --extra`).
+ * Fixed fields added to every request body, one `KEY=JSON` each (`--extra`).
  */
-extra: Array<string>, concurrency: number | null, temperature: number | null, max_tokens: number | null, seed: number | null, limit: number | null, 
+extra: Array<string>, temperature: number | null, 
 /**
- * Seconds one request may take before it is retried (at least 1).
+ * The output cap; 0 sends none.
+ */
+max_tokens: number | null, 
+/**
+ * Seconds one request may take before it is retried (the core refuses 0).
  */
 timeout: number | null, 
 /**
- * Tries per request (at least 1).
+ * Tries per request (the core refuses 0).
  */
-attempts: number | null, 
-/**
- * Answers asked for per request while the answer holds no usable verdict (at least 1).
- */
-answer_attempts: number | null, control: Control | null, };
+attempts: number | null, };
