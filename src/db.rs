@@ -15,6 +15,8 @@ use ts_rs::TS;
 
 use crate::error::{Error, Result};
 
+pub(crate) mod start_records;
+
 /// "FBNC" in ASCII: the `application_id` of every ForceBench project file.
 pub const APPLICATION_ID: i32 = 0x4642_4E43;
 
@@ -42,6 +44,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0016_construction_record.sql"),
     include_str!("../schema/0017_suggestions_once.sql"),
     include_str!("../schema/0018_compact_record.sql"),
+    include_str!("../schema/0019_start_records.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -55,6 +58,12 @@ pub fn migrations() -> Migrations<'static> {
                 // A new project gets the paper's guideline as version 2.
                 _ if *sql == include_str!("../schema/0013_construction_family.sql") => {
                     M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_second_guideline(tx).map_err(Into::into))
+                }
+                // The pre-fills already written become start records in the same step as the column.
+                _ if *sql == include_str!("../schema/0019_start_records.sql") => {
+                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| {
+                        start_records::collapse_starts(tx).map_err(Into::into)
+                    })
                 }
                 _ => M::up(sql),
             })
@@ -97,8 +106,9 @@ fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The schema version that stores QC results and event uids compactly (schema/0018).
-const COMPACT_RECORD_VERSION: i64 = 18;
+/// The latest schema version that stores the same record in fewer bytes (schema/0018: QC results
+/// and event uids; schema/0019: start records): an upgrade from before it rewrites the file once.
+const COMPACT_RECORD_VERSION: i64 = 19;
 
 /// The schema version this build writes (the number of migrations).
 pub fn latest_version() -> i64 {
@@ -275,8 +285,8 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
             }
             other => Error::Migration(other),
         })?;
-        // Migration 18 stores the same record in fewer bytes, but SQLite keeps the pages it frees
-        // inside the file; an upgrade across it rewrites the file once, so the project shrinks.
+        // Migrations 18 and 19 store the same record in fewer bytes, but SQLite keeps the pages it
+        // frees inside the file; an upgrade across either rewrites the file once, so it shrinks.
         // The upgrade is committed by then: a compaction SQLite refuses (a full disk: it needs a
         // second copy's room) is said beside the upgrade, never made the open's failure, or the
         // notice naming the backup would be lost and the next open would not compact either.

@@ -27,7 +27,7 @@ use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
@@ -43,11 +43,13 @@ use crate::vocab::Axis;
 mod issue;
 pub(crate) mod marks;
 mod read;
+mod workspaces;
 use issue::candidate_with_hash;
 pub(crate) use issue::decode_secret;
 pub use issue::{issue, IssuedPacket};
 use read::read_canonical;
 pub use read::{checksum_of, checksum_of_bytes, mac_of, mac_of_bytes, read};
+use workspaces::{apply, other_workspaces, project_edits, Fields};
 
 pub const FORMAT: &str = "forcebench-packet";
 /// The version this ForceBench writes. Version 3 carries an event that only records a row's
@@ -386,15 +388,6 @@ fn merge_in(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>
     Ok(reports)
 }
 
-/// A row's annotation as the fold of some events: each field's stored value, in [`Field::ALL`]
-/// order. Two workspaces agree on a row when these are equal.
-type Fields = [Option<String>; 9];
-
-fn apply(fields: &mut Fields, field: Field, value: Option<String>) {
-    let i = Field::ALL.iter().position(|f| *f == field).expect("every field is in Field::ALL");
-    fields[i] = value;
-}
-
 /// Up to five row ids, then "and N more".
 fn some_rows(rows: &[String]) -> String {
     const SHOWN: usize = 5;
@@ -409,6 +402,10 @@ fn some_rows(rows: &[String]) -> String {
 enum Known {
     /// Merged before (from this packet and row): its local id.
     Merged(i64),
+    /// A pre-fill of a row the annotator had already started in the project: what they were
+    /// shown then is recorded (a start record stands for its pre-fills under one uid, so the
+    /// others a packet names are not found by theirs), and is not recorded twice.
+    Started,
     New,
 }
 
@@ -519,19 +516,28 @@ fn merge_one(
     // merged before, and the annotator's own work on the packet's rows, which the issued packet
     // carried into the workspace.
     let mut merged: HashMap<String, (i64, String)> = HashMap::new();
+    let mut started: HashSet<String> = HashSet::new();
     {
         let mut stmt = tx.prepare(
             // Events merged from this packet are the annotator's events on its rows too, so one
             // walk of the rows by the row index finds both (no index on packet_id is kept).
-            "SELECT e.uid, e.id, e.candidate_id FROM packet_rows r
+            "SELECT e.uid, e.id, e.candidate_id, e.origin = 'prefill' FROM packet_rows r
              JOIN annotation_events e ON e.candidate_id = r.candidate_id AND e.annotator_id = ?2
              WHERE r.packet_id = ?1",
         )?;
         let rows = stmt.query_map(params![p.packet_id, annotator_id], |r| {
-            Ok((r.get::<_, annotate::stored::ReadUid>(0)?.0, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+            Ok((
+                r.get::<_, annotate::stored::ReadUid>(0)?.0,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, bool>(3)?,
+            ))
         })?;
         for row in rows {
-            let (uid, id, candidate) = row?;
+            let (uid, id, candidate, prefill) = row?;
+            if prefill {
+                started.insert(candidate.clone());
+            }
             merged.insert(uid, (id, candidate));
         }
     }
@@ -623,6 +629,7 @@ fn merge_one(
             let known = match merged.get(&e.uid) {
                 Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
                 Some((_, candidate)) => return Err(bad(format!("the event was merged before on row `{candidate}`"))),
+                None if e.origin == "prefill" && started.contains(&row.id) => Known::Started,
                 None => {
                     fresh = true;
                     Known::New
@@ -750,10 +757,62 @@ fn merge_one(
         let mut local: HashMap<&str, i64> = HashMap::new();
         let mut last = None;
         let mut changed = false;
-        for (e, field, old, value, known) in events {
-            if let Known::Merged(id) = known {
-                local.insert(e.uid.as_str(), *id);
-                continue;
+        // The pre-fills a row's new work starts with are kept as one start record.
+        let arriving: Vec<annotate::stored::Arriving> = events
+            .iter()
+            .take_while(|(_, _, _, _, known)| matches!(known, Known::New))
+            .map(|(e, field, old, value, _)| annotate::stored::Arriving {
+                field: *field,
+                origin: &e.origin,
+                old: old.as_deref(),
+                new: value.as_deref(),
+                at: &e.at,
+                mode: e.suggestion_mode.unwrap_or(p.suggestion_mode),
+                guideline: e
+                    .guideline_version
+                    .as_deref()
+                    .or(p.guideline_version.as_deref())
+                    .unwrap_or(crate::guideline::FIRST),
+                undone: row.events.iter().any(|u| u.undoes.as_deref() == Some(e.uid.as_str())),
+            })
+            .collect();
+        let mut skip = 0;
+        if let Some((n, bits)) =
+            annotate::stored::leading_start(&arriving, &c.into()).filter(|_| !kept_work.contains(row.id.as_str()))
+        {
+            let (first, a) = (events[0].0, &arriving[0]);
+            let packet = Some((return_id, p.packet_id.as_str()));
+            if annotate::stored::insert_start(
+                tx,
+                &row.id,
+                annotator_id,
+                bits,
+                a.at,
+                &first.uid,
+                a.mode,
+                a.guideline,
+                packet,
+            )? == 0
+            {
+                return Err(uid_taken(tx, &refuse, &row.id, &first.uid, p)?);
+            }
+            let id = tx.last_insert_rowid();
+            for (e, ..) in &events[..n] {
+                local.insert(e.uid.as_str(), id);
+            }
+            last = Some(id);
+            changed = true;
+            report.new_events += n as u64;
+            skip = n;
+        }
+        for (e, field, old, value, known) in events.iter().skip(skip) {
+            match known {
+                Known::Merged(id) => {
+                    local.insert(e.uid.as_str(), *id);
+                    continue;
+                }
+                Known::Started => continue,
+                Known::New => {}
             }
             if e.origin == "prefill" && kept_work.contains(row.id.as_str()) {
                 continue;
@@ -868,82 +927,6 @@ fn uid_taken(
 type CheckedRow<'p> = (&'p PacketRow, Candidate, Vec<CheckedEvent<'p>>, Fields, bool);
 type CheckedEvent<'p> = (&'p PacketEvent, Field, Option<String>, Option<String>, Known);
 
-/// Refuses a return that changes a row its annotator's label was also changed on in this project
-/// while the packet was out: an `annotate set`, `import` or app edit made in the
-/// lead's project, for the packet's annotator, after the packet was issued and not merged from a
-/// return. When such an edit is still in effect (not undone) on a field the return's new events
-/// do not set, merging would leave a label made of both people's edits, which neither had: the
-/// merge names both sources and changes nothing. An edit undone since, or one the return
-/// overwrites (its events come after it), is no conflict: the label is then the annotator's.
-/// (The suggestions recorded when an edit starts a row, origin `prefill`, are not an edit.)
-fn project_edits(
-    tx: &rusqlite::Connection,
-    p: &Packet,
-    annotator_id: i64,
-    issued_at: &str,
-    file: &str,
-    workspace_id: &str,
-    checked: &[CheckedRow<'_>],
-) -> Result<()> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT id, field, undoes, origin, at FROM annotation_events
-         WHERE candidate_id = ?1 AND annotator_id = ?2 AND packet_return_id IS NULL AND at >= ?3
-           AND origin <> 'prefill'
-         ORDER BY id",
-    )?;
-    let mut conflicts: Vec<(String, String, String)> = Vec::new();
-    for (row, _, events, _, _) in checked.iter().filter(|(.., fresh)| *fresh) {
-        // The project's own edits since the issue, (id, field, the event it undoes, origin, at),
-        // and the ids of those an undo among them undid.
-        let mut edits: Vec<(i64, String, Option<i64>, String, String)> = Vec::new();
-        let mut rows = stmt.query(params![row.id, annotator_id, issued_at])?;
-        while let Some(r) = rows.next()? {
-            edits.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
-        }
-        let local: HashSet<i64> = edits.iter().map(|(id, ..)| *id).collect();
-        let undone: HashSet<i64> = edits.iter().filter_map(|(_, _, undoes, ..)| *undoes).collect();
-        let overwritten: HashSet<&str> =
-            events.iter().filter(|(.., known)| matches!(known, Known::New)).map(|(_, f, ..)| f.as_str()).collect();
-        // An undo of one of these edits cancels it and itself; an undo of an earlier event is an
-        // edit of its own.
-        let mut standing = edits.iter().filter(|(id, field, undoes, ..)| {
-            !undone.contains(id) && !undoes.is_some_and(|t| local.contains(&t)) && !overwritten.contains(field.as_str())
-        });
-        if let Some((.., origin, at)) = standing.next_back() {
-            conflicts.push((row.id.clone(), origin.clone(), at.clone()));
-        }
-    }
-    let Some((first, origin, at)) = conflicts.first() else { return Ok(()) };
-    let rows: Vec<String> = conflicts.iter().map(|(id, ..)| id.clone()).collect();
-    let how = match origin.as_str() {
-        "app" => "by `annotate set` or in the app",
-        "import" => "by `annotate import`",
-        "confirm" => "by a confirmation",
-        _ => "by `annotate set`",
-    };
-    Err(Error::InvalidInput {
-        file: file.to_string(),
-        problems: vec![crate::import::InputProblem {
-            file: file.to_string(),
-            line: None,
-            field: None,
-            message: format!(
-                "project edit check failed: {}'s label on row{} {} was changed in this project ({how}, last at {at}) \
-                 after packet `{}` was issued, and this return (workspace {workspace_id}) changes {} too; merging \
-                 both would make a label neither had. Undo the project's change (`forcebench annotate undo {first} \
-                 --annotator {}`) and merge again, or keep the project's label and leave this return unmerged; \
-                 nothing was merged",
-                p.annotator,
-                if rows.len() == 1 { "" } else { "s" },
-                some_rows(&rows),
-                p.packet_id,
-                if rows.len() == 1 { "it" } else { "them" },
-                p.annotator,
-            ),
-        }],
-    })
-}
-
 /// The rows of the packet its annotator has finished in the project.
 fn count_finished(tx: &rusqlite::Connection, p: &Packet, annotator_id: i64) -> Result<u64> {
     Ok(tx.query_row(
@@ -952,34 +935,4 @@ fn count_finished(tx: &rusqlite::Connection, p: &Packet, annotator_id: i64) -> R
         params![p.packet_id, annotator_id],
         |r| r.get::<_, i64>(0),
     )? as u64)
-}
-
-/// Per workspace id: the file its latest return was merged from, and the fold of its events on
-/// each row it changed.
-type Workspaces = BTreeMap<String, (String, HashMap<String, Fields>)>;
-
-/// Every other workspace whose returns of this packet were merged.
-fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, workspace_id: &str) -> Result<Workspaces> {
-    let mut out = Workspaces::new();
-    let mut stmt = tx.prepare(
-        concat!(
-            "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, ",
-            annotate::stored::new_value_sql!(),
-            " FROM packet_rows pr
-             JOIN annotation_events e ON e.candidate_id = pr.candidate_id AND e.packet_id = pr.packet_id
-             JOIN packet_returns r ON r.id = e.packet_return_id
-             LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
-             WHERE pr.packet_id = ?1 AND r.workspace_id IS NOT ?2
-             ORDER BY e.id"
-        ),
-    )?;
-    let mut rows = stmt.query(params![packet_id, workspace_id])?;
-    while let Some(r) = rows.next()? {
-        let (candidate, ws, file): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-        let field: Field = r.get::<_, String>(3)?.parse().map_err(Error::Corrupt)?;
-        let entry = out.entry(ws).or_insert_with(|| (String::new(), HashMap::new()));
-        entry.0 = file;
-        apply(entry.1.entry(candidate).or_default(), field, r.get(4)?);
-    }
-    Ok(out)
 }

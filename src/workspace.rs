@@ -140,7 +140,49 @@ fn carry_work(
     let annotator = packet.annotator.as_str();
     let mut local: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     let mut last = None;
+    let c = crate::candidate::find_in(tx, &row.id)?.ok_or_else(|| Error::CandidateNotFound(row.id.clone()))?;
+    // The pre-fills the row's work starts with are kept as one start record (annotate::stored).
+    let mut values = Vec::with_capacity(row.events.len());
     for e in &row.events {
+        let field: annotate::Field = e.field.parse().map_err(|m| bad_event(row, e, m))?;
+        values.push((field, packets::marks::values(e, field, row, version).map_err(|m| bad_event(row, e, m))?));
+    }
+    let arriving: Vec<annotate::stored::Arriving> = row
+        .events
+        .iter()
+        .zip(&values)
+        .map(|(e, (field, (old, new)))| annotate::stored::Arriving {
+            field: *field,
+            origin: &e.origin,
+            old: old.as_deref(),
+            new: new.as_deref(),
+            at: &e.at,
+            mode: e.suggestion_mode.unwrap_or(packet.suggestion_mode),
+            guideline: e
+                .guideline_version
+                .as_deref()
+                .or(packet.guideline_version.as_deref())
+                .unwrap_or(crate::guideline::FIRST),
+            undone: row.events.iter().any(|u| u.undoes.as_deref() == Some(e.uid.as_str())),
+        })
+        .collect();
+    let start = annotate::stored::leading_start(&arriving, &(&c).into());
+    let mut skip = 0;
+    if let Some((n, bits)) = start {
+        let (first, a) = (&row.events[0], &arriving[0]);
+        if annotate::stored::insert_start(tx, &row.id, annotator_id, bits, a.at, &first.uid, a.mode, a.guideline, None)?
+            == 0
+        {
+            return Err(bad_event(row, first, "the event id is used twice".into()));
+        }
+        let id = tx.last_insert_rowid();
+        for e in &row.events[..n] {
+            local.insert(e.uid.as_str(), id);
+        }
+        last = Some(id);
+        skip = n;
+    }
+    for (e, (field, (old_value, new_value))) in row.events.iter().zip(values).skip(skip) {
         let undoes = match e.undoes.as_deref() {
             Some(uid) => Some(*local.get(uid).ok_or_else(|| {
                 Error::WrongPacket(format!(
@@ -150,9 +192,6 @@ fn carry_work(
             })?),
             None => None,
         };
-        let field: annotate::Field = e.field.parse().map_err(|m| bad_event(row, e, m))?;
-        let (old_value, new_value) =
-            packets::marks::values(e, field, row, version).map_err(|m| bad_event(row, e, m))?;
         tx.execute(
             concat!(
                 "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
@@ -165,7 +204,7 @@ fn carry_work(
             params![
                 row.id,
                 annotator_id,
-                e.field,
+                field.as_str(),
                 old_value,
                 new_value,
                 e.at,
@@ -181,7 +220,6 @@ fn carry_work(
         local.insert(e.uid.as_str(), id);
         last = Some(id);
     }
-    let c = crate::candidate::find_in(tx, &row.id)?.ok_or_else(|| Error::CandidateNotFound(row.id.clone()))?;
     let mut a = annotate::fold(tx, &c, annotator_id, annotator)?;
     a.seconds_spent = row.seconds_spent.unwrap_or(0.0);
     annotate::store(tx, &a, annotator_id, last)

@@ -70,33 +70,40 @@ fn fold_with(
     let mut stmt = tx.prepare_cached(concat!(
         "SELECT e.id, e.field, ",
         stored::new_value_sql!(),
-        ", e.origin, e.suggestion_mode, e.undoes FROM annotation_events e
+        ", e.origin, e.suggestion_mode, e.undoes, e.start_fields FROM annotation_events e
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
     ))?;
     let mut rows = stmt.query(params![c.id, annotator_id])?;
     let mut suggested: std::collections::HashSet<Field> = std::collections::HashSet::new();
     let mut suggested_before: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
+    let suggestion = stored::Suggested::from(c);
     while let Some(r) = rows.next()? {
         let (id, field, value): (i64, String, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
         let (origin, event_mode, undoes): (String, Option<String>, Option<i64>) = (r.get(3)?, r.get(4)?, r.get(5)?);
-        let field: Field = field.parse().map_err(Error::Corrupt)?;
-        a.apply(field, value.as_deref()).map_err(Error::Corrupt)?;
-        a.events += 1;
-        suggested_before.insert(id, suggested.contains(&field));
-        let still = match undoes {
-            Some(target) => suggested_before.get(&target).copied().unwrap_or(false),
-            None => {
-                origin == "prefill"
-                    && event_mode.as_deref() == Some(SuggestionMode::Prefilled.as_str())
-                    && value.is_some()
-                    && SUGGESTED_FIELDS.contains(&field)
-            }
+        // A start record is read as the pre-fills it stands for.
+        let expanded: Vec<(Field, Option<String>)> = match r.get::<_, Option<i64>>(6)? {
+            Some(bits) => stored::start_fields(bits).map(|f| (f, stored::suggestion_value(f, &suggestion))).collect(),
+            None => vec![(field.parse().map_err(Error::Corrupt)?, value)],
         };
-        if still {
-            suggested.insert(field);
-        } else {
-            suggested.remove(&field);
+        for (field, value) in expanded {
+            a.apply(field, value.as_deref()).map_err(Error::Corrupt)?;
+            a.events += 1;
+            suggested_before.insert(id, suggested.contains(&field));
+            let still = match undoes {
+                Some(target) => suggested_before.get(&target).copied().unwrap_or(false),
+                None => {
+                    origin == "prefill"
+                        && event_mode.as_deref() == Some(SuggestionMode::Prefilled.as_str())
+                        && value.is_some()
+                        && SUGGESTED_FIELDS.contains(&field)
+                }
+            };
+            if still {
+                suggested.insert(field);
+            } else {
+                suggested.remove(&field);
+            }
         }
     }
     a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| suggested.contains(f)).collect();
@@ -350,6 +357,34 @@ fn record_start_with(
     let mut current = Annotation::empty(c, &shown.annotator);
     current.suggestion_mode = shown.suggestion_mode;
     current.seconds_spent = shown.seconds_spent;
+    // One start record, where every field shown is the row's own suggestion (always, unless a
+    // span the drafter gave is found in the passage other than by its first occurrence).
+    let suggestion = stored::Suggested::from(c);
+    let shown_fields: Vec<(Field, String)> =
+        Field::ALL.iter().filter_map(|f| shown.stored(*f).map(|v| (*f, v))).collect();
+    let bits: Option<i64> = shown_fields.iter().try_fold(0, |bits, (f, v)| {
+        let bit = stored::start_bit(*f)?;
+        (stored::suggestion_value(*f, &suggestion).as_deref() == Some(v.as_str())).then_some(bits | bit)
+    });
+    if let Some(bits) = bits.filter(|b| *b != 0) {
+        stored::insert_start(
+            tx,
+            &c.id,
+            annotator_id,
+            bits,
+            &now(),
+            &new_event_uid(),
+            shown.suggestion_mode,
+            guideline,
+            None,
+        )?;
+        for (f, v) in &shown_fields {
+            current.apply(*f, Some(v)).map_err(Error::Corrupt)?;
+            current.events += 1;
+        }
+        current.suggested = shown.suggested;
+        return Ok(current);
+    }
     for f in Field::ALL {
         if let Some(v) = shown.stored(*f) {
             insert_event_with(
@@ -540,22 +575,51 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
         stored::old_value_sql!(),
         ", ",
         stored::new_value_sql!(),
-        ", e.at, e.origin, e.undoes FROM annotation_events e
+        ", e.at, e.origin, e.undoes, e.start_fields FROM annotation_events e
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
     ))?;
     let rows = stmt.query_map(params![candidate_id, who.id], |r| {
-        Ok(AnnotationEvent {
-            id: r.get(0)?,
-            candidate_id: r.get(1)?,
-            annotator: who.name.clone(),
-            field: r.get(2)?,
-            old_value: r.get(3)?,
-            new_value: r.get(4)?,
-            at: r.get(5)?,
-            origin: r.get(6)?,
-            undoes: r.get(7)?,
-        })
+        Ok((
+            AnnotationEvent {
+                id: r.get(0)?,
+                candidate_id: r.get(1)?,
+                annotator: who.name.clone(),
+                field: r.get(2)?,
+                old_value: r.get(3)?,
+                new_value: r.get(4)?,
+                at: r.get(5)?,
+                origin: r.get(6)?,
+                undoes: r.get(7)?,
+            },
+            r.get::<_, Option<i64>>(8)?,
+        ))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut events = Vec::new();
+    let mut candidate = None;
+    for row in rows {
+        let (event, start) = row?;
+        let Some(bits) = start else {
+            events.push(event);
+            continue;
+        };
+        // A start record is listed as the pre-fills it stands for, each under the record's id.
+        let c = match &candidate {
+            Some(c) => c,
+            None => candidate.insert(
+                candidate::find_in(project.conn(), candidate_id)?
+                    .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?,
+            ),
+        };
+        let suggestion = stored::Suggested::from(c);
+        for f in stored::start_fields(bits) {
+            events.push(AnnotationEvent {
+                field: f.as_str().to_string(),
+                old_value: None,
+                new_value: stored::suggestion_value(f, &suggestion),
+                ..event.clone()
+            });
+        }
+    }
+    Ok(events)
 }

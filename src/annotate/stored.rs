@@ -177,3 +177,110 @@ impl rusqlite::types::FromSql for ReadUid {
         }
     }
 }
+
+/// A start record: what an annotator was shown pre-filled when they started a row, kept as one
+/// event where it was one `prefill` event per field. Each of those repeated the row, the
+/// annotator, the time, the origin, the suggestion mode and the guideline, with a uid and two
+/// index entries of its own: six of them per annotator and row were half of a project's events.
+/// The record keeps the fields as a set of bits (in `db::start_records::FIELDS` order) under the field name
+/// [`START_FIELD`], with the mark `from_suggestion` (every value is the row's suggestion), and
+/// every reader expands it back into the `prefill` events it stands for: same fields, values,
+/// time, mode and guideline, in the order they were written, the first with the record's uid and
+/// each other with a uid made from it ([`start_uid`]), so a packet carries the same events.
+pub(crate) const START_FIELD: &str = "suggestions";
+
+/// The fields a start record stands for, in order.
+pub(crate) fn start_fields(bits: i64) -> impl Iterator<Item = super::Field> {
+    crate::db::start_records::FIELDS
+        .into_iter()
+        .enumerate()
+        .filter(move |(i, _)| bits & (1 << i) != 0)
+        .map(|(_, name)| name.parse().expect("every start record field is an annotation field"))
+}
+
+/// The bit of a field in a start record, or `None` for a field no suggestion pre-fills.
+pub(crate) fn start_bit(field: super::Field) -> Option<i64> {
+    crate::db::start_records::FIELDS.iter().position(|f| *f == field.as_str()).map(|i| 1 << i)
+}
+
+/// The uid of the `prefill` event a start record stands for on `field`: the record's own uid for
+/// its first field, and for each other a uuid made from the record's uid and the field's name
+/// (version 5), the same every time it is read, so a packet issued twice, or returned and merged
+/// again, names each event alike.
+pub(crate) fn start_uid(record_uid: &str, field: super::Field, first: bool) -> String {
+    if first {
+        return record_uid.to_string();
+    }
+    let namespace = uuid::Uuid::try_parse(record_uid).unwrap_or(uuid::Uuid::NAMESPACE_OID);
+    uuid::Uuid::new_v5(&namespace, format!("{record_uid}/{}", field.as_str()).as_bytes()).to_string()
+}
+
+/// One `prefill` event arriving from elsewhere (a packet), as a start record would have to stand
+/// for it: its field, values, time, suggestion mode and guideline version as it will be stored.
+pub(crate) struct Arriving<'a> {
+    pub field: super::Field,
+    pub origin: &'a str,
+    pub old: Option<&'a str>,
+    pub new: Option<&'a str>,
+    pub at: &'a str,
+    pub mode: crate::settings::SuggestionMode,
+    pub guideline: &'a str,
+    /// Whether a later event of the row undoes it (a start record cannot be undone in parts).
+    pub undone: bool,
+}
+
+/// How many of a row's first arriving events one start record can stand for, and its bits:
+/// the leading run of `prefill` events, each holding nothing but the row's suggestion (`s`) for
+/// a field in `db::start_records::FIELDS` order, with one time, mode and guideline, none undone. `None`
+/// when the first event is not such a pre-fill (then every event is stored as it came).
+pub(crate) fn leading_start(events: &[Arriving<'_>], s: &Suggested<'_>) -> Option<(usize, i64)> {
+    let first = events.first()?;
+    let mut bits = 0i64;
+    let mut n = 0;
+    for e in events {
+        let Some(bit) = start_bit(e.field) else { break };
+        let same_start = e.at == first.at && e.mode == first.mode && e.guideline == first.guideline;
+        if e.origin != "prefill" || e.old.is_some() || e.undone || !same_start || bit <= bits {
+            break;
+        }
+        if e.new.is_none() || suggestion_value(e.field, s).as_deref() != e.new {
+            break;
+        }
+        bits |= bit;
+        n += 1;
+    }
+    (n > 0).then_some((n, bits))
+}
+
+/// Writes a start record standing for the `prefill` events of `bits`, and returns its id.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn insert_start(
+    tx: &rusqlite::Connection,
+    candidate_id: &str,
+    annotator_id: i64,
+    bits: i64,
+    at: &str,
+    uid: &str,
+    mode: crate::settings::SuggestionMode,
+    guideline: &str,
+    packet: Option<(i64, &str)>,
+) -> rusqlite::Result<usize> {
+    tx.prepare_cached(
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, packet_return_id, packet_id, uid,
+             suggestion_mode, guideline_version, from_suggestion, start_fields)
+         VALUES (?1, ?2, ?3, ?4, 'prefill', ?5, ?6, ?7, ?8, ?9, 1, ?10)
+         ON CONFLICT (uid) DO NOTHING",
+    )?
+    .execute(rusqlite::params![
+        candidate_id,
+        annotator_id,
+        START_FIELD,
+        at,
+        packet.map(|p| p.0),
+        packet.map(|p| p.1),
+        StoredUid(uid),
+        mode.as_str(),
+        guideline,
+        bits
+    ])
+}

@@ -58,18 +58,44 @@ pub(crate) fn events_of(
         crate::annotate::stored::old_value_sql!(),
         ", ",
         crate::annotate::stored::new_value_sql!(),
-        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version, e.from_suggestion IS NOT NULL
+        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version, e.from_suggestion IS NOT NULL, e.start_fields
          FROM annotation_events e LEFT JOIN annotation_events u ON u.id = e.undoes
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
     ))?;
     let marks = version >= SINCE_VERSION;
     let suggested = shown(row);
-    let events = stmt
-        .query_map(params![row.id, annotator_id], |r| {
-            let field: String = r.get(1)?;
-            let mut old_value: Option<String> = r.get(2)?;
-            let mut new_value: Option<String> = r.get(3)?;
+    let mut candidate = None;
+    let mut events = Vec::new();
+    let mut rows = stmt.query(params![row.id, annotator_id])?;
+    while let Some(r) = rows.next()? {
+        let uid = r.get::<_, crate::annotate::stored::ReadUid>(0)?.0;
+        // A start record travels as the pre-fills it stands for, each with its own uid.
+        let expanded: Vec<(String, String, Option<String>, Option<String>)> = match r.get::<_, Option<i64>>(10)? {
+            Some(bits) => {
+                let c = match &candidate {
+                    Some(c) => c,
+                    None => candidate.insert(
+                        crate::candidate::find_in(conn, &row.id)?
+                            .ok_or_else(|| crate::error::Error::CandidateNotFound(row.id.clone()))?,
+                    ),
+                };
+                let own = Suggested::from(c);
+                stored::start_fields(bits)
+                    .enumerate()
+                    .map(|(i, f)| {
+                        (
+                            stored::start_uid(&uid, f, i == 0),
+                            f.as_str().to_string(),
+                            None,
+                            stored::suggestion_value(f, &own),
+                        )
+                    })
+                    .collect()
+            }
+            None => vec![(uid, r.get(1)?, r.get(2)?, r.get(3)?)],
+        };
+        for (uid, field, mut old_value, mut new_value) in expanded {
             let from_suggestion = marks && r.get::<_, bool>(9)? && {
                 let shown_value = field.parse::<Field>().ok().and_then(|f| stored::suggestion_value(f, &suggested));
                 shown_value.is_some() && shown_value == new_value
@@ -77,8 +103,8 @@ pub(crate) fn events_of(
             if from_suggestion {
                 (old_value, new_value) = (None, None);
             }
-            Ok(PacketEvent {
-                uid: r.get::<_, crate::annotate::stored::ReadUid>(0)?.0,
+            events.push(PacketEvent {
+                uid,
                 field,
                 old_value,
                 new_value,
@@ -93,9 +119,9 @@ pub(crate) fn events_of(
                 guideline_version: r
                     .get::<_, Option<String>>(8)?
                     .filter(|g| Some(g.as_str()) != packet_guideline.or(Some(crate::guideline::FIRST))),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+            });
+        }
+    }
     Ok(events)
 }
 

@@ -191,3 +191,113 @@ pub fn undo_schema18(conn: &rusqlite::Connection) {
     ))
     .unwrap();
 }
+
+/// Takes out what migration 19 changed (for tests that take a project back to an earlier
+/// schema): each start record is the `prefill` events it stands for again, one per field in the
+/// order they were written (the fields spelled out here, not read from the code under test),
+/// each with a uid of its own, and the record's column and trigger go. The pre-fills take the ids
+/// right behind their record, as schema 18 wrote them (which an upgraded file has free: the
+/// migration took those events out); where a later event holds one, every event is numbered eight
+/// apart first (and every reference to one with it).
+pub fn undo_schema19(conn: &rusqlite::Connection) {
+    undo_schema19_with_uids(conn, None)
+}
+
+/// [`undo_schema19`], where each pre-fill put back takes the uid (stored as it was) of the event
+/// with its id in `was`, the file as it was before the upgrade: the uids migration 19 let go.
+/// Only those of `prefill` events may be taken.
+pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlite::Connection>) {
+    const ORDER: [&str; 6] = ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"];
+    let triggers: Vec<(String, String)> = conn
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('annotation_events', 'annotations')")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (name, _) in &triggers {
+        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
+    }
+    let starts = |conn: &rusqlite::Connection| -> Vec<(i64, i64)> {
+        conn.prepare("SELECT id, start_fields FROM annotation_events WHERE start_fields IS NOT NULL")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let crowded = starts(conn).iter().any(|(id, bits)| {
+        let after = id + i64::from(bits.count_ones()) - 1;
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM annotation_events WHERE id > ?1 AND id <= ?2)",
+            [id, &after],
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap()
+    });
+    if crowded {
+        conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             UPDATE annotation_events SET id = -8 * id;
+             UPDATE annotation_events SET id = -id, undoes = 8 * undoes;
+             UPDATE annotations SET last_event_id = 8 * last_event_id;
+             PRAGMA foreign_keys = ON;",
+        )
+        .unwrap();
+    }
+    let starts = starts(conn);
+    let uid = |id: i64| -> rusqlite::types::Value {
+        let Some(was) = was else { return rusqlite::types::Value::Blob(uuid::Uuid::new_v4().as_bytes().to_vec()) };
+        let origin: String = was
+            .query_row("SELECT origin FROM annotation_events WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("event {id} was in the file before the upgrade: {e}"));
+        assert_eq!(origin, "prefill", "event {id}: an upgrade lets go of the uids of pre-fills only");
+        // A file from before uids (schema 7) has none to give back; its events' uids are new.
+        was.query_row("SELECT uid FROM annotation_events WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap_or_else(|_| rusqlite::types::Value::Blob(uuid::Uuid::new_v4().as_bytes().to_vec()))
+    };
+    for (id, bits) in starts {
+        let fields: Vec<&str> =
+            ORDER.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, f)| *f).collect();
+        conn.execute(
+            "UPDATE annotation_events SET field = ?1, start_fields = NULL WHERE id = ?2",
+            rusqlite::params![fields[0], id],
+        )
+        .unwrap();
+        for (k, field) in fields.iter().enumerate().skip(1) {
+            conn.execute(
+                "INSERT INTO annotation_events (id, candidate_id, annotator_id, field, old_value, new_value, at, origin,
+                     packet_return_id, undoes, packet_id, source_event_id, uid, suggestion_mode, guideline_version, from_suggestion)
+                 SELECT ?1, candidate_id, annotator_id, ?2, NULL, NULL, at, origin, packet_return_id, NULL, packet_id, NULL, ?3,
+                     suggestion_mode, guideline_version, 1
+                 FROM annotation_events WHERE id = ?4",
+                rusqlite::params![id + k as i64, field, uid(id + k as i64), id],
+            )
+            .unwrap();
+        }
+    }
+    conn.execute_batch("ALTER TABLE annotation_events DROP COLUMN start_fields").unwrap();
+    for (name, sql) in &triggers {
+        if name != "annotation_events_start_needs_fields" {
+            conn.execute_batch(sql).unwrap();
+        }
+    }
+}
+
+/// An annotation history as text, with each event's id (which an upgrade or a rewind to an
+/// earlier schema renumbers) replaced by its place in the list, and an undo naming the place of
+/// the event it undoes: two histories read alike when they hold the same changes in the same
+/// order. The pre-fills a start record stands for share its id, and each has its own place.
+pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
+    let place = |id: i64| events.iter().position(|e| e.id == id).map(|p| p as i64);
+    let renumbered: Vec<forcebench::annotate::AnnotationEvent> = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| forcebench::annotate::AnnotationEvent {
+            id: i as i64,
+            undoes: e.undoes.map(|u| place(u).unwrap_or(-1)),
+            ..e.clone()
+        })
+        .collect();
+    format!("{renumbered:?}")
+}
