@@ -11,7 +11,7 @@
 -- first uid and time.
 ALTER TABLE annotation_events ADD COLUMN start_fields INTEGER
     CHECK (start_fields IS NULL
-           OR (start_fields BETWEEN 1 AND 63 AND field = 'suggestions' AND origin = 'prefill' AND from_suggestion = 1));
+           OR (start_fields BETWEEN 1 AND 63 AND field = 'suggestions' AND origin = 'prefill' AND from_suggestion IS 1));
 CREATE TRIGGER annotation_events_start_needs_fields BEFORE INSERT ON annotation_events
 WHEN NEW.field = 'suggestions' AND NEW.start_fields IS NULL
 BEGIN SELECT RAISE(ABORT, 'a start record names the fields it stands for'); END;

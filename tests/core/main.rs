@@ -48,6 +48,7 @@ mod reopen;
 mod roster;
 mod rowstate;
 mod sample;
+mod start_records;
 mod schemas;
 mod settings;
 mod software;

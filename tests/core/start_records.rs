@@ -1,0 +1,355 @@
+//! Start records (schema 19): what an annotator was shown pre-filled when they started a row is
+//! stored as one event, and read everywhere as the `prefill` events it stands for: the history,
+//! the label, packets (each pre-fill with a uid of its own, the same every time), merges and
+//! workspaces. An upgrade turns the pre-fills already written into such records and every reader
+//! reads the same; a run it cannot stand for is left as it was written.
+
+use crate::common::*;
+use crate::packets::{accept, forge_with_key, issue, packet_for, return_to, rows_of, workspace_at};
+use crate::suggestions_once::{answers, export_files, fb, fb_bare, worked_project};
+use forcebench::annotate::{self, Field};
+use forcebench::packets::{self, Blinding};
+use forcebench::settings::SuggestionMode;
+use forcebench::Project;
+use rusqlite::{params, Connection};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The fields a pre-fill records, in the order they are written: spelled out here, not read
+/// from the code under test.
+const ORDER: [&str; 6] = ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"];
+
+/// The stored events of one annotator on one row: (field, start_fields, origin).
+fn stored(conn: &Connection, row: &str, who: &str) -> Vec<(String, Option<i64>, String)> {
+    conn.prepare(
+        "SELECT e.field, e.start_fields, e.origin FROM annotation_events e JOIN annotators a ON a.id = e.annotator_id
+         WHERE e.candidate_id = ?1 AND a.name = ?2 ORDER BY e.id",
+    )
+    .unwrap()
+    .query_map(params![row, who], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap()
+}
+
+/// The row's suggestion for each field a pre-fill records, as the test computes it (the span
+/// with the byte offsets of its first occurrence).
+fn suggestions(conn: &Connection, row: &str) -> Vec<(&'static str, Option<String>)> {
+    ORDER.iter().map(|f| (*f, suggestion_as_16(conn, row, f))).collect()
+}
+
+#[test]
+fn a_rows_start_is_one_stored_event_read_back_as_the_prefills_it_stands_for() {
+    let (_dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let row = rows_of(&project, "ana")[0].clone();
+    annotate::set_field(&mut project, &row, "ana", Field::Notes, Some("looked")).unwrap();
+
+    // Stored: one start record naming every field shown, then the change.
+    let shown: Vec<(&str, String)> = suggestions(project.conn(), &row)
+        .into_iter()
+        .filter_map(|(f, v)| v.filter(|v| !v.trim().is_empty()).map(|v| (f, v)))
+        .collect();
+    assert!(shown.len() >= 5, "the sample row suggests a span, both claims, an axis and a severity: {shown:?}");
+    let bits: i64 = ORDER.iter().enumerate().filter(|(_, f)| shown.iter().any(|(s, _)| s == *f)).map(|(i, _)| 1 << i).sum();
+    assert_eq!(
+        stored(project.conn(), &row, "ana"),
+        [("suggestions".to_string(), Some(bits), "prefill".to_string()), ("notes".into(), None, "app".into())]
+    );
+
+    // Read: the pre-fills in order, each with the row's suggestion, one time, then the change.
+    let history = annotate::history(&project, &row, "ana").unwrap();
+    let prefills: Vec<(String, Option<String>, Option<String>)> = history
+        .iter()
+        .filter(|e| e.origin == "prefill")
+        .map(|e| (e.field.clone(), e.old_value.clone(), e.new_value.clone()))
+        .collect();
+    let expected: Vec<(String, Option<String>, Option<String>)> =
+        shown.iter().map(|(f, v)| (f.to_string(), None, Some(v.clone()))).collect();
+    assert_eq!(prefills, expected);
+    assert_eq!(history.len(), shown.len() + 1);
+    assert_eq!(history.iter().map(|e| e.at.as_str()).collect::<HashSet<_>>().len(), 1, "one start, one time");
+    // The label: every suggestion shown, the suggested ones still to confirm.
+    let a = annotate::get(&project, &row, "ana").unwrap();
+    assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Axis, Field::Severity, Field::Repair][..a.suggested.len()]);
+    assert!(a.suggested.len() >= 3, "{:?}", a.suggested);
+    assert_eq!(a.notes.as_deref(), Some("looked"));
+    // Undo takes back the change, never the start.
+    annotate::undo(&mut project, &row, "ana").unwrap();
+    let after = annotate::undo(&mut project, &row, "ana").unwrap();
+    assert_eq!(after.notes, None);
+    assert!(!after.can_undo);
+    assert_eq!(after.suggested, a.suggested, "the suggestions stay shown and unconfirmed");
+
+    // In `beside` mode only the two claims are filled in: the record names those two.
+    forcebench::settings::set_suggestion_mode(&mut project, SuggestionMode::Beside).unwrap();
+    let other = rows_of(&project, "ben")[0].clone();
+    annotate::set_field(&mut project, &other, "ben", Field::Notes, Some("x")).unwrap();
+    assert_eq!(stored(project.conn(), &other, "ben")[0], ("suggestions".into(), Some(0b110), "prefill".into()));
+}
+
+/// Rewrites a schema-19 project as schema 18 stored it (each start record as its pre-fills),
+/// and says 18, so that opening it runs migration 19 on it.
+fn as_schema18(path: &Path) {
+    let conn = Connection::open(path).unwrap();
+    undo_schema19(&conn);
+    conn.pragma_update(None, "user_version", 18).unwrap();
+    conn.execute_batch("VACUUM").unwrap();
+}
+
+fn uids(conn: &Connection) -> Vec<String> {
+    conn.prepare(&format!("SELECT {} FROM annotation_events ORDER BY id", uid_as_text("uid")))
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = worked_project(dir.path());
+    let before = answers(&p);
+    let uids_before = uids(&Connection::open(&p).unwrap());
+    let audit_before = fb(&p, &["locality", "list", "--json"]);
+    let export_before = export_files(&p, &dir.path().join("export-before"));
+    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+
+    as_schema18(&p);
+    let (prefills_18, events_18): (i64, i64) = Connection::open(&p)
+        .unwrap()
+        .query_row("SELECT count(*) FILTER (WHERE origin = 'prefill'), count(*) FROM annotation_events", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    let size_18 = std::fs::metadata(&p).unwrap().len();
+
+    let out = assert_cmd::Command::cargo_bin("forcebench")
+        .unwrap()
+        .args(["--project", p.to_str().unwrap(), "status"])
+        .assert()
+        .success();
+    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(said.contains("from schema 18 to 19"), "{said}");
+    let size_19 = std::fs::metadata(&p).unwrap().len();
+    assert!(size_19 * 10 < size_18 * 9, "the upgrade leaves the file smaller by a tenth at least: {size_18} -> {size_19}");
+
+    let conn = Connection::open(&p).unwrap();
+    let (records, loose, events_19): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT count(*) FILTER (WHERE start_fields IS NOT NULL), count(*) FILTER (WHERE origin = 'prefill' AND start_fields IS NULL),
+                    count(*) FROM annotation_events",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(loose, 0, "every run of pre-fills this project wrote is one record now");
+    assert!(records > 0 && prefills_18 > 3 * records, "{prefills_18} pre-fills in {records} records");
+    assert_eq!(events_19, events_18 - prefills_18 + records);
+    // Each record keeps the uid of its first pre-fill: the uids are the ones before the rewind.
+    assert_eq!(uids(&conn), uids_before);
+    drop(conn);
+
+    assert_eq!(answers(&p), before, "histories, labels, agreement and uptake read the same");
+    assert_eq!(fb(&p, &["locality", "list", "--json"]), audit_before);
+    let export_after = export_files(&p, &dir.path().join("export-after"));
+    assert_eq!(export_after.keys().collect::<Vec<_>>(), export_before.keys().collect::<Vec<_>>());
+    for (name, bytes) in &export_before {
+        if name != "manifest.json" && !name.ends_with("/manifest.json") && name != "DATASHEET.md" {
+            assert_eq!(&export_after[name], bytes, "{name} is the same after the upgrade");
+        }
+    }
+    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+}
+
+#[test]
+fn a_run_of_prefills_a_record_cannot_stand_for_is_kept_as_it_was_written() {
+    // A pre-fill whose value is not the row's suggestion (an edited file, or a suggestion written
+    // before marks) ends the run: the pre-fills before it are one record, it and the rest of the
+    // row stay as they were, and the history reads exactly as written.
+    let dir = tempfile::tempdir().unwrap();
+    let p = worked_project(dir.path());
+    let conn = Connection::open(&p).unwrap();
+    undo_schema19(&conn);
+    let (row, who, axis_id): (String, i64, i64) = conn
+        .query_row(
+            "SELECT candidate_id, annotator_id, id FROM annotation_events
+             WHERE origin = 'prefill' AND field = 'axis' AND from_suggestion = 1 AND candidate_id NOT IN (SELECT candidate_id FROM locked_rows)
+             ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    let name: String = conn.query_row("SELECT name FROM annotators WHERE id = ?1", [who], |r| r.get(0)).unwrap();
+    conn.execute_batch("DROP TRIGGER annotation_events_no_update").unwrap();
+    let suggested = suggestion_as_16(&conn, &row, "axis");
+    let other = if suggested.as_deref() == Some("numeric") { "scope" } else { "numeric" };
+    conn.execute("UPDATE annotation_events SET from_suggestion = NULL, new_value = ?1 WHERE id = ?2", params![other, axis_id])
+        .unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
+         BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;",
+    )
+    .unwrap();
+    conn.pragma_update(None, "user_version", 18).unwrap();
+    let written: Vec<(String, Option<String>)> = conn
+        .prepare(
+            "SELECT field, CASE WHEN from_suggestion = 1 THEN '(the suggestion)' ELSE new_value END FROM annotation_events
+             WHERE candidate_id = ?1 AND annotator_id = ?2 AND origin = 'prefill' ORDER BY id",
+        )
+        .unwrap()
+        .query_map(params![row, who], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    drop(conn);
+
+    let project = Project::open(&p).unwrap();
+    let kept = stored(project.conn(), &row, &name);
+    let prefills: Vec<&(String, Option<i64>, String)> = kept.iter().filter(|e| e.2 == "prefill").collect();
+    // Span and both claims in the record (bits 0-2); the axis as written; severity and repair after it.
+    assert_eq!(prefills[0], &("suggestions".to_string(), Some(0b111), "prefill".to_string()));
+    assert_eq!(
+        prefills[1..].iter().map(|e| (e.0.as_str(), e.1)).collect::<Vec<_>>(),
+        written[3..].iter().map(|(f, _)| (f.as_str(), None)).collect::<Vec<_>>()
+    );
+    let history = annotate::history(&project, &row, &name).unwrap();
+    let read: Vec<(String, Option<String>)> = history
+        .iter()
+        .filter(|e| e.origin == "prefill")
+        .map(|e| {
+            let own = suggestion_as_16(project.conn(), &row, &e.field);
+            (e.field.clone(), if e.new_value == own { Some("(the suggestion)".into()) } else { e.new_value.clone() })
+        })
+        .collect();
+    assert_eq!(read, written);
+    assert_eq!(read[3], ("axis".to_string(), Some(other.to_string())));
+}
+
+#[test]
+fn a_packet_names_each_prefill_alike_every_time_and_merging_again_adds_nothing() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    // Ana starts a row in the lead's project: the packet carries that work.
+    let started = rows_of(&project, "ana")[0].clone();
+    annotate::set_field(&mut project, &started, "ana", Field::Notes, Some("begun at the lead")).unwrap();
+    let first = issue(&mut project, &dir.path().join("one"), Blinding::Standard);
+    let again = issue(&mut project, &dir.path().join("two"), Blinding::Standard);
+    let carried = |file: &Path| -> Vec<(String, String, String)> {
+        let p = packets::read(file).unwrap();
+        let row = p.rows.iter().find(|r| r.id == started).unwrap();
+        row.events.iter().map(|e| (e.uid.clone(), e.field.clone(), e.origin.clone())).collect()
+    };
+    let (one, two) = (carried(&packet_for(&first, "ana")), carried(&packet_for(&again, "ana")));
+    assert_eq!(one, two, "the same uids every time the work is carried");
+    let prefill_uids: HashSet<&str> = one.iter().filter(|e| e.2 == "prefill").map(|e| e.0.as_str()).collect();
+    assert!(prefill_uids.len() >= 5, "each pre-fill with a uid of its own: {one:?}");
+    for (uid, ..) in &one {
+        assert!(uuid::Uuid::parse_str(uid).is_ok(), "{uid}");
+    }
+
+    // The workspace stores the carried start as one record again, and more work on new rows.
+    let packet = packet_for(&first, "ana");
+    let mut ws = workspace_at(dir.path(), &packet, "starts");
+    assert_eq!(stored(ws.conn(), &started, "ana")[0].1.map(i64::count_ones), Some(prefill_uids.len() as u32));
+    let rows = rows_of(&ws, "ana");
+    for row in rows.iter().take(4) {
+        accept(&mut ws, row, "ana");
+    }
+    let returned = return_to(&ws, dir.path(), "ana.returned.json");
+    let fresh = dir.path().join("fresh.forcebench");
+    project.conn().execute("VACUUM INTO ?1", [fresh.to_str().unwrap()]).unwrap();
+
+    let report = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
+    assert!(report[0].merged, "{report:?}");
+    let count = |p: &Project| -> (i64, i64) {
+        p.conn()
+            .query_row(
+                "SELECT count(*), count(*) FILTER (WHERE origin = 'prefill' AND start_fields IS NULL) FROM annotation_events",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap()
+    };
+    let (events, loose) = count(&project);
+    assert_eq!(loose, 0, "every start merged is one record");
+    for row in rows.iter().take(4) {
+        assert_eq!(stored(project.conn(), row, "ana").iter().filter(|e| e.2 == "prefill").count(), 1, "{row}");
+    }
+    // Each history with a change made in the app and one merged from a packet told apart no
+    // further: the workspace's changes are the lead's now, merged as from the packet.
+    let histories = |p: &Project| -> Vec<String> {
+        rows.iter()
+            .take(4)
+            .map(|r| {
+                let mut h = annotate::history(p, r, "ana").unwrap();
+                for e in h.iter_mut().filter(|e| e.origin == "app" || e.origin == "packet") {
+                    e.origin = "a change".into();
+                }
+                trail(&h)
+            })
+            .collect()
+    };
+    let merged_histories = histories(&project);
+    // The workspace's own history of each row, pre-fills included, is the lead's now.
+    assert_eq!(merged_histories, histories(&ws));
+
+    // The same return again: nothing new.
+    let second = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
+    assert!(!second[0].merged && second[0].new_events == 0, "{second:?}");
+    assert_eq!(count(&project).0, events);
+
+    // A return as an earlier workspace wrote it: each pre-fill with a random uid of its own.
+    let legacy = forge_with_key(&returned, &packet, &dir.path().join("legacy.json"), |v| {
+        for row in v["rows"].as_array_mut().unwrap() {
+            let mut first_of_row = true;
+            for e in row.get_mut("events").and_then(|e| e.as_array_mut()).into_iter().flatten() {
+                if e["origin"] == "prefill" {
+                    if !first_of_row {
+                        e["uid"] = uuid::Uuid::new_v4().to_string().into();
+                    }
+                    first_of_row = false;
+                }
+            }
+        }
+    });
+    // Into the project that merged the return already: its pre-fills are known, nothing changes.
+    let third = packets::merge(&mut project, std::slice::from_ref(&legacy)).unwrap();
+    assert!(!third[0].merged && third[0].new_events == 0, "{third:?}");
+    assert_eq!(count(&project).0, events);
+    // Into a project that had not: one record per start, and the same histories.
+    let mut other = Project::open(&fresh).unwrap();
+    let report = packets::merge(&mut other, &[legacy]).unwrap();
+    assert!(report[0].merged);
+    assert_eq!(count(&other), (events, 0));
+    assert_eq!(histories(&other), merged_histories);
+}
+
+#[test]
+fn the_storage_refuses_a_start_record_that_does_not_say_what_it_stands_for() {
+    let (_dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let row = rows_of(&project, "ana")[0].clone();
+    annotate::set_field(&mut project, &row, "ana", Field::Notes, Some("x")).unwrap();
+    let conn = project.conn();
+    let insert = |field: &str, origin: &str, bits: Option<i64>, marked: Option<i64>| {
+        conn.execute(
+            "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, uid, from_suggestion, start_fields)
+             SELECT candidate_id, annotator_id, ?1, at, ?2, randomblob(16), ?4, ?3 FROM annotation_events LIMIT 1",
+            params![field, origin, bits, marked],
+        )
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+    };
+    assert!(insert("suggestions", "prefill", None, Some(1)).contains("names the fields"));
+    for (field, origin, bits, marked) in [
+        ("suggestions", "prefill", Some(0), Some(1)),
+        ("suggestions", "prefill", Some(64), Some(1)),
+        ("axis", "prefill", Some(1), Some(1)),
+        ("suggestions", "app", Some(1), Some(1)),
+        ("suggestions", "prefill", Some(1), None),
+    ] {
+        assert!(insert(field, origin, bits, marked).contains("CHECK constraint"), "{field} {origin} {bits:?} {marked:?}");
+    }
+    let err = conn.execute("UPDATE annotation_events SET start_fields = 3 WHERE start_fields IS NOT NULL", []).unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+}
