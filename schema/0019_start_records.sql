@@ -15,3 +15,14 @@ ALTER TABLE annotation_events ADD COLUMN start_fields INTEGER
 CREATE TRIGGER annotation_events_start_needs_fields BEFORE INSERT ON annotation_events
 WHEN NEW.field = 'suggestions' AND NEW.start_fields IS NULL
 BEGIN SELECT RAISE(ABORT, 'a start record names the fields it stands for'); END;
+
+-- The packet an event merged from a return came with is that return's (packet_returns.packet_id),
+-- and every such event also wrote the packet's 36-character id again. It is read from the return
+-- from this version; an event whose column names another packet than its return's, or that has
+-- no return (events merged before returns were recorded), keeps it.
+DROP TRIGGER annotation_events_no_update;
+UPDATE annotation_events SET packet_id = NULL
+WHERE packet_id IS NOT NULL
+  AND packet_id IS (SELECT r.packet_id FROM packet_returns r WHERE r.id = annotation_events.packet_return_id);
+CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
+BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;

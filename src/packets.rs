@@ -781,7 +781,6 @@ fn merge_one(
             annotate::stored::leading_start(&arriving, &c.into()).filter(|_| !kept_work.contains(row.id.as_str()))
         {
             let (first, a) = (events[0].0, &arriving[0]);
-            let packet = Some((return_id, p.packet_id.as_str()));
             if annotate::stored::insert_start(
                 tx,
                 &row.id,
@@ -791,7 +790,7 @@ fn merge_one(
                 &first.uid,
                 a.mode,
                 a.guideline,
-                packet,
+                Some(return_id),
             )? == 0
             {
                 return Err(uid_taken(tx, &refuse, &row.id, &first.uid, p)?);
@@ -821,8 +820,8 @@ fn merge_one(
             let inserted = tx
                 .prepare_cached(concat!(
                     "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin,
-                         packet_return_id, undoes, packet_id, uid, suggestion_mode, guideline_version, from_suggestion)
-                     SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, iif(k, 1, NULL)
+                         packet_return_id, undoes, uid, suggestion_mode, guideline_version, from_suggestion)
+                     SELECT ?1, ?2, ?3, iif(k, NULL, ?4), iif(k, NULL, ?5), ?6, ?7, ?8, ?9, ?10, ?11, ?12, iif(k, 1, NULL)
                      FROM (SELECT ",
                     annotate::stored::from_suggestion_sql!("?1", "?3", "?4", "?5", "?7"),
                     " AS k) WHERE true
@@ -842,7 +841,6 @@ fn merge_one(
                     },
                     return_id,
                     e.undoes.as_deref().and_then(|u| local.get(u).copied()),
-                    p.packet_id,
                     annotate::stored::StoredUid(&e.uid),
                     e.suggestion_mode.unwrap_or(p.suggestion_mode).as_str(),
                     e.guideline_version.as_deref().or(p.guideline_version.as_deref()).unwrap_or(crate::guideline::FIRST)
@@ -893,7 +891,7 @@ fn uid_taken(
 ) -> Result<Error> {
     let holder: Option<(String, String, Option<String>, Option<String>)> = tx
         .query_row(
-            "SELECT a.name, coalesce(e.packet_id, ''), r.file_name, r.merged_at FROM annotation_events e
+            "SELECT a.name, coalesce(e.packet_id, r.packet_id, ''), r.file_name, r.merged_at FROM annotation_events e
              JOIN annotators a ON a.id = e.annotator_id LEFT JOIN packet_returns r ON r.id = e.packet_return_id
              WHERE e.uid = ?1",
             [annotate::stored::StoredUid(uid)],

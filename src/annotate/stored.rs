@@ -252,7 +252,8 @@ pub(crate) fn leading_start(events: &[Arriving<'_>], s: &Suggested<'_>) -> Optio
     (n > 0).then_some((n, bits))
 }
 
-/// Writes a start record standing for the `prefill` events of `bits`, and returns its id.
+/// Writes a start record standing for the `prefill` events of `bits` (merged with a packet's
+/// return, when it names one), and says how many rows it wrote: none when its uid is taken.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn insert_start(
     tx: &rusqlite::Connection,
@@ -263,12 +264,12 @@ pub(crate) fn insert_start(
     uid: &str,
     mode: crate::settings::SuggestionMode,
     guideline: &str,
-    packet: Option<(i64, &str)>,
+    packet_return: Option<i64>,
 ) -> rusqlite::Result<usize> {
     tx.prepare_cached(
-        "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, packet_return_id, packet_id, uid,
+        "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, packet_return_id, uid,
              suggestion_mode, guideline_version, from_suggestion, start_fields)
-         VALUES (?1, ?2, ?3, ?4, 'prefill', ?5, ?6, ?7, ?8, ?9, 1, ?10)
+         VALUES (?1, ?2, ?3, ?4, 'prefill', ?5, ?6, ?7, ?8, 1, ?9)
          ON CONFLICT (uid) DO NOTHING",
     )?
     .execute(rusqlite::params![
@@ -276,8 +277,7 @@ pub(crate) fn insert_start(
         annotator_id,
         START_FIELD,
         at,
-        packet.map(|p| p.0),
-        packet.map(|p| p.1),
+        packet_return,
         StoredUid(uid),
         mode.as_str(),
         guideline,

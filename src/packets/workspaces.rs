@@ -30,8 +30,8 @@ pub(super) fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, works
             "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, ",
             annotate::stored::new_value_sql!(),
             ", e.start_fields FROM packet_rows pr
-             JOIN annotation_events e ON e.candidate_id = pr.candidate_id AND e.packet_id = pr.packet_id
-             JOIN packet_returns r ON r.id = e.packet_return_id
+             JOIN annotation_events e ON e.candidate_id = pr.candidate_id
+             JOIN packet_returns r ON r.id = e.packet_return_id AND coalesce(e.packet_id, r.packet_id) = pr.packet_id
              LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
              WHERE pr.packet_id = ?1 AND r.workspace_id IS NOT ?2
              ORDER BY e.id"

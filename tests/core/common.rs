@@ -195,7 +195,8 @@ pub fn undo_schema18(conn: &rusqlite::Connection) {
 /// Takes out what migration 19 changed (for tests that take a project back to an earlier
 /// schema): each start record is the `prefill` events it stands for again, one per field in the
 /// order they were written (the fields spelled out here, not read from the code under test),
-/// each with a uid of its own, and the record's column and trigger go. The pre-fills take the ids
+/// each with a uid of its own, and the record's column and trigger go; an event merged from a
+/// return names the return's packet again. The pre-fills take the ids
 /// right behind their record, as schema 18 wrote them (which an upgraded file has free: the
 /// migration took those events out); where a later event holds one, every event is numbered eight
 /// apart first (and every reference to one with it).
@@ -276,7 +277,13 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
             .unwrap();
         }
     }
-    conn.execute_batch("ALTER TABLE annotation_events DROP COLUMN start_fields").unwrap();
+    // Every merged event names its packet again, as 18 wrote it.
+    conn.execute_batch(
+        "UPDATE annotation_events SET packet_id = (SELECT r.packet_id FROM packet_returns r WHERE r.id = packet_return_id)
+         WHERE packet_id IS NULL AND packet_return_id IS NOT NULL;
+         ALTER TABLE annotation_events DROP COLUMN start_fields;",
+    )
+    .unwrap();
     for (name, sql) in &triggers {
         if name != "annotation_events_start_needs_fields" {
             conn.execute_batch(sql).unwrap();

@@ -50,7 +50,8 @@ fn a_rows_start_is_one_stored_event_read_back_as_the_prefills_it_stands_for() {
         .filter_map(|(f, v)| v.filter(|v| !v.trim().is_empty()).map(|v| (f, v)))
         .collect();
     assert!(shown.len() >= 5, "the sample row suggests a span, both claims, an axis and a severity: {shown:?}");
-    let bits: i64 = ORDER.iter().enumerate().filter(|(_, f)| shown.iter().any(|(s, _)| s == *f)).map(|(i, _)| 1 << i).sum();
+    let bits: i64 =
+        ORDER.iter().enumerate().filter(|(_, f)| shown.iter().any(|(s, _)| s == *f)).map(|(i, _)| 1 << i).sum();
     assert_eq!(
         stored(project.conn(), &row, "ana"),
         [("suggestions".to_string(), Some(bits), "prefill".to_string()), ("notes".into(), None, "app".into())]
@@ -116,12 +117,16 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
 
     as_schema18(&p);
-    let (prefills_18, events_18): (i64, i64) = Connection::open(&p)
+    let named = "SELECT count(*) FROM annotation_events WHERE packet_id IS NOT NULL";
+    let (prefills_18, events_18, named_18): (i64, i64, i64) = Connection::open(&p)
         .unwrap()
-        .query_row("SELECT count(*) FILTER (WHERE origin = 'prefill'), count(*) FROM annotation_events", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            &format!("SELECT count(*) FILTER (WHERE origin = 'prefill'), count(*), ({named}) FROM annotation_events"),
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
         .unwrap();
+    assert!(named_18 > 100, "schema 18 named the packet on every merged event: {named_18}");
     let size_18 = std::fs::metadata(&p).unwrap().len();
 
     let out = assert_cmd::Command::cargo_bin("forcebench")
@@ -132,7 +137,10 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(said.contains("from schema 18 to 19"), "{said}");
     let size_19 = std::fs::metadata(&p).unwrap().len();
-    assert!(size_19 * 10 < size_18 * 9, "the upgrade leaves the file smaller by a tenth at least: {size_18} -> {size_19}");
+    assert!(
+        size_19 * 10 < size_18 * 9,
+        "the upgrade leaves the file smaller by a tenth at least: {size_18} -> {size_19}"
+    );
 
     let conn = Connection::open(&p).unwrap();
     let (records, loose, events_19): (i64, i64, i64) = conn
@@ -146,6 +154,8 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     assert_eq!(loose, 0, "every run of pre-fills this project wrote is one record now");
     assert!(records > 0 && prefills_18 > 3 * records, "{prefills_18} pre-fills in {records} records");
     assert_eq!(events_19, events_18 - prefills_18 + records);
+    // A merged event's packet is its return's, read from there.
+    assert_eq!(conn.query_row(named, [], |r| r.get::<_, i64>(0)).unwrap(), 0);
     // Each record keeps the uid of its first pre-fill: the uids are the ones before the rewind.
     assert_eq!(uids(&conn), uids_before);
     drop(conn);
@@ -184,8 +194,11 @@ fn a_run_of_prefills_a_record_cannot_stand_for_is_kept_as_it_was_written() {
     conn.execute_batch("DROP TRIGGER annotation_events_no_update").unwrap();
     let suggested = suggestion_as_16(&conn, &row, "axis");
     let other = if suggested.as_deref() == Some("numeric") { "scope" } else { "numeric" };
-    conn.execute("UPDATE annotation_events SET from_suggestion = NULL, new_value = ?1 WHERE id = ?2", params![other, axis_id])
-        .unwrap();
+    conn.execute(
+        "UPDATE annotation_events SET from_suggestion = NULL, new_value = ?1 WHERE id = ?2",
+        params![other, axis_id],
+    )
+    .unwrap();
     conn.execute_batch(
         "CREATE TRIGGER annotation_events_no_update BEFORE UPDATE ON annotation_events
          BEGIN SELECT RAISE(ABORT, 'annotation events are append-only'); END;",
@@ -348,8 +361,12 @@ fn the_storage_refuses_a_start_record_that_does_not_say_what_it_stands_for() {
         ("suggestions", "app", Some(1), Some(1)),
         ("suggestions", "prefill", Some(1), None),
     ] {
-        assert!(insert(field, origin, bits, marked).contains("CHECK constraint"), "{field} {origin} {bits:?} {marked:?}");
+        assert!(
+            insert(field, origin, bits, marked).contains("CHECK constraint"),
+            "{field} {origin} {bits:?} {marked:?}"
+        );
     }
-    let err = conn.execute("UPDATE annotation_events SET start_fields = 3 WHERE start_fields IS NOT NULL", []).unwrap_err();
+    let err =
+        conn.execute("UPDATE annotation_events SET start_fields = 3 WHERE start_fields IS NOT NULL", []).unwrap_err();
     assert!(err.to_string().contains("append-only"), "{err}");
 }
