@@ -142,6 +142,41 @@ fn main() {
         ms(times[times.len() / 2]),
         ms(times[times.len() * 99 / 100])
     );
+    // The app gives back the file's mapped pages after every command (db::unmap_pages), so the
+    // next read maps what it touches again: the same views, each followed by that, as the app
+    // runs them, and the step alone.
+    let mut unmapped: Vec<(Duration, Duration)> = ids
+        .iter()
+        .skip(300)
+        .take(300)
+        .map(|id| {
+            let start = Instant::now();
+            annotate::row_view(&project, id, "ana").unwrap();
+            let mid = Instant::now();
+            forcebench::db::unmap_pages(project.conn()).unwrap();
+            (start.elapsed(), mid.elapsed())
+        })
+        .collect();
+    let mut alone: Vec<Duration> = unmapped.iter().map(|t| t.1).collect();
+    unmapped.sort();
+    alone.sort();
+    println!(
+        "  next rows, each then unmapped (as the app) p50 {:>6.2} ms   p99 {:>6.2} ms; the unmapping alone p50 {:.3} ms",
+        ms(unmapped[unmapped.len() / 2].0),
+        ms(unmapped[unmapped.len() * 99 / 100].0),
+        ms(alone[alone.len() / 2])
+    );
+    let (t, _) = median(5, || {
+        let page = candidate::page(&project, &q("", None, total / 2)).unwrap();
+        forcebench::db::unmap_pages(project.conn()).unwrap();
+        page
+    });
+    let (t_mapped, _) = median(5, || candidate::page(&project, &q("", None, total / 2)).unwrap());
+    println!(
+        "  a middle page of the list, then unmapped {:>6.1} ms (kept mapped: {:.1} ms)",
+        ms(t),
+        ms(t_mapped)
+    );
     let mut parts: Vec<Duration> = ids
         .iter()
         .take(300)
