@@ -172,11 +172,7 @@ fn main() {
         page
     });
     let (t_mapped, _) = median(5, || candidate::page(&project, &q("", None, total / 2)).unwrap());
-    println!(
-        "  a middle page of the list, then unmapped {:>6.1} ms (kept mapped: {:.1} ms)",
-        ms(t),
-        ms(t_mapped)
-    );
+    println!("  a middle page of the list, then unmapped {:>6.1} ms (kept mapped: {:.1} ms)", ms(t), ms(t_mapped));
     let mut parts: Vec<Duration> = ids
         .iter()
         .take(300)

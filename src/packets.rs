@@ -761,19 +761,8 @@ fn merge_one(
         let arriving: Vec<annotate::stored::Arriving> = events
             .iter()
             .take_while(|(_, _, _, _, known)| matches!(known, Known::New))
-            .map(|(e, field, old, value, _)| annotate::stored::Arriving {
-                field: *field,
-                origin: &e.origin,
-                old: old.as_deref(),
-                new: value.as_deref(),
-                at: &e.at,
-                mode: e.suggestion_mode.unwrap_or(p.suggestion_mode),
-                guideline: e
-                    .guideline_version
-                    .as_deref()
-                    .or(p.guideline_version.as_deref())
-                    .unwrap_or(crate::guideline::FIRST),
-                undone: row.events.iter().any(|u| u.undoes.as_deref() == Some(e.uid.as_str())),
+            .map(|(e, field, old, value, _)| {
+                marks::arriving(e, &row.events, p, *field, old.as_deref(), value.as_deref())
             })
             .collect();
         let mut skip = 0;

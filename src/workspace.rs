@@ -151,19 +151,8 @@ fn carry_work(
         .events
         .iter()
         .zip(&values)
-        .map(|(e, (field, (old, new)))| annotate::stored::Arriving {
-            field: *field,
-            origin: &e.origin,
-            old: old.as_deref(),
-            new: new.as_deref(),
-            at: &e.at,
-            mode: e.suggestion_mode.unwrap_or(packet.suggestion_mode),
-            guideline: e
-                .guideline_version
-                .as_deref()
-                .or(packet.guideline_version.as_deref())
-                .unwrap_or(crate::guideline::FIRST),
-            undone: row.events.iter().any(|u| u.undoes.as_deref() == Some(e.uid.as_str())),
+        .map(|(e, (field, (old, new)))| {
+            packets::marks::arriving(e, &row.events, packet, *field, old.as_deref(), new.as_deref())
         })
         .collect();
     let start = annotate::stored::leading_start(&arriving, &(&c).into());

@@ -29,7 +29,10 @@ fn label_everything(project: &mut Project, dir: &std::path::Path) {
                     format!("{{\"id\":\"{id}\",\"decision\":\"reject_not_force_gap\",\"boundary_type\":\"ambiguous\"}}")
                 }
                 "cleo" if i % 5 == 2 => format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":3}}"),
-                "dev" if i % 11 == 5 => format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\"}}"),
+                // A row sent to discussion says what to discuss (a rule since schema 14).
+                "dev" if i % 11 == 5 => {
+                    format!("{{\"id\":\"{id}\",\"decision\":\"needs_discussion\",\"notes\":\"is the axis numeric or scope?\"}}")
+                }
                 _ => format!("{{\"id\":\"{id}\",\"decision\":\"accept_force_gap\",\"severity\":2}}"),
             };
             text.push_str(&line);

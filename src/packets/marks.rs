@@ -171,3 +171,31 @@ pub(crate) fn values<'a>(
         _ => (Some(Cow::Owned(value.clone())), Some(Cow::Owned(value))),
     })
 }
+
+/// A `prefill` (or any) event of a packet's row as a start record would stand for it
+/// ([`stored::leading_start`]): its field and values as the packet gives them (`old`, `new`), its
+/// suggestion mode and guideline version, the packet's where the event leaves them out, and
+/// whether a later event of the row (`events`) undoes it.
+pub(crate) fn arriving<'a>(
+    e: &'a PacketEvent,
+    events: &[PacketEvent],
+    packet: &'a super::Packet,
+    field: Field,
+    old: Option<&'a str>,
+    new: Option<&'a str>,
+) -> stored::Arriving<'a> {
+    stored::Arriving {
+        field,
+        origin: &e.origin,
+        old,
+        new,
+        at: &e.at,
+        mode: e.suggestion_mode.unwrap_or(packet.suggestion_mode),
+        guideline: e
+            .guideline_version
+            .as_deref()
+            .or(packet.guideline_version.as_deref())
+            .unwrap_or(crate::guideline::FIRST),
+        undone: events.iter().any(|u| u.undoes.as_deref() == Some(e.uid.as_str())),
+    }
+}

@@ -26,7 +26,7 @@ fn qc_answers(path: &Path) -> BTreeMap<String, String> {
 }
 
 /// Each event's uid as text, in event order.
-fn uids(conn: &Connection) -> Vec<String> {
+pub(crate) fn uids(conn: &Connection) -> Vec<String> {
     conn.prepare(&format!("SELECT {} FROM annotation_events ORDER BY id", uid_as_text("uid")))
         .unwrap()
         .query_map([], |r| r.get(0))

@@ -5,6 +5,7 @@
 //! reads the same; a run it cannot stand for is left as it was written.
 
 use crate::common::*;
+use crate::compact_record::uids;
 use crate::packets::{accept, forge_with_key, issue, packet_for, return_to, rows_of, workspace_at};
 use crate::suggestions_once::{answers, export_files, fb, fb_bare, worked_project};
 use forcebench::annotate::{self, Field};
@@ -95,15 +96,6 @@ fn as_schema18(path: &Path) {
     undo_schema19(&conn);
     conn.pragma_update(None, "user_version", 18).unwrap();
     conn.execute_batch("VACUUM").unwrap();
-}
-
-fn uids(conn: &Connection) -> Vec<String> {
-    conn.prepare(&format!("SELECT {} FROM annotation_events ORDER BY id", uid_as_text("uid")))
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
 }
 
 #[test]
