@@ -15,7 +15,7 @@ use ts_rs::TS;
 
 use crate::error::{Error, Result};
 
-pub(crate) mod start_records;
+pub(crate) mod grouped_events;
 
 /// "FBNC" in ASCII: the `application_id` of every ForceBench project file.
 pub const APPLICATION_ID: i32 = 0x4642_4E43;
@@ -44,7 +44,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0016_construction_record.sql"),
     include_str!("../schema/0017_suggestions_once.sql"),
     include_str!("../schema/0018_compact_record.sql"),
-    include_str!("../schema/0019_start_records.sql"),
+    include_str!("../schema/0019_grouped_events.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -59,11 +59,9 @@ pub fn migrations() -> Migrations<'static> {
                 _ if *sql == include_str!("../schema/0013_construction_family.sql") => {
                     M::up_with_hook(sql, |tx: &rusqlite::Transaction| seed_second_guideline(tx).map_err(Into::into))
                 }
-                // The pre-fills already written become start records in the same step as the column.
-                _ if *sql == include_str!("../schema/0019_start_records.sql") => {
-                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| {
-                        start_records::collapse_starts(tx).map_err(Into::into)
-                    })
+                // The pre-fills and confirmations already written become records in the same step as the column.
+                _ if *sql == include_str!("../schema/0019_grouped_events.sql") => {
+                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| grouped_events::collapse(tx).map_err(Into::into))
                 }
                 _ => M::up(sql),
             })
@@ -107,7 +105,7 @@ fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 }
 
 /// The latest schema version that stores the same record in fewer bytes (schema/0018: QC results
-/// and event uids; schema/0019: start records): an upgrade from before it rewrites the file once.
+/// and event uids; schema/0019: records of grouped events): an upgrade from before it rewrites the file once.
 const COMPACT_RECORD_VERSION: i64 = 19;
 
 /// The schema version this build writes (the number of migrations).

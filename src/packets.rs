@@ -400,10 +400,12 @@ fn some_rows(rows: &[String]) -> String {
 
 /// Where an event of a returned packet stands in the project.
 enum Known {
-    /// Merged before (from this packet and row): its local id.
+    /// In the project already (merged before from this packet and row, or the annotator's own
+    /// work the packet carried), by its uid, or a pre-fill or confirmation by its row, field, time
+    /// and origin: its local id.
     Merged(i64),
     /// A pre-fill of a row the annotator had already started in the project: what they were
-    /// shown then is recorded (a start record stands for its pre-fills under one uid, so the
+    /// shown then is recorded (a record stands for its pre-fills under one uid, so the
     /// others a packet names are not found by theirs), and is not recorded twice.
     Started,
     New,
@@ -517,26 +519,42 @@ fn merge_one(
     // carried into the workspace.
     let mut merged: HashMap<String, (i64, String)> = HashMap::new();
     let mut started: HashSet<String> = HashSet::new();
+    // The pre-fills and confirmations of the annotator on the packet's rows (a record's read as
+    // the events it stands for), by (row, field, time, origin): what one action wrote, however it
+    // was stored, is known by these when a return names it by other uids (a workspace of an
+    // earlier ForceBench names each of a record's events by the uid it had before the upgrade
+    // made the record).
+    let mut grouped: HashMap<(String, &'static str, String, String), i64> = HashMap::new();
     {
         let mut stmt = tx.prepare(
             // Events merged from this packet are the annotator's events on its rows too, so one
             // walk of the rows by the row index finds both (no index on packet_id is kept).
-            "SELECT e.uid, e.id, e.candidate_id, e.origin = 'prefill' FROM packet_rows r
+            "SELECT e.uid, e.id, e.candidate_id, e.origin, e.field_set, e.at, e.field FROM packet_rows r
              JOIN annotation_events e ON e.candidate_id = r.candidate_id AND e.annotator_id = ?2
              WHERE r.packet_id = ?1",
         )?;
-        let rows = stmt.query_map(params![p.packet_id, annotator_id], |r| {
-            Ok((
-                r.get::<_, annotate::stored::ReadUid>(0)?.0,
-                r.get::<_, i64>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, bool>(3)?,
-            ))
-        })?;
-        for row in rows {
-            let (uid, id, candidate, prefill) = row?;
-            if prefill {
+        let mut rows = stmt.query(params![p.packet_id, annotator_id])?;
+        while let Some(r) = rows.next()? {
+            let (uid, id, candidate): (String, i64, String) =
+                (r.get::<_, annotate::stored::ReadUid>(0)?.0, r.get(1)?, r.get(2)?);
+            let origin: String = r.get(3)?;
+            if origin == "prefill" {
                 started.insert(candidate.clone());
+            }
+            let at: String = r.get(5)?;
+            match r.get::<_, Option<i64>>(4)? {
+                Some(bits) => {
+                    for f in annotate::stored::record_fields(bits) {
+                        merged.insert(annotate::stored::member_uid(&uid, f, bits), (id, candidate.clone()));
+                        grouped.insert((candidate.clone(), f.as_str(), at.clone(), origin.clone()), id);
+                    }
+                }
+                None if origin == "prefill" || origin == "confirm" => {
+                    if let Ok(f) = r.get::<_, String>(6)?.parse::<Field>() {
+                        grouped.insert((candidate.clone(), f.as_str(), at, origin.clone()), id);
+                    }
+                }
+                None => {}
             }
             merged.insert(uid, (id, candidate));
         }
@@ -630,10 +648,13 @@ fn merge_one(
                 Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
                 Some((_, candidate)) => return Err(bad(format!("the event was merged before on row `{candidate}`"))),
                 None if e.origin == "prefill" && started.contains(&row.id) => Known::Started,
-                None => {
-                    fresh = true;
-                    Known::New
-                }
+                None => match grouped.get(&(row.id.clone(), field.as_str(), e.at.clone(), e.origin.clone())) {
+                    Some(id) => Known::Merged(*id),
+                    None => {
+                        fresh = true;
+                        Known::New
+                    }
+                },
             };
             events.push((e, field, old, value, known));
         }
@@ -757,43 +778,55 @@ fn merge_one(
         let mut local: HashMap<&str, i64> = HashMap::new();
         let mut last = None;
         let mut changed = false;
-        // The pre-fills a row's new work starts with are kept as one start record.
+        // What one action wrote field by field (a start's pre-fills, a `y`'s confirmations) is
+        // kept as one record, as it was where the work was done, when all of it is new here.
         let arriving: Vec<annotate::stored::Arriving> = events
             .iter()
-            .take_while(|(_, _, _, _, known)| matches!(known, Known::New))
             .map(|(e, field, old, value, _)| {
                 marks::arriving(e, &row.events, p, *field, old.as_deref(), value.as_deref())
             })
             .collect();
-        let mut skip = 0;
-        if let Some((n, bits)) =
-            annotate::stored::leading_start(&arriving, &c.into()).filter(|_| !kept_work.contains(row.id.as_str()))
-        {
-            let (first, a) = (events[0].0, &arriving[0]);
-            if annotate::stored::insert_start(
-                tx,
-                &row.id,
-                annotator_id,
-                bits,
-                a.at,
-                &first.uid,
-                a.mode,
-                a.guideline,
-                Some(return_id),
-            )? == 0
-            {
-                return Err(uid_taken(tx, &refuse, &row.id, &first.uid, p)?);
+        let runs = annotate::stored::runs(&arriving, &c.into());
+        let mut runs = runs
+            .iter()
+            .filter(|(i, n, _)| {
+                events[*i..*i + *n].iter().all(|e| matches!(e.4, Known::New))
+                    && !(arriving[*i].origin == "prefill" && kept_work.contains(row.id.as_str()))
+            })
+            .peekable();
+        let mut in_record = 0;
+        for (i, (e, field, old, value, known)) in events.iter().enumerate() {
+            if in_record > 0 {
+                in_record -= 1;
+                continue;
             }
-            let id = tx.last_insert_rowid();
-            for (e, ..) in &events[..n] {
-                local.insert(e.uid.as_str(), id);
+            if let Some((_, n, bits)) = runs.next_if(|(start, ..)| *start == i) {
+                let a = &arriving[i];
+                let id = annotate::stored::insert_record(
+                    tx,
+                    a.origin,
+                    &row.id,
+                    annotator_id,
+                    *bits,
+                    a.at,
+                    &e.uid,
+                    a.mode,
+                    a.guideline,
+                    Some(return_id),
+                )?;
+                if id == 0 {
+                    return Err(uid_taken(tx, &refuse, &row.id, &e.uid, p)?);
+                }
+                let id = tx.last_insert_rowid();
+                for (member, ..) in &events[i..i + n] {
+                    local.insert(member.uid.as_str(), id);
+                }
+                last = Some(id);
+                changed = true;
+                report.new_events += *n as u64;
+                in_record = n - 1;
+                continue;
             }
-            last = Some(id);
-            changed = true;
-            report.new_events += n as u64;
-            skip = n;
-        }
-        for (e, field, old, value, known) in events.iter().skip(skip) {
             match known {
                 Known::Merged(id) => {
                     local.insert(e.uid.as_str(), *id);

@@ -129,7 +129,9 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
 /// only what is new) and the time spent, then the row's label as they fold to. The annotator
 /// continues where they were instead of starting again from the suggestions.
 /// An event carried with the mark is written with the values the packet's row gives it, and so
-/// stored with the mark again.
+/// stored with the mark again. Each carried event is stored as one event, as the packet names it
+/// (a record of the lead's arrives as the events it stands for), so the return names every one by
+/// the uid the lead knows.
 fn carry_work(
     tx: &rusqlite::Connection,
     row: &packets::PacketRow,
@@ -140,38 +142,7 @@ fn carry_work(
     let annotator = packet.annotator.as_str();
     let mut local: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     let mut last = None;
-    let c = crate::candidate::find_in(tx, &row.id)?.ok_or_else(|| Error::CandidateNotFound(row.id.clone()))?;
-    // The pre-fills the row's work starts with are kept as one start record (annotate::stored).
-    let mut values = Vec::with_capacity(row.events.len());
     for e in &row.events {
-        let field: annotate::Field = e.field.parse().map_err(|m| bad_event(row, e, m))?;
-        values.push((field, packets::marks::values(e, field, row, version).map_err(|m| bad_event(row, e, m))?));
-    }
-    let arriving: Vec<annotate::stored::Arriving> = row
-        .events
-        .iter()
-        .zip(&values)
-        .map(|(e, (field, (old, new)))| {
-            packets::marks::arriving(e, &row.events, packet, *field, old.as_deref(), new.as_deref())
-        })
-        .collect();
-    let start = annotate::stored::leading_start(&arriving, &(&c).into());
-    let mut skip = 0;
-    if let Some((n, bits)) = start {
-        let (first, a) = (&row.events[0], &arriving[0]);
-        if annotate::stored::insert_start(tx, &row.id, annotator_id, bits, a.at, &first.uid, a.mode, a.guideline, None)?
-            == 0
-        {
-            return Err(bad_event(row, first, "the event id is used twice".into()));
-        }
-        let id = tx.last_insert_rowid();
-        for e in &row.events[..n] {
-            local.insert(e.uid.as_str(), id);
-        }
-        last = Some(id);
-        skip = n;
-    }
-    for (e, (field, (old_value, new_value))) in row.events.iter().zip(values).skip(skip) {
         let undoes = match e.undoes.as_deref() {
             Some(uid) => Some(*local.get(uid).ok_or_else(|| {
                 Error::WrongPacket(format!(
@@ -181,6 +152,9 @@ fn carry_work(
             })?),
             None => None,
         };
+        let field: annotate::Field = e.field.parse().map_err(|m| bad_event(row, e, m))?;
+        let (old_value, new_value) =
+            packets::marks::values(e, field, row, version).map_err(|m| bad_event(row, e, m))?;
         tx.execute(
             concat!(
                 "INSERT INTO annotation_events (candidate_id, annotator_id, field, old_value, new_value, at, origin, undoes,
@@ -193,7 +167,7 @@ fn carry_work(
             params![
                 row.id,
                 annotator_id,
-                field.as_str(),
+                e.field,
                 old_value,
                 new_value,
                 e.at,
@@ -209,6 +183,7 @@ fn carry_work(
         local.insert(e.uid.as_str(), id);
         last = Some(id);
     }
+    let c = crate::candidate::find_in(tx, &row.id)?.ok_or_else(|| Error::CandidateNotFound(row.id.clone()))?;
     let mut a = annotate::fold(tx, &c, annotator_id, annotator)?;
     a.seconds_spent = row.seconds_spent.unwrap_or(0.0);
     annotate::store(tx, &a, annotator_id, last)

@@ -70,28 +70,30 @@ fn fold_with(
     let mut stmt = tx.prepare_cached(concat!(
         "SELECT e.id, e.field, ",
         stored::new_value_sql!(),
-        ", e.origin, e.suggestion_mode, e.undoes, e.start_fields FROM annotation_events e
+        ", e.origin, e.suggestion_mode, e.undoes, e.field_set FROM annotation_events e
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
     ))?;
     let mut rows = stmt.query(params![c.id, annotator_id])?;
     let mut suggested: std::collections::HashSet<Field> = std::collections::HashSet::new();
-    let mut suggested_before: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
+    // Whether each field was suggested before each event on it, by (event id, field): the events a
+    // record stands for share its id, and an undo names the field it takes back.
+    let mut suggested_before: std::collections::HashMap<(i64, Field), bool> = std::collections::HashMap::new();
     let suggestion = stored::Suggested::from(c);
     while let Some(r) = rows.next()? {
         let (id, field, value): (i64, String, Option<String>) = (r.get(0)?, r.get(1)?, r.get(2)?);
         let (origin, event_mode, undoes): (String, Option<String>, Option<i64>) = (r.get(3)?, r.get(4)?, r.get(5)?);
-        // A start record is read as the pre-fills it stands for.
+        // A record is read as the events it stands for.
         let expanded: Vec<(Field, Option<String>)> = match r.get::<_, Option<i64>>(6)? {
-            Some(bits) => stored::start_fields(bits).map(|f| (f, stored::suggestion_value(f, &suggestion))).collect(),
+            Some(bits) => stored::members(&origin, bits, &suggestion).into_iter().map(|(f, _, v)| (f, v)).collect(),
             None => vec![(field.parse().map_err(Error::Corrupt)?, value)],
         };
         for (field, value) in expanded {
             a.apply(field, value.as_deref()).map_err(Error::Corrupt)?;
             a.events += 1;
-            suggested_before.insert(id, suggested.contains(&field));
+            suggested_before.insert((id, field), suggested.contains(&field));
             let still = match undoes {
-                Some(target) => suggested_before.get(&target).copied().unwrap_or(false),
+                Some(target) => suggested_before.get(&(target, field)).copied().unwrap_or(false),
                 None => {
                     origin == "prefill"
                         && event_mode.as_deref() == Some(SuggestionMode::Prefilled.as_str())
@@ -122,29 +124,46 @@ fn fold_with(
         shown.seconds_spent = a.seconds_spent;
         return Ok(shown);
     }
-    a.can_undo = undo_target(tx, &c.id, annotator_id)?.is_some();
+    a.can_undo = undo_target(tx, c, annotator_id)?.is_some();
     a.refresh(&c.passage);
     Ok(a)
 }
 
-/// The latest change not yet undone (undo events themselves are not undone; there is no redo).
+/// The latest change not yet undone (undo events themselves are not undone; there is no redo):
+/// its event id, field and old value. Of a record of confirmations, the last field not yet taken
+/// back (an undo names the field), so `y` is undone a field at a time, as its events were.
 fn undo_target(
     tx: &rusqlite::Connection,
-    candidate_id: &str,
+    c: &Candidate,
     annotator_id: i64,
 ) -> Result<Option<(i64, String, Option<String>)>> {
-    Ok(tx
-        .prepare_cached(concat!(
-            "SELECT e.id, e.field, ",
-            stored::old_value_sql!(),
-            " FROM annotation_events e
-             LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
-             WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 AND e.undoes IS NULL AND e.origin <> 'prefill'
-               AND NOT EXISTS (SELECT 1 FROM annotation_events u WHERE u.undoes = e.id)
-             ORDER BY e.id DESC LIMIT 1"
-        ))?
-        .query_row(params![candidate_id, annotator_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .optional()?)
+    let mut stmt = tx.prepare_cached(concat!(
+        "SELECT e.id, e.field, ",
+        stored::old_value_sql!(),
+        ", e.field_set, e.origin, (SELECT group_concat(u.field) FROM annotation_events u WHERE u.undoes = e.id)
+         FROM annotation_events e
+         LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
+         WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 AND e.undoes IS NULL AND e.origin <> 'prefill'
+         ORDER BY e.id DESC"
+    ))?;
+    let mut rows = stmt.query(params![c.id, annotator_id])?;
+    while let Some(r) = rows.next()? {
+        let undone: Option<String> = r.get(5)?;
+        let Some(bits) = r.get::<_, Option<i64>>(3)? else {
+            if undone.is_none() {
+                return Ok(Some((r.get(0)?, r.get(1)?, r.get(2)?)));
+            }
+            continue;
+        };
+        let undone: Vec<&str> = undone.as_deref().map(|u| u.split(',').collect()).unwrap_or_default();
+        let origin: String = r.get(4)?;
+        let left =
+            stored::members(&origin, bits, &c.into()).into_iter().rev().find(|(f, ..)| !undone.contains(&f.as_str()));
+        if let Some((field, old, _)) = left {
+            return Ok(Some((r.get(0)?, field.as_str().to_string(), old)));
+        }
+    }
+    Ok(None)
 }
 
 /// A new event's uid, unique across workspaces and projects (packet merge keeps an event once per
@@ -357,18 +376,19 @@ fn record_start_with(
     let mut current = Annotation::empty(c, &shown.annotator);
     current.suggestion_mode = shown.suggestion_mode;
     current.seconds_spent = shown.seconds_spent;
-    // One start record, where every field shown is the row's own suggestion (always, unless a
+    // One record, where every field shown is the row's own suggestion (always, unless a
     // span the drafter gave is found in the passage other than by its first occurrence).
     let suggestion = stored::Suggested::from(c);
     let shown_fields: Vec<(Field, String)> =
         Field::ALL.iter().filter_map(|f| shown.stored(*f).map(|v| (*f, v))).collect();
     let bits: Option<i64> = shown_fields.iter().try_fold(0, |bits, (f, v)| {
-        let bit = stored::start_bit(*f)?;
+        let bit = stored::record_bit(*f)?;
         (stored::suggestion_value(*f, &suggestion).as_deref() == Some(v.as_str())).then_some(bits | bit)
     });
     if let Some(bits) = bits.filter(|b| *b != 0) {
-        stored::insert_start(
+        stored::insert_record(
             tx,
+            "prefill",
             &c.id,
             annotator_id,
             bits,
@@ -420,7 +440,35 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
         current = record_start(tx, c, annotator_id, current)?;
     }
     let mut last = None;
-    for field in std::mem::take(&mut current.suggested) {
+    // Two or more fields, each the row's suggestion (as a suggested field always is): one record.
+    let fields = std::mem::take(&mut current.suggested);
+    let suggestion = stored::Suggested::from(c);
+    let bits: Option<i64> = fields.iter().try_fold(0, |bits, f| {
+        let bit = stored::record_bit(*f)?;
+        (current.stored(*f).is_some() && current.stored(*f) == stored::suggestion_value(*f, &suggestion))
+            .then_some(bits | bit)
+    });
+    if let Some(bits) = bits.filter(|_| fields.len() > 1) {
+        let guideline = crate::guideline::current_label(tx)?;
+        stored::insert_record(
+            tx,
+            "confirm",
+            &c.id,
+            annotator_id,
+            bits,
+            &now(),
+            &new_event_uid(),
+            current.suggestion_mode,
+            &guideline,
+            None,
+        )?;
+        current.events += fields.len() as i64;
+        current.can_undo = true;
+        current.refresh(&c.passage);
+        store(tx, &current, annotator_id, Some(tx.last_insert_rowid()))?;
+        return Ok(current);
+    }
+    for field in fields {
         let value = current.stored(field);
         last = Some(insert_event(
             tx,
@@ -482,7 +530,7 @@ pub fn undo(project: &mut Project, candidate_id: &str, annotator: &str) -> Resul
     let tx = project.conn_mut().transaction()?;
     let annotator_id = assigned_annotator(&tx, candidate_id, annotator)?;
     crate::rowstate::guard_labels(&tx, candidate_id)?;
-    let Some((target, field, old)) = undo_target(&tx, candidate_id, annotator_id)? else {
+    let Some((target, field, old)) = undo_target(&tx, &c, annotator_id)? else {
         return fold(&tx, &c, annotator_id, annotator);
     };
     let before = fold(&tx, &c, annotator_id, annotator)?;
@@ -575,7 +623,7 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
         stored::old_value_sql!(),
         ", ",
         stored::new_value_sql!(),
-        ", e.at, e.origin, e.undoes, e.start_fields FROM annotation_events e
+        ", e.at, e.origin, e.undoes, e.field_set FROM annotation_events e
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
     ))?;
@@ -603,7 +651,7 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
             events.push(event);
             continue;
         };
-        // A start record is listed as the pre-fills it stands for, each under the record's id.
+        // A record is listed as the events it stands for, each under the record's id.
         let c = match &candidate {
             Some(c) => c,
             None => candidate.insert(
@@ -611,14 +659,8 @@ pub fn history(project: &Project, candidate_id: &str, annotator: &str) -> Result
                     .ok_or_else(|| Error::CandidateNotFound(candidate_id.into()))?,
             ),
         };
-        let suggestion = stored::Suggested::from(c);
-        for f in stored::start_fields(bits) {
-            events.push(AnnotationEvent {
-                field: f.as_str().to_string(),
-                old_value: None,
-                new_value: stored::suggestion_value(f, &suggestion),
-                ..event.clone()
-            });
+        for (f, old_value, new_value) in stored::members(&event.origin, bits, &c.into()) {
+            events.push(AnnotationEvent { field: f.as_str().to_string(), old_value, new_value, ..event.clone() });
         }
     }
     Ok(events)

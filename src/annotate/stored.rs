@@ -178,45 +178,63 @@ impl rusqlite::types::FromSql for ReadUid {
     }
 }
 
-/// A start record: what an annotator was shown pre-filled when they started a row, kept as one
-/// event where it was one `prefill` event per field. Each of those repeated the row, the
-/// annotator, the time, the origin, the suggestion mode and the guideline, with a uid and two
-/// index entries of its own: six of them per annotator and row were half of a project's events.
-/// The record keeps the fields as a set of bits (in `db::start_records::FIELDS` order) under the field name
-/// [`START_FIELD`], with the mark `from_suggestion` (every value is the row's suggestion), and
-/// every reader expands it back into the `prefill` events it stands for: same fields, values,
-/// time, mode and guideline, in the order they were written, the first with the record's uid and
-/// each other with a uid made from it ([`start_uid`]), so a packet carries the same events.
-pub(crate) const START_FIELD: &str = "suggestions";
+/// A record of grouped events: what one action wrote as one event per field, kept as one event.
+/// Starting a row wrote a `prefill` event for each field shown pre-filled (up to six per
+/// annotator and row, half of a project's events), and confirming the suggestions (`y`) a
+/// `confirm` event for each field still suggested; each repeated the row, the annotator, the time,
+/// the origin, the suggestion mode and the guideline, with a uid and two index entries of its own.
+/// A record keeps the fields as a set of bits (`field_set`, in `db::grouped_events::FIELDS`
+/// order) under the field name [`RECORD_FIELD`], with its origin and the mark `from_suggestion`
+/// (every value is the row's suggestion), and every reader expands it back into the events it
+/// stands for ([`members`]): same fields, values, time, origin, mode and guideline, in the order
+/// they were written, under the record's id; the first with the record's uid and each other with a
+/// uid made from it ([`member_uid`]), so a packet carries the same events. An undo of one of them
+/// names the record, and, as every undo does, its field.
+pub(crate) const RECORD_FIELD: &str = "suggestions";
 
-/// The fields a start record stands for, in order.
-pub(crate) fn start_fields(bits: i64) -> impl Iterator<Item = super::Field> {
-    crate::db::start_records::FIELDS
+/// The fields a record stands for, in order.
+pub(crate) fn record_fields(bits: i64) -> impl Iterator<Item = super::Field> {
+    crate::db::grouped_events::FIELDS
         .into_iter()
         .enumerate()
         .filter(move |(i, _)| bits & (1 << i) != 0)
-        .map(|(_, name)| name.parse().expect("every start record field is an annotation field"))
+        .map(|(_, name)| name.parse().expect("every record field is an annotation field"))
 }
 
-/// The bit of a field in a start record, or `None` for a field no suggestion pre-fills.
-pub(crate) fn start_bit(field: super::Field) -> Option<i64> {
-    crate::db::start_records::FIELDS.iter().position(|f| *f == field.as_str()).map(|i| 1 << i)
+/// The bit of a field in a record, or `None` for a field no suggestion fills.
+pub(crate) fn record_bit(field: super::Field) -> Option<i64> {
+    crate::db::grouped_events::FIELDS.iter().position(|f| *f == field.as_str()).map(|i| 1 << i)
 }
 
-/// The uid of the `prefill` event a start record stands for on `field`: the record's own uid for
-/// its first field, and for each other a uuid made from the record's uid and the field's name
-/// (version 5), the same every time it is read, so a packet issued twice, or returned and merged
-/// again, names each event alike.
-pub(crate) fn start_uid(record_uid: &str, field: super::Field, first: bool) -> String {
-    if first {
+/// The events a record of `origin` stands for: each field with its old and new value (a pre-fill
+/// has no old value; a confirmation's old and new values are the suggestion).
+pub(crate) fn members(
+    origin: &str,
+    bits: i64,
+    s: &Suggested<'_>,
+) -> Vec<(super::Field, Option<String>, Option<String>)> {
+    record_fields(bits)
+        .map(|f| {
+            let v = suggestion_value(f, s);
+            (f, if origin == "confirm" { v.clone() } else { None }, v)
+        })
+        .collect()
+}
+
+/// The uid of the event a record stands for on `field`: the record's own uid for its first
+/// field, and for each other a uuid made from the record's uid and the field's name (version 5),
+/// the same every time it is read, so a packet issued twice, or returned and merged again, names
+/// each event alike.
+pub(crate) fn member_uid(record_uid: &str, field: super::Field, bits: i64) -> String {
+    if record_fields(bits).next() == Some(field) {
         return record_uid.to_string();
     }
     let namespace = uuid::Uuid::try_parse(record_uid).unwrap_or(uuid::Uuid::NAMESPACE_OID);
     uuid::Uuid::new_v5(&namespace, format!("{record_uid}/{}", field.as_str()).as_bytes()).to_string()
 }
 
-/// One `prefill` event arriving from elsewhere (a packet), as a start record would have to stand
-/// for it: its field, values, time, suggestion mode and guideline version as it will be stored.
+/// One event arriving from elsewhere (a packet), as a record would have to stand for it: its
+/// field, values, time, suggestion mode and guideline version as it will be stored.
 pub(crate) struct Arriving<'a> {
     pub field: super::Field,
     pub origin: &'a str,
@@ -225,38 +243,64 @@ pub(crate) struct Arriving<'a> {
     pub at: &'a str,
     pub mode: crate::settings::SuggestionMode,
     pub guideline: &'a str,
-    /// Whether a later event of the row undoes it (a start record cannot be undone in parts).
+    /// Whether a later event of the row undoes it (no software undoes a pre-fill).
     pub undone: bool,
 }
 
-/// How many of a row's first arriving events one start record can stand for, and its bits:
-/// the leading run of `prefill` events, each holding nothing but the row's suggestion (`s`) for
-/// a field in `db::start_records::FIELDS` order, with one time, mode and guideline, none undone. `None`
-/// when the first event is not such a pre-fill (then every event is stored as it came).
-pub(crate) fn leading_start(events: &[Arriving<'_>], s: &Suggested<'_>) -> Option<(usize, i64)> {
-    let first = events.first()?;
-    let mut bits = 0i64;
-    let mut n = 0;
-    for e in events {
-        let Some(bit) = start_bit(e.field) else { break };
-        let same_start = e.at == first.at && e.mode == first.mode && e.guideline == first.guideline;
-        if e.origin != "prefill" || e.old.is_some() || e.undone || !same_start || bit <= bits {
-            break;
+impl Arriving<'_> {
+    /// The kind of record the event can be part of (its origin), when it holds nothing but the
+    /// row's suggestion (`s`) for a field a record can name.
+    fn groups(&self, s: &Suggested<'_>) -> Option<&str> {
+        record_bit(self.field)?;
+        let value = suggestion_value(self.field, s);
+        let is_value = |v: Option<&str>| v.is_some() && v == value.as_deref();
+        match self.origin {
+            "prefill" if self.old.is_none() && !self.undone && is_value(self.new) => Some("prefill"),
+            "confirm" if is_value(self.old) && is_value(self.new) => Some("confirm"),
+            _ => None,
         }
-        if e.new.is_none() || suggestion_value(e.field, s).as_deref() != e.new {
-            break;
-        }
-        bits |= bit;
-        n += 1;
     }
-    (n > 0).then_some((n, bits))
 }
 
-/// Writes a start record standing for the `prefill` events of `bits` (merged with a packet's
-/// return, when it names one), and says how many rows it wrote: none when its uid is taken.
+/// The runs of a row's arriving events that records can stand for: (first event, how many, bits),
+/// in order. A run is consecutive events of one kind (pre-fills, or confirmations) holding only
+/// the row's suggestion (`s`), with one time, mode and guideline, fields in
+/// `db::grouped_events::FIELDS` order; a run of pre-fills of any length (as a start is written
+/// here), of confirmations two or more (one confirmation is stored as it is).
+pub(crate) fn runs(events: &[Arriving<'_>], s: &Suggested<'_>) -> Vec<(usize, usize, i64)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let first = &events[i];
+        let Some(kind) = first.groups(s) else {
+            i += 1;
+            continue;
+        };
+        let mut bits = record_bit(first.field).expect("a grouped field");
+        let mut n = 1;
+        while let Some(e) = events.get(i + n) {
+            let bit = record_bit(e.field).unwrap_or(0);
+            let same = e.at == first.at && e.mode == first.mode && e.guideline == first.guideline;
+            if e.groups(s) != Some(kind) || !same || bit <= bits {
+                break;
+            }
+            bits |= bit;
+            n += 1;
+        }
+        if kind == "prefill" || n > 1 {
+            out.push((i, n, bits));
+        }
+        i += n;
+    }
+    out
+}
+
+/// Writes a record of `origin` standing for the events of `bits` (merged with a packet's return,
+/// when it names one), and says how many rows it wrote: none when its uid is taken.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn insert_start(
+pub(crate) fn insert_record(
     tx: &rusqlite::Connection,
+    origin: &str,
     candidate_id: &str,
     annotator_id: i64,
     bits: i64,
@@ -268,15 +312,16 @@ pub(crate) fn insert_start(
 ) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, packet_return_id, uid,
-             suggestion_mode, guideline_version, from_suggestion, start_fields)
-         VALUES (?1, ?2, ?3, ?4, 'prefill', ?5, ?6, ?7, ?8, 1, ?9)
+             suggestion_mode, guideline_version, from_suggestion, field_set)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10)
          ON CONFLICT (uid) DO NOTHING",
     )?
     .execute(rusqlite::params![
         candidate_id,
         annotator_id,
-        START_FIELD,
+        RECORD_FIELD,
         at,
+        origin,
         packet_return,
         StoredUid(uid),
         mode.as_str(),

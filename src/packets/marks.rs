@@ -58,7 +58,8 @@ pub(crate) fn events_of(
         crate::annotate::stored::old_value_sql!(),
         ", ",
         crate::annotate::stored::new_value_sql!(),
-        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version, e.from_suggestion IS NOT NULL, e.start_fields
+        ", e.at, e.origin, u.uid, e.suggestion_mode, e.guideline_version, e.from_suggestion IS NOT NULL, e.field_set,
+             u.field_set
          FROM annotation_events e LEFT JOIN annotation_events u ON u.id = e.undoes
          LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
          WHERE e.candidate_id = ?1 AND e.annotator_id = ?2 ORDER BY e.id"
@@ -70,7 +71,7 @@ pub(crate) fn events_of(
     let mut rows = stmt.query(params![row.id, annotator_id])?;
     while let Some(r) = rows.next()? {
         let uid = r.get::<_, crate::annotate::stored::ReadUid>(0)?.0;
-        // A start record travels as the pre-fills it stands for, each with its own uid.
+        // A record travels as the events it stands for, each with its own uid.
         let expanded: Vec<(String, String, Option<String>, Option<String>)> = match r.get::<_, Option<i64>>(10)? {
             Some(bits) => {
                 let c = match &candidate {
@@ -80,17 +81,10 @@ pub(crate) fn events_of(
                             .ok_or_else(|| crate::error::Error::CandidateNotFound(row.id.clone()))?,
                     ),
                 };
-                let own = Suggested::from(c);
-                stored::start_fields(bits)
-                    .enumerate()
-                    .map(|(i, f)| {
-                        (
-                            stored::start_uid(&uid, f, i == 0),
-                            f.as_str().to_string(),
-                            None,
-                            stored::suggestion_value(f, &own),
-                        )
-                    })
+                let origin: String = r.get(5)?;
+                stored::members(&origin, bits, &c.into())
+                    .into_iter()
+                    .map(|(f, old, new)| (stored::member_uid(&uid, f, bits), f.as_str().to_string(), old, new))
                     .collect()
             }
             None => vec![(uid, r.get(1)?, r.get(2)?, r.get(3)?)],
@@ -103,6 +97,14 @@ pub(crate) fn events_of(
             if from_suggestion {
                 (old_value, new_value) = (None, None);
             }
+            // An undo of an event a record stands for names that event's uid.
+            let undoes = match (r.get::<_, Option<crate::annotate::stored::ReadUid>>(6)?, r.get::<_, Option<i64>>(11)?)
+            {
+                (Some(u), Some(bits)) => {
+                    Some(stored::member_uid(&u.0, field.parse().map_err(crate::error::Error::Corrupt)?, bits))
+                }
+                (u, _) => u.map(|u| u.0),
+            };
             events.push(PacketEvent {
                 uid,
                 field,
@@ -111,7 +113,7 @@ pub(crate) fn events_of(
                 from_suggestion,
                 at: r.get(4)?,
                 origin: r.get(5)?,
-                undoes: r.get::<_, Option<crate::annotate::stored::ReadUid>>(6)?.map(|u| u.0),
+                undoes,
                 suggestion_mode: r
                     .get::<_, Option<String>>(7)?
                     .and_then(|m| m.parse().ok())
@@ -172,8 +174,7 @@ pub(crate) fn values<'a>(
     })
 }
 
-/// A `prefill` (or any) event of a packet's row as a start record would stand for it
-/// ([`stored::leading_start`]): its field and values as the packet gives them (`old`, `new`), its
+/// An event of a packet's row as a record would stand for it ([`stored::runs`]): its field and values as the packet gives them (`old`, `new`), its
 /// suggestion mode and guideline version, the packet's where the event leaves them out, and
 /// whether a later event of the row (`events`) undoes it.
 pub(crate) fn arriving<'a>(

@@ -29,7 +29,7 @@ pub(super) fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, works
         concat!(
             "SELECT e.candidate_id, coalesce(r.workspace_id, 'from before workspace ids'), coalesce(r.file_name, ''), e.field, ",
             annotate::stored::new_value_sql!(),
-            ", e.start_fields FROM packet_rows pr
+            ", e.field_set FROM packet_rows pr
              JOIN annotation_events e ON e.candidate_id = pr.candidate_id
              JOIN packet_returns r ON r.id = e.packet_return_id AND coalesce(e.packet_id, r.packet_id) = pr.packet_id
              LEFT JOIN candidates sc ON sc.id = e.candidate_id AND e.from_suggestion = 1
@@ -40,13 +40,13 @@ pub(super) fn other_workspaces(tx: &rusqlite::Connection, packet_id: &str, works
     let mut rows = stmt.query(params![packet_id, workspace_id])?;
     while let Some(r) = rows.next()? {
         let (candidate, ws, file): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-        // A start record is folded as the pre-fills it stands for.
+        // A record is folded as the events it stands for.
         let values: Vec<(Field, Option<String>)> = match r.get::<_, Option<i64>>(5)? {
             Some(bits) => {
                 let c = crate::candidate::find_in(tx, &candidate)?
                     .ok_or_else(|| Error::CandidateNotFound(candidate.clone()))?;
                 let s = stored::Suggested::from(&c);
-                stored::start_fields(bits).map(|f| (f, stored::suggestion_value(f, &s))).collect()
+                stored::record_fields(bits).map(|f| (f, stored::suggestion_value(f, &s))).collect()
             }
             None => vec![(r.get::<_, String>(3)?.parse().map_err(Error::Corrupt)?, r.get(4)?)],
         };
@@ -78,28 +78,39 @@ pub(super) fn project_edits(
     checked: &[CheckedRow<'_>],
 ) -> Result<()> {
     let mut stmt = tx.prepare_cached(
-        "SELECT id, field, undoes, origin, at FROM annotation_events
+        "SELECT id, field, undoes, origin, at, field_set FROM annotation_events
          WHERE candidate_id = ?1 AND annotator_id = ?2 AND packet_return_id IS NULL AND at >= ?3
            AND origin <> 'prefill'
          ORDER BY id",
     )?;
     let mut conflicts: Vec<(String, String, String)> = Vec::new();
     for (row, _, events, _, _) in checked.iter().filter(|(.., fresh)| *fresh) {
-        // The project's own edits since the issue, (id, field, the event it undoes, origin, at),
-        // and the ids of those an undo among them undid.
+        // The project's own edits since the issue, (id, field, the event it undoes, origin, at), a
+        // record of confirmations read as the confirmations it stands for, and the (id, field) of
+        // those an undo among them undid (an undo names its field, which tells a record's apart).
         let mut edits: Vec<(i64, String, Option<i64>, String, String)> = Vec::new();
         let mut rows = stmt.query(params![row.id, annotator_id, issued_at])?;
         while let Some(r) = rows.next()? {
-            edits.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+            let (id, field, undoes, origin, at): (i64, String, Option<i64>, String, String) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+            match r.get::<_, Option<i64>>(5)? {
+                Some(bits) => edits.extend(
+                    stored::record_fields(bits).map(|f| (id, f.as_str().to_string(), None, origin.clone(), at.clone())),
+                ),
+                None => edits.push((id, field, undoes, origin, at)),
+            }
         }
         let local: HashSet<i64> = edits.iter().map(|(id, ..)| *id).collect();
-        let undone: HashSet<i64> = edits.iter().filter_map(|(_, _, undoes, ..)| *undoes).collect();
+        let undone: HashSet<(i64, &str)> =
+            edits.iter().filter_map(|(_, field, undoes, ..)| undoes.map(|t| (t, field.as_str()))).collect();
         let overwritten: HashSet<&str> =
             events.iter().filter(|(.., known)| matches!(known, Known::New)).map(|(_, f, ..)| f.as_str()).collect();
         // An undo of one of these edits cancels it and itself; an undo of an earlier event is an
         // edit of its own.
         let mut standing = edits.iter().filter(|(id, field, undoes, ..)| {
-            !undone.contains(id) && !undoes.is_some_and(|t| local.contains(&t)) && !overwritten.contains(field.as_str())
+            !undone.contains(&(*id, field.as_str()))
+                && !undoes.is_some_and(|t| local.contains(&t))
+                && !overwritten.contains(field.as_str())
         });
         if let Some((.., origin, at)) = standing.next_back() {
             conflicts.push((row.id.clone(), origin.clone(), at.clone()));

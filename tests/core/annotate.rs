@@ -342,7 +342,8 @@ fn new_event_uids_are_time_ordered_so_their_index_grows_at_its_end() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert!(uids.len() > 30, "prefill, decision and confirm events on six rows: {}", uids.len());
+    // Per row: the start (one record), the decision, the confirmations (one record).
+    assert_eq!(uids.len(), 18, "start, decision and confirmation records on six rows");
     for uid in &uids {
         assert_eq!(uuid::Uuid::parse_str(uid).unwrap().get_version_num(), 7, "{uid}");
     }

@@ -193,7 +193,7 @@ pub fn undo_schema18(conn: &rusqlite::Connection) {
 }
 
 /// Takes out what migration 19 changed (for tests that take a project back to an earlier
-/// schema): each start record is the `prefill` events it stands for again, one per field in the
+/// schema): each record is the `prefill` or `confirm` events it stands for again, one per field in the
 /// order they were written (the fields spelled out here, not read from the code under test),
 /// each with a uid of its own, and the record's column and trigger go; an event merged from a
 /// return names the return's packet again. The pre-fills take the ids
@@ -220,7 +220,7 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
         conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
     }
     let starts = |conn: &rusqlite::Connection| -> Vec<(i64, i64)> {
-        conn.prepare("SELECT id, start_fields FROM annotation_events WHERE start_fields IS NOT NULL")
+        conn.prepare("SELECT id, field_set FROM annotation_events WHERE field_set IS NOT NULL")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
@@ -252,7 +252,10 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
         let origin: String = was
             .query_row("SELECT origin FROM annotation_events WHERE id = ?1", [id], |r| r.get(0))
             .unwrap_or_else(|e| panic!("event {id} was in the file before the upgrade: {e}"));
-        assert_eq!(origin, "prefill", "event {id}: an upgrade lets go of the uids of pre-fills only");
+        assert!(
+            origin == "prefill" || origin == "confirm",
+            "event {id}: an upgrade lets go of the uids of pre-fills and confirmations only, not of a `{origin}`"
+        );
         // A file from before uids (schema 7) has none to give back; its events' uids are new.
         was.query_row("SELECT uid FROM annotation_events WHERE id = ?1", [id], |r| r.get(0))
             .unwrap_or_else(|_| rusqlite::types::Value::Blob(uuid::Uuid::new_v4().as_bytes().to_vec()))
@@ -261,7 +264,7 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
         let fields: Vec<&str> =
             ORDER.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, f)| *f).collect();
         conn.execute(
-            "UPDATE annotation_events SET field = ?1, start_fields = NULL WHERE id = ?2",
+            "UPDATE annotation_events SET field = ?1, field_set = NULL WHERE id = ?2",
             rusqlite::params![fields[0], id],
         )
         .unwrap();
@@ -275,17 +278,30 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
                 rusqlite::params![id + k as i64, field, uid(id + k as i64), id],
             )
             .unwrap();
+            // An undo of one of a record's events named the record and its field: it names the
+            // event again.
+            conn.execute(
+                "UPDATE annotation_events SET undoes = ?1 WHERE undoes = ?2 AND field = ?3",
+                rusqlite::params![id + k as i64, id, field],
+            )
+            .unwrap();
         }
+        // An annotation whose last event was the record's had the last of its events last.
+        conn.execute(
+            "UPDATE annotations SET last_event_id = ?1 WHERE last_event_id = ?2",
+            rusqlite::params![id + i64::from(bits.count_ones()) - 1, id],
+        )
+        .unwrap();
     }
     // Every merged event names its packet again, as 18 wrote it.
     conn.execute_batch(
         "UPDATE annotation_events SET packet_id = (SELECT r.packet_id FROM packet_returns r WHERE r.id = packet_return_id)
          WHERE packet_id IS NULL AND packet_return_id IS NOT NULL;
-         ALTER TABLE annotation_events DROP COLUMN start_fields;",
+         ALTER TABLE annotation_events DROP COLUMN field_set;",
     )
     .unwrap();
     for (name, sql) in &triggers {
-        if name != "annotation_events_start_needs_fields" {
+        if name != "annotation_events_record_needs_fields" {
             conn.execute_batch(sql).unwrap();
         }
     }
@@ -293,16 +309,17 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
 
 /// An annotation history as text, with each event's id (which an upgrade or a rewind to an
 /// earlier schema renumbers) replaced by its place in the list, and an undo naming the place of
-/// the event it undoes: two histories read alike when they hold the same changes in the same
-/// order. The pre-fills a start record stands for share its id, and each has its own place.
+/// the event it undoes (of its field): two histories read alike when they hold the same changes in the same
+/// order. The events a record stands for share its id, and each has its own place.
 pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
-    let place = |id: i64| events.iter().position(|e| e.id == id).map(|p| p as i64);
+    // An undo takes back one field: of the events sharing a record's id, the one of its field.
+    let place = |id: i64, field: &str| events.iter().position(|e| e.id == id && e.field == field).map(|p| p as i64);
     let renumbered: Vec<forcebench::annotate::AnnotationEvent> = events
         .iter()
         .enumerate()
         .map(|(i, e)| forcebench::annotate::AnnotationEvent {
             id: i as i64,
-            undoes: e.undoes.map(|u| place(u).unwrap_or(-1)),
+            undoes: e.undoes.map(|u| place(u, &e.field).unwrap_or(-1)),
             ..e.clone()
         })
         .collect();

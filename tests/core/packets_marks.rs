@@ -177,7 +177,7 @@ fn a_marked_return_merges_into_what_the_same_return_with_every_value_merges_into
     // confirmation for itself.
     let stored_marks: u32 = a
         .conn()
-        .prepare("SELECT e.start_fields FROM annotation_events e JOIN annotators n ON n.id = e.annotator_id WHERE n.name = 'ana' AND from_suggestion = 1")
+        .prepare("SELECT e.field_set FROM annotation_events e JOIN annotators n ON n.id = e.annotator_id WHERE n.name = 'ana' AND from_suggestion = 1")
         .unwrap()
         .query_map([], |r| r.get::<_, Option<i64>>(0))
         .unwrap()
@@ -373,7 +373,7 @@ fn a_span_with_quotes_escapes_and_a_second_occurrence_travels_as_a_mark_and_merg
     packets::merge(&mut project, &[returned]).unwrap();
     let stored: Vec<(Option<String>, Option<i64>)> = project
         .conn()
-        .prepare("SELECT e.new_value, e.from_suggestion FROM annotation_events e JOIN annotators a ON a.id = e.annotator_id WHERE a.name = 'ana' AND (field = 'evidence_span' OR e.start_fields & 1)")
+        .prepare("SELECT e.new_value, e.from_suggestion FROM annotation_events e JOIN annotators a ON a.id = e.annotator_id WHERE a.name = 'ana' AND (field = 'evidence_span' OR e.field_set & 1)")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()

@@ -1,8 +1,9 @@
-//! Start records (schema 19): what an annotator was shown pre-filled when they started a row is
-//! stored as one event, and read everywhere as the `prefill` events it stands for: the history,
-//! the label, packets (each pre-fill with a uid of its own, the same every time), merges and
-//! workspaces. An upgrade turns the pre-fills already written into such records and every reader
-//! reads the same; a run it cannot stand for is left as it was written.
+//! Records of grouped events (schema 19): what an annotator was shown pre-filled when they started
+//! a row, and the suggestions they confirmed at once (`y`), are each stored as one event, and read
+//! everywhere as the events they stand for: the history, the label, undo (a field at a time),
+//! packets (each event with a uid of its own, the same every time), merges and workspaces. An
+//! upgrade turns the events already written into such records and every reader reads the same; a
+//! run a record cannot stand for is left as it was written.
 
 use crate::common::*;
 use crate::compact_record::uids;
@@ -20,10 +21,10 @@ use std::path::Path;
 /// from the code under test.
 const ORDER: [&str; 6] = ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"];
 
-/// The stored events of one annotator on one row: (field, start_fields, origin).
+/// The stored events of one annotator on one row: (field, field_set, origin).
 fn stored(conn: &Connection, row: &str, who: &str) -> Vec<(String, Option<i64>, String)> {
     conn.prepare(
-        "SELECT e.field, e.start_fields, e.origin FROM annotation_events e JOIN annotators a ON a.id = e.annotator_id
+        "SELECT e.field, e.field_set, e.origin FROM annotation_events e JOIN annotators a ON a.id = e.annotator_id
          WHERE e.candidate_id = ?1 AND a.name = ?2 ORDER BY e.id",
     )
     .unwrap()
@@ -69,7 +70,8 @@ fn a_rows_start_is_one_stored_event_read_back_as_the_prefills_it_stands_for() {
         shown.iter().map(|(f, v)| (f.to_string(), None, Some(v.clone()))).collect();
     assert_eq!(prefills, expected);
     assert_eq!(history.len(), shown.len() + 1);
-    assert_eq!(history.iter().map(|e| e.at.as_str()).collect::<HashSet<_>>().len(), 1, "one start, one time");
+    let times: HashSet<&str> = history.iter().filter(|e| e.origin == "prefill").map(|e| e.at.as_str()).collect();
+    assert_eq!(times.len(), 1, "one start, one time");
     // The label: every suggestion shown, the suggested ones still to confirm.
     let a = annotate::get(&project, &row, "ana").unwrap();
     assert_eq!(a.suggested, [Field::EvidenceSpan, Field::Axis, Field::Severity, Field::Repair][..a.suggested.len()]);
@@ -135,21 +137,44 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     );
 
     let conn = Connection::open(&p).unwrap();
-    let (records, loose, events_19): (i64, i64, i64) = conn
+    let (records, loose): (i64, i64) = conn
         .query_row(
-            "SELECT count(*) FILTER (WHERE start_fields IS NOT NULL), count(*) FILTER (WHERE origin = 'prefill' AND start_fields IS NULL),
-                    count(*) FROM annotation_events",
+            "SELECT count(*) FILTER (WHERE field_set IS NOT NULL AND origin = 'prefill'),
+                    count(*) FILTER (WHERE origin = 'prefill' AND field_set IS NULL) FROM annotation_events",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
     assert_eq!(loose, 0, "every run of pre-fills this project wrote is one record now");
     assert!(records > 0 && prefills_18 > 3 * records, "{prefills_18} pre-fills in {records} records");
-    assert_eq!(events_19, events_18 - prefills_18 + records);
+    // Every event of 18 is in 19, alone or in a record.
+    let stood_for: i64 = conn
+        .prepare("SELECT field_set FROM annotation_events")
+        .unwrap()
+        .query_map([], |r| r.get::<_, Option<i64>>(0))
+        .unwrap()
+        .map(|b| b.unwrap().map_or(1, |b| i64::from(b.count_ones())))
+        .sum();
+    assert_eq!(stood_for, events_18);
+    // Confirmations made at once are records too, and an undo of one of them names its record.
+    let (confirms, undone): (i64, i64) = conn
+        .query_row(
+            "SELECT count(*) FILTER (WHERE origin = 'confirm' AND field_set IS NOT NULL),
+                    (SELECT count(*) FROM annotation_events u JOIN annotation_events r ON r.id = u.undoes
+                     WHERE r.field_set IS NOT NULL AND r.origin = 'confirm')
+             FROM annotation_events",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(confirms > 10, "{confirms} records of confirmations");
+    assert!(undone > 0, "the worked project undoes a confirmation made with others");
     // A merged event's packet is its return's, read from there.
     assert_eq!(conn.query_row(named, [], |r| r.get::<_, i64>(0)).unwrap(), 0);
-    // Each record keeps the uid of its first pre-fill: the uids are the ones before the rewind.
-    assert_eq!(uids(&conn), uids_before);
+    // Each record keeps the uid of its first event, and every uid kept is one of before.
+    let kept = uids(&conn);
+    let mut rest = uids_before.iter();
+    assert!(kept.iter().all(|u| rest.any(|b| b == u)));
     drop(conn);
 
     assert_eq!(answers(&p), before, "histories, labels, agreement and uptake read the same");
@@ -212,12 +237,13 @@ fn a_run_of_prefills_a_record_cannot_stand_for_is_kept_as_it_was_written() {
     let project = Project::open(&p).unwrap();
     let kept = stored(project.conn(), &row, &name);
     let prefills: Vec<&(String, Option<i64>, String)> = kept.iter().filter(|e| e.2 == "prefill").collect();
-    // Span and both claims in the record (bits 0-2); the axis as written; severity and repair after it.
-    assert_eq!(prefills[0], &("suggestions".to_string(), Some(0b111), "prefill".to_string()));
+    // Span and both claims in one record (bits 0-2), the axis as written, severity and repair in a
+    // second record (bits 4-5).
     assert_eq!(
-        prefills[1..].iter().map(|e| (e.0.as_str(), e.1)).collect::<Vec<_>>(),
-        written[3..].iter().map(|(f, _)| (f.as_str(), None)).collect::<Vec<_>>()
+        prefills.iter().map(|e| (e.0.as_str(), e.1)).collect::<Vec<_>>(),
+        [("suggestions", Some(0b111)), ("axis", None), ("suggestions", Some(0b110000))]
     );
+    assert_eq!(written.len(), 6);
     let history = annotate::history(&project, &row, &name).unwrap();
     let read: Vec<(String, Option<String>)> = history
         .iter()
@@ -252,10 +278,11 @@ fn a_packet_names_each_prefill_alike_every_time_and_merging_again_adds_nothing()
         assert!(uuid::Uuid::parse_str(uid).is_ok(), "{uid}");
     }
 
-    // The workspace stores the carried start as one record again, and more work on new rows.
+    // The workspace stores the carried events one by one, by the uids the packet names, and its
+    // own new work as records.
     let packet = packet_for(&first, "ana");
     let mut ws = workspace_at(dir.path(), &packet, "starts");
-    assert_eq!(stored(ws.conn(), &started, "ana")[0].1.map(i64::count_ones), Some(prefill_uids.len() as u32));
+    assert_eq!(stored(ws.conn(), &started, "ana").iter().filter(|e| e.2 == "prefill").count(), prefill_uids.len());
     let rows = rows_of(&ws, "ana");
     for row in rows.iter().take(4) {
         accept(&mut ws, row, "ana");
@@ -269,7 +296,7 @@ fn a_packet_names_each_prefill_alike_every_time_and_merging_again_adds_nothing()
     let count = |p: &Project| -> (i64, i64) {
         p.conn()
             .query_row(
-                "SELECT count(*), count(*) FILTER (WHERE origin = 'prefill' AND start_fields IS NULL) FROM annotation_events",
+                "SELECT count(*), count(*) FILTER (WHERE origin = 'prefill' AND field_set IS NULL) FROM annotation_events",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -337,7 +364,7 @@ fn the_storage_refuses_a_start_record_that_does_not_say_what_it_stands_for() {
     let conn = project.conn();
     let insert = |field: &str, origin: &str, bits: Option<i64>, marked: Option<i64>| {
         conn.execute(
-            "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, uid, from_suggestion, start_fields)
+            "INSERT INTO annotation_events (candidate_id, annotator_id, field, at, origin, uid, from_suggestion, field_set)
              SELECT candidate_id, annotator_id, ?1, at, ?2, randomblob(16), ?4, ?3 FROM annotation_events LIMIT 1",
             params![field, origin, bits, marked],
         )
@@ -358,7 +385,131 @@ fn the_storage_refuses_a_start_record_that_does_not_say_what_it_stands_for() {
             "{field} {origin} {bits:?} {marked:?}"
         );
     }
-    let err =
-        conn.execute("UPDATE annotation_events SET start_fields = 3 WHERE start_fields IS NOT NULL", []).unwrap_err();
+    // A record of confirmations is one too, and no other origin makes one.
+    assert!(insert("suggestions", "confirm", None, Some(1)).contains("names the fields"));
+    for origin in ["import", "packet"] {
+        assert!(insert("suggestions", origin, Some(3), Some(1)).contains("CHECK constraint"), "{origin}");
+    }
+    let err = conn.execute("UPDATE annotation_events SET field_set = 3 WHERE field_set IS NOT NULL", []).unwrap_err();
     assert!(err.to_string().contains("append-only"), "{err}");
+}
+
+#[test]
+fn confirming_at_once_is_one_stored_record_and_undo_takes_it_back_a_field_at_a_time() {
+    let (_dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let row = rows_of(&project, "ana")[0].clone();
+    let shown = annotate::get(&project, &row, "ana").unwrap().suggested;
+    assert!(shown.len() >= 3, "{shown:?}");
+    let confirmed = annotate::confirm(&mut project, &row, "ana").unwrap();
+    assert!(confirmed.suggested.is_empty() && confirmed.can_undo);
+
+    // Stored: the start and one record of the confirmations.
+    let names: Vec<&str> = shown.iter().map(|f| f.as_str()).collect();
+    let bits: i64 = ORDER.iter().enumerate().filter(|(_, f)| names.contains(f)).map(|(i, _)| 1 << i).sum();
+    let kept = stored(project.conn(), &row, "ana");
+    assert_eq!(kept.len(), 2);
+    assert_eq!(kept[1], ("suggestions".to_string(), Some(bits), "confirm".to_string()));
+
+    // Read: one confirmation per field, in order, each the row's suggestion, one time.
+    let own = suggestions(project.conn(), &row);
+    let value = |f: &str| own.iter().find(|(g, _)| *g == f).unwrap().1.clone();
+    let history = annotate::history(&project, &row, "ana").unwrap();
+    let confirms: Vec<(String, Option<String>, Option<String>)> = history
+        .iter()
+        .filter(|e| e.origin == "confirm")
+        .map(|e| (e.field.clone(), e.old_value.clone(), e.new_value.clone()))
+        .collect();
+    let expected: Vec<(String, Option<String>, Option<String>)> =
+        names.iter().map(|f| (f.to_string(), value(f), value(f))).collect();
+    assert_eq!(confirms, expected);
+
+    // Undo takes back the last field confirmed, then the one before, as when each was an event.
+    for n in 1..=shown.len() {
+        let a = annotate::undo(&mut project, &row, "ana").unwrap();
+        assert_eq!(a.suggested, shown[shown.len() - n..], "after {n} undos");
+        assert_eq!(a.can_undo, n < shown.len());
+    }
+    let still = annotate::undo(&mut project, &row, "ana").unwrap();
+    assert_eq!(still.suggested, shown, "nothing left to undo");
+    let undos: Vec<String> = annotate::history(&project, &row, "ana")
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.undoes.is_some())
+        .map(|e| e.field)
+        .collect();
+    assert_eq!(undos, names.iter().rev().map(|f| f.to_string()).collect::<Vec<_>>());
+    // Confirmed again: a new record; the label is as before the undos.
+    let again = annotate::confirm(&mut project, &row, "ana").unwrap();
+    assert!(again.suggested.is_empty());
+    assert_eq!(stored(project.conn(), &row, "ana").iter().filter(|e| e.1.is_some()).count(), 3);
+}
+
+#[test]
+fn a_returned_confirmation_record_merges_once_and_an_undo_of_one_of_its_events_travels() {
+    let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
+    let list = issue(&mut project, dir.path(), Blinding::Standard);
+    let packet = packet_for(&list, "ana");
+    let mut ws = workspace_at(dir.path(), &packet, "confirms");
+    let rows = rows_of(&ws, "ana");
+    for row in rows.iter().take(3) {
+        accept(&mut ws, row, "ana");
+    }
+    // On the second row, the last confirmation taken back.
+    annotate::undo(&mut ws, &rows[1], "ana").unwrap();
+    annotate::undo(&mut ws, &rows[1], "ana").unwrap();
+    let returned = return_to(&ws, dir.path(), "ana.returned.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&returned).unwrap()).unwrap();
+    let events = v["rows"].as_array().unwrap().iter().find(|r| r["id"] == rows[1].as_str()).unwrap()["events"].clone();
+    let undo = events.as_array().unwrap().iter().rev().find(|e| e.get("undoes").is_some()).unwrap().clone();
+    let target = events.as_array().unwrap().iter().find(|e| e["uid"] == undo["undoes"]).unwrap();
+    assert_eq!((target["origin"].as_str(), target["field"].as_str()), (Some("confirm"), undo["field"].as_str()));
+
+    let fresh = dir.path().join("fresh.forcebench");
+    project.conn().execute("VACUUM INTO ?1", [fresh.to_str().unwrap()]).unwrap();
+    let report = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
+    assert!(report[0].merged);
+    let label = |p: &Project, r: &str| format!("{:?}", annotate::get(p, r, "ana").unwrap());
+    for row in rows.iter().take(3) {
+        assert_eq!(label(&project, row), label(&ws, row), "{row}");
+        let confirm_records =
+            stored(project.conn(), row, "ana").iter().filter(|e| e.2 == "confirm" && e.1.is_some()).count();
+        assert_eq!(confirm_records, 1, "{row}: the confirmations are one record here too");
+    }
+    let count = |p: &Project| -> i64 {
+        p.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap()
+    };
+    let events_after = count(&project);
+    let again = packets::merge(&mut project, std::slice::from_ref(&returned)).unwrap();
+    assert!(!again[0].merged && again[0].new_events == 0, "{again:?}");
+    assert_eq!(count(&project), events_after);
+
+    // A return naming every confirmation by a uid of its own, as an earlier workspace wrote them:
+    // known by row, field and time where the project holds them, one record where it does not.
+    let legacy = forge_with_key(&returned, &packet, &dir.path().join("legacy.json"), |v| {
+        let mut renamed: std::collections::HashMap<String, String> = Default::default();
+        for row in v["rows"].as_array_mut().unwrap() {
+            for e in row.get_mut("events").and_then(|e| e.as_array_mut()).into_iter().flatten() {
+                if e["origin"] == "confirm" {
+                    let new = uuid::Uuid::new_v4().to_string();
+                    renamed.insert(e["uid"].as_str().unwrap().to_string(), new.clone());
+                    e["uid"] = new.into();
+                }
+                if let Some(u) = e.get("undoes").and_then(|u| u.as_str()).and_then(|u| renamed.get(u)) {
+                    e["undoes"] = u.clone().into();
+                }
+            }
+        }
+    });
+    let third = packets::merge(&mut project, std::slice::from_ref(&legacy)).unwrap();
+    assert!(!third[0].merged && third[0].new_events == 0, "{third:?}");
+    let mut other = Project::open(&fresh).unwrap();
+    assert!(packets::merge(&mut other, &[legacy]).unwrap()[0].merged);
+    for row in rows.iter().take(3) {
+        assert_eq!(label(&other, row), label(&project, row), "{row}");
+        assert_eq!(
+            trail(&annotate::history(&other, row, "ana").unwrap()),
+            trail(&annotate::history(&project, row, "ana").unwrap()),
+            "{row}"
+        );
+    }
 }
