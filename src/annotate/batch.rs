@@ -101,25 +101,7 @@ pub(crate) fn import_row(
         if current.events == 0 {
             current = record_start_with(tx, c, annotator_id, current, &batch.guideline).map_err(|e| (None, e))?;
         }
-        for field in std::mem::take(&mut current.suggested) {
-            let value = current.stored(field);
-            last = Some(
-                insert_event_with(
-                    tx,
-                    &c.id,
-                    annotator_id,
-                    field,
-                    value.as_deref(),
-                    value.as_deref(),
-                    "confirm",
-                    None,
-                    current.suggestion_mode,
-                    &batch.guideline,
-                )
-                .map_err(|e| (None, e))?,
-            );
-            current.events += 1;
-        }
+        last = confirm_suggested(tx, c, annotator_id, &mut current, &batch.guideline).map_err(|e| (None, e))?;
         current.can_undo = true;
         current.refresh(&c.passage);
     }

@@ -427,6 +427,61 @@ fn record_start_with(
     Ok(current)
 }
 
+/// Writes the confirmation of every field `current` still shows suggested, and takes them off its
+/// list: one record when two or more are (each the row's suggestion, as a suggested field always
+/// is), else one `confirm` event per field. Returns the last event written.
+pub(crate) fn confirm_suggested(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    current: &mut Annotation,
+    guideline: &str,
+) -> Result<Option<i64>> {
+    let fields = std::mem::take(&mut current.suggested);
+    let suggestion = stored::Suggested::from(c);
+    let bits: Option<i64> = fields.iter().try_fold(0, |bits, f| {
+        let bit = stored::record_bit(*f)?;
+        (current.stored(*f).is_some() && current.stored(*f) == stored::suggestion_value(*f, &suggestion))
+            .then_some(bits | bit)
+    });
+    let mut last = None;
+    if let Some(bits) = bits.filter(|_| fields.len() > 1) {
+        let uid = new_event_uid();
+        stored::insert_record(
+            tx,
+            "confirm",
+            &c.id,
+            annotator_id,
+            bits,
+            &now(),
+            &uid,
+            current.suggestion_mode,
+            guideline,
+            None,
+        )?;
+        last = Some(tx.last_insert_rowid());
+        current.events += fields.len() as i64;
+    } else {
+        for field in fields {
+            let value = current.stored(field);
+            last = Some(insert_event_with(
+                tx,
+                &c.id,
+                annotator_id,
+                field,
+                value.as_deref(),
+                value.as_deref(),
+                "confirm",
+                None,
+                current.suggestion_mode,
+                guideline,
+            )?);
+            current.events += 1;
+        }
+    }
+    Ok(last)
+}
+
 /// Confirms every field still showing an unconfirmed suggestion inside an open transaction: one
 /// `confirm` event per field, its value unchanged. Writes nothing when none is.
 pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Result<Annotation> {
@@ -439,50 +494,7 @@ pub(crate) fn confirm_in(tx: &Transaction, c: &Candidate, annotator: &str) -> Re
     if current.events == 0 {
         current = record_start(tx, c, annotator_id, current)?;
     }
-    let mut last = None;
-    // Two or more fields, each the row's suggestion (as a suggested field always is): one record.
-    let fields = std::mem::take(&mut current.suggested);
-    let suggestion = stored::Suggested::from(c);
-    let bits: Option<i64> = fields.iter().try_fold(0, |bits, f| {
-        let bit = stored::record_bit(*f)?;
-        (current.stored(*f).is_some() && current.stored(*f) == stored::suggestion_value(*f, &suggestion))
-            .then_some(bits | bit)
-    });
-    if let Some(bits) = bits.filter(|_| fields.len() > 1) {
-        let guideline = crate::guideline::current_label(tx)?;
-        stored::insert_record(
-            tx,
-            "confirm",
-            &c.id,
-            annotator_id,
-            bits,
-            &now(),
-            &new_event_uid(),
-            current.suggestion_mode,
-            &guideline,
-            None,
-        )?;
-        current.events += fields.len() as i64;
-        current.can_undo = true;
-        current.refresh(&c.passage);
-        store(tx, &current, annotator_id, Some(tx.last_insert_rowid()))?;
-        return Ok(current);
-    }
-    for field in fields {
-        let value = current.stored(field);
-        last = Some(insert_event(
-            tx,
-            &c.id,
-            annotator_id,
-            field,
-            value.as_deref(),
-            value.as_deref(),
-            "confirm",
-            None,
-            current.suggestion_mode,
-        )?);
-        current.events += 1;
-    }
+    let last = confirm_suggested(tx, c, annotator_id, &mut current, &crate::guideline::current_label(tx)?)?;
     current.can_undo = true;
     current.refresh(&c.passage);
     store(tx, &current, annotator_id, last)?;

@@ -442,6 +442,23 @@ fn confirming_at_once_is_one_stored_record_and_undo_takes_it_back_a_field_at_a_t
     let again = annotate::confirm(&mut project, &row, "ana").unwrap();
     assert!(again.suggested.is_empty());
     assert_eq!(stored(project.conn(), &row, "ana").iter().filter(|e| e.1.is_some()).count(), 3);
+
+    // An accept imported from a file confirms what it leaves out: one record as well.
+    let theirs = rows_of(&project, "ben")[0].clone();
+    let file =
+        write(_dir.path(), "ben.jsonl", format!("{{\"id\": \"{theirs}\", \"decision\": \"accept_force_gap\"}}\n"));
+    annotate::import_jsonl(&mut project, &file, "ben").unwrap();
+    let kinds: Vec<(String, bool, String)> =
+        stored(project.conn(), &theirs, "ben").into_iter().map(|(f, b, o)| (f, b.is_some(), o)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("suggestions".to_string(), true, "prefill".to_string()),
+            ("decision".into(), false, "import".into()),
+            ("suggestions".into(), true, "confirm".into())
+        ]
+    );
+    assert!(annotate::get(&project, &theirs, "ben").unwrap().finished);
 }
 
 #[test]
