@@ -524,7 +524,7 @@ fn merge_one(
     // was stored, is known by these when a return names it by other uids (a workspace of an
     // earlier ForceBench names each of a record's events by the uid it had before the upgrade
     // made the record).
-    let mut grouped: HashMap<(String, &'static str, String, String), i64> = HashMap::new();
+    let mut grouped: HashMap<String, Vec<(Field, String, String, i64)>> = HashMap::new();
     {
         let mut stmt = tx.prepare(
             // Events merged from this packet are the annotator's events on its rows too, so one
@@ -544,14 +544,15 @@ fn merge_one(
             let at: String = r.get(5)?;
             match r.get::<_, Option<i64>>(4)? {
                 Some(bits) => {
+                    let known = grouped.entry(candidate.clone()).or_default();
                     for f in annotate::stored::record_fields(bits) {
                         merged.insert(annotate::stored::member_uid(&uid, f, bits), (id, candidate.clone()));
-                        grouped.insert((candidate.clone(), f.as_str(), at.clone(), origin.clone()), id);
+                        known.push((f, at.clone(), origin.clone(), id));
                     }
                 }
                 None if origin == "prefill" || origin == "confirm" => {
                     if let Ok(f) = r.get::<_, String>(6)?.parse::<Field>() {
-                        grouped.insert((candidate.clone(), f.as_str(), at, origin.clone()), id);
+                        grouped.entry(candidate.clone()).or_default().push((f, at, origin.clone(), id));
                     }
                 }
                 None => {}
@@ -648,13 +649,18 @@ fn merge_one(
                 Some((id, candidate)) if candidate == &row.id => Known::Merged(*id),
                 Some((_, candidate)) => return Err(bad(format!("the event was merged before on row `{candidate}`"))),
                 None if e.origin == "prefill" && started.contains(&row.id) => Known::Started,
-                None => match grouped.get(&(row.id.clone(), field.as_str(), e.at.clone(), e.origin.clone())) {
-                    Some(id) => Known::Merged(*id),
-                    None => {
-                        fresh = true;
-                        Known::New
+                None => {
+                    let same = |(f, at, origin, _): &&(Field, String, String, i64)| {
+                        *f == field && *at == e.at && *origin == e.origin
+                    };
+                    match grouped.get(&row.id).and_then(|known| known.iter().find(same)) {
+                        Some((.., id)) => Known::Merged(*id),
+                        None => {
+                            fresh = true;
+                            Known::New
+                        }
                     }
-                },
+                }
             };
             events.push((e, field, old, value, known));
         }
