@@ -325,3 +325,20 @@ pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
         .collect();
     format!("{renumbered:?}")
 }
+
+/// Rewrites a project of the latest schema as schema `to` (16, 17 or 18) stored it, taking out
+/// what each later migration changed, newest first, and says `to`, so that opening it runs those
+/// migrations on it again; then compacts it, as a file of that schema would be.
+pub fn rewind(path: &std::path::Path, to: i64) {
+    assert!((16..=18).contains(&to), "rewinds to schema 16, 17 or 18");
+    let conn = rusqlite::Connection::open(path).unwrap();
+    undo_schema19(&conn);
+    if to < 18 {
+        undo_schema18(&conn);
+    }
+    if to < 17 {
+        undo_schema17(&conn);
+    }
+    conn.pragma_update(None, "user_version", to).unwrap();
+    conn.execute_batch("VACUUM").unwrap();
+}

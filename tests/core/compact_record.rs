@@ -164,11 +164,7 @@ fn a_uid_a_packet_spells_another_way_is_kept_as_spelled_and_merges_once() {
 /// Rewrites a schema-18 project as schema 17 stored it, and says 17, so that opening it runs
 /// migration 18 on it.
 fn as_schema17(path: &Path) {
-    let conn = Connection::open(path).unwrap();
-    undo_schema19(&conn);
-    undo_schema18(&conn);
-    conn.pragma_update(None, "user_version", 17).unwrap();
-    conn.execute_batch("VACUUM").unwrap();
+    rewind(path, 17);
 }
 
 #[test]

@@ -94,10 +94,7 @@ fn a_rows_start_is_one_stored_event_read_back_as_the_prefills_it_stands_for() {
 /// Rewrites a schema-19 project as schema 18 stored it (each start record as its pre-fills),
 /// and says 18, so that opening it runs migration 19 on it.
 fn as_schema18(path: &Path) {
-    let conn = Connection::open(path).unwrap();
-    undo_schema19(&conn);
-    conn.pragma_update(None, "user_version", 18).unwrap();
-    conn.execute_batch("VACUUM").unwrap();
+    rewind(path, 18);
 }
 
 #[test]

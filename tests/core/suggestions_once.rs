@@ -31,10 +31,8 @@ fn as_schema16(path: &Path) {
     let marked: i64 =
         conn.query_row("SELECT count(*) FROM annotation_events WHERE from_suggestion = 1", [], |r| r.get(0)).unwrap();
     assert!(marked > 0, "the project has events holding only the row's suggestion");
-    undo_schema19(&conn);
-    undo_schema18(&conn);
-    undo_schema17(&conn);
-    conn.pragma_update(None, "user_version", 16).unwrap();
+    drop(conn);
+    rewind(path, 16);
 }
 
 /// Everything a reader of the annotation trail gets: agreement, uptake, every history, and the
