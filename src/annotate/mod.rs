@@ -378,13 +378,9 @@ fn record_start_with(
     current.seconds_spent = shown.seconds_spent;
     // One record, where every field shown is the row's own suggestion (always, unless a
     // span the drafter gave is found in the passage other than by its first occurrence).
-    let suggestion = stored::Suggested::from(c);
     let shown_fields: Vec<(Field, String)> =
         Field::ALL.iter().filter_map(|f| shown.stored(*f).map(|v| (*f, v))).collect();
-    let bits: Option<i64> = shown_fields.iter().try_fold(0, |bits, (f, v)| {
-        let bit = stored::record_bit(*f)?;
-        (stored::suggestion_value(*f, &suggestion).as_deref() == Some(v.as_str())).then_some(bits | bit)
-    });
+    let bits = stored::record_bits(shown_fields.iter().map(|(f, v)| (*f, Some(v.as_str()))), &c.into());
     if let Some(bits) = bits.filter(|b| *b != 0) {
         stored::insert_record(
             tx,
@@ -438,12 +434,8 @@ pub(crate) fn confirm_suggested(
     guideline: &str,
 ) -> Result<Option<i64>> {
     let fields = std::mem::take(&mut current.suggested);
-    let suggestion = stored::Suggested::from(c);
-    let bits: Option<i64> = fields.iter().try_fold(0, |bits, f| {
-        let bit = stored::record_bit(*f)?;
-        (current.stored(*f).is_some() && current.stored(*f) == stored::suggestion_value(*f, &suggestion))
-            .then_some(bits | bit)
-    });
+    let values: Vec<Option<String>> = fields.iter().map(|f| current.stored(*f)).collect();
+    let bits = stored::record_bits(fields.iter().zip(&values).map(|(f, v)| (*f, v.as_deref())), &c.into());
     let mut last = None;
     if let Some(bits) = bits.filter(|_| fields.len() > 1) {
         let uid = new_event_uid();

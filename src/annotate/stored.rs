@@ -206,6 +206,19 @@ pub(crate) fn record_bit(field: super::Field) -> Option<i64> {
     crate::db::grouped_events::FIELDS.iter().position(|f| *f == field.as_str()).map(|i| 1 << i)
 }
 
+/// The bits of a record standing for `fields` with these values, or `None` when one of them is
+/// not a field a record can name or its value is not the row's suggestion (`s`): then they are
+/// written as events of their own.
+pub(crate) fn record_bits<'v>(
+    fields: impl IntoIterator<Item = (super::Field, Option<&'v str>)>,
+    s: &Suggested<'_>,
+) -> Option<i64> {
+    fields.into_iter().try_fold(0, |bits, (f, v)| {
+        let bit = record_bit(f)?;
+        (v.is_some() && suggestion_value(f, s).as_deref() == v).then_some(bits | bit)
+    })
+}
+
 /// The events a record of `origin` stands for: each field with its old and new value (a pre-fill
 /// has no old value; a confirmation's old and new values are the suggestion).
 pub(crate) fn members(
