@@ -808,7 +808,7 @@ fn merge_one(
             }
             if let Some((_, n, bits)) = runs.next_if(|(start, ..)| *start == i) {
                 let a = &arriving[i];
-                let id = annotate::stored::insert_record(
+                let written = annotate::stored::insert_record(
                     tx,
                     a.origin,
                     &row.id,
@@ -820,7 +820,7 @@ fn merge_one(
                     a.guideline,
                     Some(return_id),
                 )?;
-                if id == 0 {
+                if written == 0 {
                     return Err(uid_taken(tx, &refuse, &row.id, &e.uid, p)?);
                 }
                 let id = tx.last_insert_rowid();
