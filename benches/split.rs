@@ -64,9 +64,9 @@ fn main() {
              INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at)
              SELECT c.id, f.field, CASE f.field WHEN 'decision' THEN 'reject_not_force_gap' ELSE 'ambiguous' END, 'both', 3, 't'
              FROM candidates c JOIN (SELECT 'decision' AS field UNION ALL SELECT 'boundary_type') f WHERE c.seq % 10 = 0;
-             INSERT INTO qc_results (candidate_id, check_name, severity, passed, ord)
-             SELECT id, 'span_present', 'error', 1, 1 FROM candidates WHERE seq % 10 <> 0;
-             INSERT INTO qc_runs (candidate_id, run_at) SELECT id, 't' FROM candidates WHERE seq % 10 <> 0;
+             INSERT INTO qc_check_lists (id, checks) VALUES (1, '[[\"span_present\",\"error\"]]');
+             INSERT INTO qc_runs (candidate_id, run_at, checks, failed, blocked)
+             SELECT id, 't', 1, 0, 0 FROM candidates WHERE seq % 10 <> 0;
              COMMIT;",
         )
         .unwrap();
@@ -127,7 +127,7 @@ fn read_floor(conn: &rusqlite::Connection) -> std::time::Duration {
                 axis, severity, boundary_type, repair, notes, seconds_spent FROM annotations WHERE finished = 1",
         "SELECT candidate_id, decision, rationale, adjudicator_id, decided_at, bulk_confirmed, span_decisive, calibrated_supported,
                 raised_underwarranted, one_local_axis, no_unrelated_addition, boundary_type FROM adjudications",
-        "SELECT candidate_id, passed, severity FROM qc_results",
+        "SELECT candidate_id, blocked FROM qc_runs",
     ] {
         let mut stmt = conn.prepare(sql).unwrap();
         let columns = stmt.column_count();

@@ -118,6 +118,15 @@ def bare_floor(before, after, work, step):
     con.execute("ATTACH ? AS b", (before,))
     tables = [(name, sql) for name, sql in con.execute(
         "SELECT name, sql FROM a.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage")]
+    # A table after the tables it refers to: its rows' keys must be there when they go in.
+    refers = {name: {r[2] for r in con.execute(f'PRAGMA a.foreign_key_list("{name}")')} - {name}
+              for name, _ in tables}
+    ordered = []
+    while tables:
+        ready = next(t for t in tables if refers[t[0]] <= {o[0] for o in ordered} | (refers[t[0]] - {x[0] for x in tables}))
+        ordered.append(ready)
+        tables.remove(ready)
+    tables = ordered
     inserts, changed = [], []
     for name, sql in tables:
         cols = ", ".join(f'"{r[1]}"' for r in con.execute(f'PRAGMA a.table_info("{name}")'))

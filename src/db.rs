@@ -45,6 +45,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0017_suggestions_once.sql"),
     include_str!("../schema/0018_compact_record.sql"),
     include_str!("../schema/0019_grouped_events.sql"),
+    include_str!("../schema/0020_qc_failures.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -105,8 +106,9 @@ fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 }
 
 /// The latest schema version that stores the same record in fewer bytes (schema/0018: QC results
-/// and event uids; schema/0019: records of grouped events): an upgrade from before it rewrites the file once.
-const COMPACT_RECORD_VERSION: i64 = 19;
+/// and event uids; schema/0019: records of grouped events; schema/0020: QC failures only): an upgrade
+/// from before it rewrites the file once.
+const COMPACT_RECORD_VERSION: i64 = 20;
 
 /// The schema version this build writes (the number of migrations).
 pub fn latest_version() -> i64 {

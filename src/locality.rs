@@ -204,7 +204,7 @@ pub fn keep(project: &mut Project, id: &str, by: &str, note: Option<&str>) -> Re
 /// nonlocal nor kept), each with the checks that failed, in the order given.
 pub fn unreviewed(conn: &rusqlite::Connection, ids: &[String]) -> Result<Vec<(String, Vec<String>)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT q.check_name FROM qc_results q WHERE q.candidate_id = ?1 AND q.passed = 0 AND q.check_name LIKE 'locality\\_%' ESCAPE '\\'
+        "SELECT q.check_name FROM qc_failures q WHERE q.candidate_id = ?1 AND q.check_name LIKE 'locality\\_%' ESCAPE '\\'
            AND NOT EXISTS (SELECT 1 FROM locality_marks m WHERE m.candidate_id = ?1)
            AND NOT EXISTS (SELECT 1 FROM locality_keeps k WHERE k.candidate_id = ?1)
          ORDER BY q.check_name",

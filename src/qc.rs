@@ -20,7 +20,7 @@
 //! (warnings are for the locality audit). Results are rewritten whenever the row's adjudication
 //! changes, and by [`run`] for every row.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use ts_rs::TS;
@@ -38,6 +38,23 @@ pub const REWRITE_THRESHOLD: f64 = 0.5;
 pub enum Severity {
     Error,
     Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    fn parse(s: &str) -> std::result::Result<Severity, String> {
+        match s {
+            "error" => Ok(Severity::Error),
+            "warning" => Ok(Severity::Warning),
+            other => Err(format!("`{other}` is not a check's severity")),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -299,51 +316,105 @@ pub(crate) fn run_row_with(
     if results.is_empty() {
         return Ok(results);
     }
-    // The run's time once for the row (schema 18): every result of a row comes from one run.
-    conn.prepare_cached("INSERT INTO qc_runs (candidate_id, run_at) VALUES (?1, ?2)")?.execute([id, &now()])?;
-    // The row's results in one statement: a statement per check took a statement journal and a
-    // B-tree descent for each. `ord` keeps the checks' order, which the table's key does not.
+    // The run names its list of checks, kept once for every run that made the same ones (a
+    // project has a handful), and only the failed checks are rows of their own (schema 20).
+    let list = check_list_id(conn, &results)?;
+    let failed = results.iter().filter(|r| !r.passed).count() as i64;
+    conn.prepare_cached(
+        "INSERT INTO qc_runs (candidate_id, run_at, checks, failed, blocked) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(rusqlite::params![id, now(), list, failed, holds_back(&results)])?;
+    let failures: Vec<(i64, &QcResult, &str)> =
+        (1..).zip(&results).filter(|(_, r)| !r.passed).map(|(place, r)| (place, r, r.severity.as_str())).collect();
+    if failures.is_empty() {
+        return Ok(results);
+    }
     let sql = format!(
-        "INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, ord) VALUES {}",
-        vec!["(?, ?, ?, ?, ?, ?)"; results.len()].join(", ")
+        "INSERT INTO qc_failures (candidate_id, check_name, severity, detail, ord) VALUES {}",
+        vec!["(?, ?, ?, ?, ?)"; failures.len()].join(", ")
     );
-    let severities: Vec<&str> = results
-        .iter()
-        .map(|r| match r.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        })
-        .collect();
-    let places: Vec<i64> = (1..=results.len() as i64).collect();
-    let mut values: Vec<&dyn rusqlite::types::ToSql> = Vec::with_capacity(results.len() * 6);
-    for ((r, severity), place) in results.iter().zip(&severities).zip(&places) {
-        values.extend([&id as &dyn rusqlite::types::ToSql, &r.check, severity, &r.passed, &r.detail, place]);
+    let mut values: Vec<&dyn rusqlite::types::ToSql> = Vec::with_capacity(failures.len() * 5);
+    for (place, r, severity) in &failures {
+        values.extend([&id as &dyn rusqlite::types::ToSql, &r.check, severity, &r.detail, place]);
     }
     conn.prepare_cached(&sql)?.execute(values.as_slice())?;
     Ok(results)
 }
 
-/// Takes away a row's QC results and the time of the run that wrote them.
+/// The id of the stored list of these results' checks (name and severity, in order), added
+/// the first time a run makes them.
+fn check_list_id(conn: &Connection, results: &[QcResult]) -> Result<i64> {
+    let checks: Vec<[&str; 2]> = results.iter().map(|r| [r.check.as_str(), r.severity.as_str()]).collect();
+    // The same text SQLite's json_group_array(json_array(..)) gives, which the upgrade wrote.
+    let text = serde_json::to_string(&checks).expect("check names serialise");
+    let found: Option<i64> = conn
+        .prepare_cached("SELECT id FROM qc_check_lists WHERE checks = ?1")?
+        .query_row([&text], |r| r.get(0))
+        .optional()?;
+    match found {
+        Some(id) => Ok(id),
+        None => Ok(conn
+            .prepare_cached("INSERT INTO qc_check_lists (checks) VALUES (?1) RETURNING id")?
+            .query_row([&text], |r| r.get(0))?),
+    }
+}
+
+/// Takes away a row's QC results and the run that wrote them.
 pub(crate) fn forget(conn: &Connection, id: &str) -> Result<()> {
-    conn.prepare_cached("DELETE FROM qc_results WHERE candidate_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM qc_failures WHERE candidate_id = ?1")?.execute([id])?;
     conn.prepare_cached("DELETE FROM qc_runs WHERE candidate_id = ?1")?.execute([id])?;
     Ok(())
 }
 
-/// The stored QC results of a row, in check order.
+/// The stored QC results of a row, in check order: every check of its run's list, passed unless
+/// a failure of it is stored. A failure that is not on the list, or a count or hold-back the
+/// failures do not bear out, is a damaged file and refused.
 pub fn results(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
+    let run: Option<(String, i64, bool)> = conn
+        .prepare_cached(
+            "SELECT l.checks, r.failed, r.blocked FROM qc_runs r JOIN qc_check_lists l ON l.id = r.checks
+             WHERE r.candidate_id = ?1",
+        )?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let Some((checks, failed, blocked)) = run else { return Ok(Vec::new()) };
+    let corrupt = |what: String| crate::error::Error::Corrupt(format!("the QC results of row `{id}`: {what}"));
+    let list: Vec<(String, String)> =
+        serde_json::from_str(&checks).map_err(|e| corrupt(format!("its list of checks is unreadable: {e}")))?;
+    let mut out = Vec::with_capacity(list.len());
+    for (check, severity) in list {
+        out.push(QcResult {
+            severity: Severity::parse(&severity).map_err(corrupt)?,
+            check,
+            passed: true,
+            detail: None,
+        });
+    }
     let mut stmt = conn.prepare_cached(
-        "SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY ord",
+        "SELECT ord, check_name, severity, detail FROM qc_failures WHERE candidate_id = ?1 ORDER BY ord",
     )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(QcResult {
-            check: r.get(0)?,
-            severity: if r.get::<_, String>(1)? == "error" { Severity::Error } else { Severity::Warning },
-            passed: r.get(2)?,
-            detail: r.get(3)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut rows = stmt.query([id])?;
+    let mut count = 0;
+    while let Some(r) = rows.next()? {
+        let (ord, check, severity): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let slot = usize::try_from(ord - 1).ok().and_then(|i| out.get_mut(i));
+        match slot {
+            Some(slot) if slot.check == check && slot.severity.as_str() == severity && slot.passed => {
+                slot.passed = false;
+                slot.detail = r.get(3)?;
+                count += 1;
+            }
+            _ => return Err(corrupt(format!("the failure of `{check}` (place {ord}) is not a check of its run"))),
+        }
+    }
+    if count != failed || holds_back(&out) != blocked {
+        return Err(corrupt(format!(
+            "its run counts {failed} failed checks{}, and {count} are stored{}",
+            if blocked { " holding the row back" } else { "" },
+            if holds_back(&out) { ", one an error" } else { "" }
+        )));
+    }
+    Ok(out)
 }
 
 /// A row with at least one failed check.

@@ -92,8 +92,7 @@ pub(super) fn audit(
     let unreviewed_locality =
         crate::locality::unreviewed(conn, eval_ids)?.into_iter().map(|(id, checks)| RowChecks { id, checks }).collect();
     let mut stmt = conn.prepare_cached(
-        "SELECT check_name FROM qc_results WHERE candidate_id = ?1 AND passed = 0 AND severity = 'error'
-         ORDER BY check_name",
+        "SELECT check_name FROM qc_failures WHERE candidate_id = ?1 AND severity = 'error' ORDER BY check_name",
     )?;
     let mut qc_errors = Vec::new();
     for id in eval_ids {

@@ -40,7 +40,11 @@ fn label_of(project: &Project, id: &str) -> Vec<String> {
                 guideline_version
          FROM adjudication_events WHERE candidate_id = ?1 ORDER BY id",
     );
-    read("SELECT check_name, severity, passed, detail FROM qc_results WHERE candidate_id = ?1 ORDER BY ord");
+    read(
+        "SELECT l.checks, r.failed, r.blocked FROM qc_runs r JOIN qc_check_lists l ON l.id = r.checks
+         WHERE r.candidate_id = ?1",
+    );
+    read("SELECT check_name, severity, detail, ord FROM qc_failures WHERE candidate_id = ?1 ORDER BY ord");
     out
 }
 
@@ -92,7 +96,7 @@ fn confirming_in_bulk_writes_what_confirming_each_row_alone_writes() {
     }
     for (id, _) in &open {
         let (b, s) = (label_of(&bulk, id), label_of(&single, id));
-        assert!(b.iter().any(|l| l.contains("FROM qc_results")) || !b.iter().any(|l| l.contains("accept_force_gap")));
+        assert!(b.iter().any(|l| l.contains("FROM qc_runs")) || !b.iter().any(|l| l.contains("accept_force_gap")));
         assert_eq!(b, s, "row {id}");
     }
     // Without --affirm: the same labels with the checklist unanswered.

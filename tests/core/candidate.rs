@@ -52,13 +52,18 @@ fn project() -> (tempfile::TempDir, Project) {
         )
         .unwrap();
         if let Some(passed) = qc {
+            // Check `a` (an error) passes or fails, check `b` (a warning) always fails.
             project
                 .conn()
-                .execute(
-                    "INSERT INTO qc_results (candidate_id, check_name, severity, passed, ord)
-                 VALUES (?1, 'a', 'error', ?2, 1), (?1, 'b', 'warning', 0, 2)",
-                    rusqlite::params![row.id, passed],
-                )
+                .execute_batch(&format!(
+                    "INSERT OR IGNORE INTO qc_check_lists (id, checks) VALUES (1, '[[\"a\",\"error\"],[\"b\",\"warning\"]]');
+                     INSERT INTO qc_runs (candidate_id, run_at, checks, failed, blocked) VALUES ('{id}', 'now', 1, {failed}, {blocked});
+                     INSERT INTO qc_failures (candidate_id, check_name, severity, ord) SELECT '{id}', 'a', 'error', 1 WHERE {blocked};
+                     INSERT INTO qc_failures (candidate_id, check_name, severity, ord) VALUES ('{id}', 'b', 'warning', 2);",
+                    id = row.id,
+                    failed = 2 - passed,
+                    blocked = 1 - passed,
+                ))
                 .unwrap();
         }
         if i % 13 == 5 && i % 2 == 1 {

@@ -307,6 +307,54 @@ pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlit
     }
 }
 
+/// Takes out what migration 20 changed (for tests that take a project back to an earlier
+/// schema): every check of a run's list is a result row again, passed unless a failure of it is
+/// stored (expanded here with SQLite's own `json_each`, not by the code under test), and a run is
+/// its row and time alone.
+pub fn undo_schema20(conn: &rusqlite::Connection) {
+    let lock = |table: &str, when: &str, row: &str| {
+        format!(
+            "CREATE TRIGGER {table}_locked_{when} BEFORE {} ON {table}
+             WHEN EXISTS (SELECT 1 FROM locked_rows WHERE candidate_id = {row}.candidate_id)
+             BEGIN SELECT RAISE(ABORT, 'split_locked: a locked split holds this row; its QC results cannot change'); END;",
+            when.to_uppercase()
+        )
+    };
+    conn.execute_batch(
+        "CREATE TABLE qc_results (
+             candidate_id TEXT NOT NULL REFERENCES candidates(id),
+             check_name   TEXT NOT NULL,
+             severity     TEXT NOT NULL CHECK (severity IN ('error', 'warning')),
+             passed       INTEGER NOT NULL CHECK (passed IN (0, 1)),
+             detail       TEXT,
+             ord          INTEGER NOT NULL,
+             PRIMARY KEY (candidate_id, check_name)
+         ) STRICT, WITHOUT ROWID;
+         INSERT INTO qc_results (candidate_id, check_name, severity, passed, detail, ord)
+         SELECT r.candidate_id, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), f.candidate_id IS NULL,
+                f.detail, j.key + 1
+         FROM qc_runs r JOIN qc_check_lists l ON l.id = r.checks JOIN json_each(l.checks) j
+         LEFT JOIN qc_failures f ON f.candidate_id = r.candidate_id AND f.ord = j.key + 1;
+         CREATE TABLE qc_runs_19 (
+             candidate_id TEXT PRIMARY KEY REFERENCES candidates(id),
+             run_at       TEXT NOT NULL
+         ) STRICT, WITHOUT ROWID;
+         INSERT INTO qc_runs_19 SELECT candidate_id, run_at FROM qc_runs;
+         DROP TABLE qc_failures;
+         DROP TABLE qc_runs;
+         DROP TABLE qc_check_lists;
+         ALTER TABLE qc_runs_19 RENAME TO qc_runs;",
+    )
+    .unwrap();
+    for (table, when, row) in
+        [("qc_results", "insert", "NEW"), ("qc_results", "update", "OLD"), ("qc_results", "delete", "OLD")]
+            .into_iter()
+            .chain([("qc_runs", "insert", "NEW"), ("qc_runs", "update", "OLD"), ("qc_runs", "delete", "OLD")])
+    {
+        conn.execute_batch(&lock(table, when, row)).unwrap();
+    }
+}
+
 /// An annotation history as text, with each event's id (which an upgrade or a rewind to an
 /// earlier schema renumbers) replaced by its place in the list, and an undo naming the place of
 /// the event it undoes (of its field): two histories read alike when they hold the same changes in the same
@@ -326,13 +374,16 @@ pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
     format!("{renumbered:?}")
 }
 
-/// Rewrites a project of the latest schema as schema `to` (16, 17 or 18) stored it, taking out
+/// Rewrites a project of the latest schema as schema `to` (16 to 19) stored it, taking out
 /// what each later migration changed, newest first, and says `to`, so that opening it runs those
 /// migrations on it again; then compacts it, as a file of that schema would be.
 pub fn rewind(path: &std::path::Path, to: i64) {
-    assert!((16..=18).contains(&to), "rewinds to schema 16, 17 or 18");
+    assert!((16..=19).contains(&to), "rewinds to schema 16 to 19");
     let conn = rusqlite::Connection::open(path).unwrap();
-    undo_schema19(&conn);
+    undo_schema20(&conn);
+    if to < 19 {
+        undo_schema19(&conn);
+    }
     if to < 18 {
         undo_schema18(&conn);
     }

@@ -1,7 +1,7 @@
-//! The same record in fewer bytes (schema 18): QC results keyed by row and check alone, each
-//! row's run time once, event uids as their 16 bytes. Every reader gets what it got before, the
-//! guards still hold, and a project written by schema 17 reads the same after the upgrade, which
-//! leaves the file smaller.
+//! The same record in fewer bytes (schema 18): each row's QC run time once, event uids as their
+//! 16 bytes. Every reader gets what it got before, the guards still hold, and a project written by
+//! schema 17 reads the same after the upgrade, which leaves the file smaller. (How QC results are
+//! stored from schema 20 on: qc_failures.rs.)
 
 use crate::common::*;
 use crate::packets::{annotate_and_return, forge_with_key, issue, packet_for};
@@ -16,7 +16,7 @@ use std::path::Path;
 fn qc_answers(path: &Path) -> BTreeMap<String, String> {
     let conn = Connection::open(path).unwrap();
     let ids: Vec<String> = conn
-        .prepare("SELECT DISTINCT candidate_id FROM qc_results ORDER BY 1")
+        .prepare("SELECT candidate_id FROM qc_runs ORDER BY 1")
         .unwrap()
         .query_map([], |r| r.get(0))
         .unwrap()
@@ -33,46 +33,6 @@ pub(crate) fn uids(conn: &Connection) -> Vec<String> {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
-}
-
-#[test]
-fn qc_results_are_kept_by_their_key_alone_with_each_rows_run_time_once() {
-    // Before: a rowid table with a separate key index, and the run time on every result.
-    let dir = tempfile::tempdir().unwrap();
-    let p = worked_project(dir.path());
-    let conn = Connection::open(&p).unwrap();
-    let sql: String =
-        conn.query_row("SELECT sql FROM sqlite_master WHERE name = 'qc_results'", [], |r| r.get(0)).unwrap();
-    assert!(sql.contains("WITHOUT ROWID") && !sql.contains("run_at"), "{sql}");
-    let indexes: i64 = conn
-        .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'qc_results'", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(indexes, 0, "no index beside the table's own key");
-    let (rows, runs, orphans): (i64, i64, i64) = conn
-        .query_row(
-            "SELECT (SELECT count(DISTINCT candidate_id) FROM qc_results), (SELECT count(*) FROM qc_runs),
-                    (SELECT count(*) FROM qc_runs WHERE candidate_id NOT IN (SELECT candidate_id FROM qc_results))",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .unwrap();
-    assert!(rows > 10, "rows with QC results: {rows}");
-    assert_eq!((runs, orphans), (rows, 0), "one run time per row with results, none without");
-    // The checks read back in the order they are run (qc.rs's table): the six field checks
-    // first, then the checklist, then locality.
-    let first = forcebench::qc::results(
-        &conn,
-        &conn.query_row("SELECT min(candidate_id) FROM qc_results", [], |r| r.get::<_, String>(0)).unwrap(),
-    )
-    .unwrap();
-    let names: Vec<&str> = first.iter().map(|r| r.check.as_str()).collect();
-    assert_eq!(
-        &names[..6],
-        ["span_present", "span_verbatim", "claims_differ", "axis_valid", "severity_valid", "repair_present"]
-    );
-    assert!(names[6].starts_with("checklist_"), "{names:?}");
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn drafted(dir: &Path) -> PathBuf {
 fn expected(p: &Path, eval: &[String]) -> (Vec<String>, usize) {
     let warned = query(
         p,
-        "SELECT DISTINCT candidate_id FROM qc_results WHERE passed = 0 AND check_name LIKE 'locality%' ORDER BY candidate_id",
+        "SELECT DISTINCT candidate_id FROM qc_failures WHERE check_name LIKE 'locality%' ORDER BY candidate_id",
     );
     let warned: Vec<String> = warned.into_iter().filter(|id| eval.contains(id)).collect();
     let never = query(

@@ -43,6 +43,7 @@ mod plots;
 mod project;
 mod promotion;
 mod qc;
+mod qc_failures;
 mod queue;
 mod release;
 mod reopen;

@@ -405,9 +405,8 @@ SELECT c.id AS candidate_id,
          WHEN l.candidate_id IS NOT NULL THEN 'locality_removed'
          WHEN a.decision = 'reject_not_force_gap' THEN 'rejected'
          WHEN a.decision = 'accept_force_gap'
-              AND EXISTS (SELECT 1 FROM qc_results q WHERE q.candidate_id = c.id)
-              AND NOT EXISTS (SELECT 1 FROM qc_results q
-                              WHERE q.candidate_id = c.id AND q.passed = 0 AND q.severity = 'error')
+              AND EXISTS (SELECT 1 FROM qc_runs q WHERE q.candidate_id = c.id)
+              AND NOT EXISTS (SELECT 1 FROM qc_failures q WHERE q.candidate_id = c.id AND q.severity = 'error')
            THEN 'accepted'
          WHEN a.candidate_id IS NOT NULL THEN 'adjudicated'
          WHEN (SELECT count(*) FROM annotations n WHERE n.candidate_id = c.id AND n.finished = 1) >= 2 THEN 'double_annotated'
