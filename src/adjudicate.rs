@@ -30,14 +30,16 @@ use crate::roster::Role;
 use crate::vocab::Decision;
 
 mod affirm;
+mod history;
 mod page;
 mod reopen;
 mod stored;
 mod writer;
 pub use affirm::{affirm_preview, confirm_and_affirm, AffirmReport};
+use history::Event;
 pub use page::{page, AdjudicationFacets, AdjudicationPage, AdjudicationQuery, PAGE_LIMIT_MAX};
 pub use reopen::{reopen, reopenings, Reopening};
-use writer::{event, Event, Writer};
+use writer::{event, Writer};
 
 /// Why a row is where it is in the adjudication queue (the queue's order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
@@ -596,6 +598,8 @@ pub struct FieldRow {
 /// One change in a row's adjudication history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct HistoryEvent {
+    /// The stored event's id: the changes one record stands for (an adjudication's first values,
+    /// set at once from one source) share it, each with its own field.
     #[ts(type = "number")]
     pub id: i64,
     pub field: String,
@@ -651,23 +655,7 @@ pub fn row_view(project: &Project, id: &str, hide_names: bool) -> Result<RowView
             final_value: adjudication.as_ref().and_then(|j| j.fields.iter().find(|x| x.field == *f).cloned()),
         })
         .collect();
-    let history = conn
-        .prepare(
-            "SELECT e.id, e.field, e.old_value, e.new_value, e.source, a.name, e.at FROM adjudication_events e
-             JOIN annotators a ON a.id = e.adjudicator_id WHERE e.candidate_id = ?1 ORDER BY e.id",
-        )?
-        .query_map([id], |r| {
-            Ok(HistoryEvent {
-                id: r.get(0)?,
-                field: r.get(1)?,
-                old_value: r.get(2)?,
-                new_value: r.get(3)?,
-                source: r.get(4)?,
-                adjudicator: r.get(5)?,
-                at: r.get(6)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let history = history::history(conn, id)?;
     let decided_quickly = [("A", &pair.a), ("B", &pair.b)]
         .into_iter()
         // No time recorded (a label imported from a file) is not a quick decision.

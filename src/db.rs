@@ -15,6 +15,7 @@ use ts_rs::TS;
 
 use crate::error::{Error, Result};
 
+pub(crate) mod adjudication_records;
 pub(crate) mod grouped_events;
 
 /// "FBNC" in ASCII: the `application_id` of every ForceBench project file.
@@ -46,6 +47,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0018_compact_record.sql"),
     include_str!("../schema/0019_grouped_events.sql"),
     include_str!("../schema/0020_qc_failures.sql"),
+    include_str!("../schema/0021_adjudication_records.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -63,6 +65,12 @@ pub fn migrations() -> Migrations<'static> {
                 // The pre-fills and confirmations already written become records in the same step as the column.
                 _ if *sql == include_str!("../schema/0019_grouped_events.sql") => {
                     M::up_with_hook(sql, |tx: &rusqlite::Transaction| grouped_events::collapse(tx).map_err(Into::into))
+                }
+                // The first values of adjudications already written become records in the same step as the column.
+                _ if *sql == include_str!("../schema/0021_adjudication_records.sql") => {
+                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| {
+                        adjudication_records::collapse(tx).map_err(Into::into)
+                    })
                 }
                 _ => M::up(sql),
             })
@@ -106,9 +114,10 @@ fn seed_second_guideline(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 }
 
 /// The latest schema version that stores the same record in fewer bytes (schema/0018: QC results
-/// and event uids; schema/0019: records of grouped events; schema/0020: QC failures only): an upgrade
-/// from before it rewrites the file once.
-const COMPACT_RECORD_VERSION: i64 = 20;
+/// and event uids; schema/0019: records of grouped events; schema/0020: QC failures only;
+/// schema/0021: records of adjudications' first values): an upgrade from before it rewrites the
+/// file once.
+const COMPACT_RECORD_VERSION: i64 = 21;
 
 /// The schema version this build writes (the number of migrations).
 pub fn latest_version() -> i64 {

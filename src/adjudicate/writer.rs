@@ -4,6 +4,7 @@
 use rusqlite::types::ToSql;
 use rusqlite::{params, Transaction};
 
+use super::history::{self, Event};
 use crate::error::Result;
 
 /// What every write of one transaction shares, read once rather than once per row and
@@ -52,23 +53,22 @@ pub(super) fn event(
     Ok(())
 }
 
-/// One history event of a row: field, old value, new value, source.
-pub(super) type Event = (&'static str, Option<String>, Option<String>, &'static str);
-
 impl Writer {
-    /// Appends a row's history events, in order, with one statement.
+    /// Appends a row's history events, in order, with one statement: each run of fields set
+    /// where they had no value, from one source, as one record ([`history::stored`]).
     pub(super) fn events(&self, tx: &Transaction, id: &str, events: &[Event], at: &str) -> Result<()> {
         if events.is_empty() {
             return Ok(());
         }
+        let rows = history::stored(events);
         let sql = format!(
-            "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
+            "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version, field_set)
              VALUES {}",
-            vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; events.len()].join(", ")
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; rows.len()].join(", ")
         );
-        let mut values: Vec<&dyn ToSql> = Vec::with_capacity(events.len() * 8);
-        for (field, old, new, source) in events {
-            values.extend([&id as &dyn ToSql, field, old, new, source, &self.who, &at, &self.guideline]);
+        let mut values: Vec<&dyn ToSql> = Vec::with_capacity(rows.len() * 9);
+        for (field, old, new, source, bits) in &rows {
+            values.extend([&id as &dyn ToSql, field, old, new, source, &self.who, &at, &self.guideline, bits]);
         }
         tx.prepare_cached(&sql)?.execute(values.as_slice())?;
         Ok(())

@@ -355,6 +355,105 @@ pub fn undo_schema20(conn: &rusqlite::Connection) {
     }
 }
 
+/// Takes out what migration 21 changed (for tests that take a project back to an earlier
+/// schema): each record of an adjudication's first values is the events it stands for again, one
+/// per field in the order they were written (the fields spelled out here, not read from the code
+/// under test), each set to the value that follows it: the old value of the field's next event,
+/// or the row's final value. Records are expanded newest first, so a later record of a field is
+/// already its events when an earlier one reads what follows. The events take the ids right behind
+/// their record (an upgraded file has them free: the migration took those events out); where a
+/// later event holds one, every event is numbered eight apart first.
+pub fn undo_schema21(conn: &rusqlite::Connection) {
+    use rusqlite::OptionalExtension;
+    const ORDER: [&str; 8] = [
+        "decision",
+        "evidence_span",
+        "calibrated_claim",
+        "raised_claim",
+        "axis",
+        "severity",
+        "repair",
+        "boundary_type",
+    ];
+    let triggers: Vec<(String, String)> = conn
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'adjudication_events'")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (name, _) in &triggers {
+        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
+    }
+    let records = |conn: &rusqlite::Connection| -> Vec<(i64, i64)> {
+        conn.prepare("SELECT id, field_set FROM adjudication_events WHERE field_set IS NOT NULL ORDER BY id DESC")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let crowded = records(conn).iter().any(|(id, bits)| {
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM adjudication_events WHERE id > ?1 AND id < ?1 + ?2)",
+            [id, &i64::from(bits.count_ones())],
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap()
+    });
+    if crowded {
+        conn.execute_batch("UPDATE adjudication_events SET id = -8 * id; UPDATE adjudication_events SET id = -id;")
+            .unwrap();
+    }
+    for (id, bits) in records(conn) {
+        let row: String =
+            conn.query_row("SELECT candidate_id FROM adjudication_events WHERE id = ?1", [id], |r| r.get(0)).unwrap();
+        let fields: Vec<&str> =
+            ORDER.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, f)| *f).collect();
+        for (k, field) in fields.iter().enumerate() {
+            let next: Option<Option<String>> = conn
+                .query_row(
+                    "SELECT old_value FROM adjudication_events WHERE candidate_id = ?1 AND field = ?2 AND id > ?3
+                     ORDER BY id LIMIT 1",
+                    rusqlite::params![row, field, id],
+                    |r| r.get(0),
+                )
+                .optional()
+                .unwrap();
+            let value = next.unwrap_or_else(|| {
+                conn.query_row(
+                    "SELECT value FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2",
+                    [&row, *field],
+                    |r| r.get(0),
+                )
+                .unwrap_or_else(|e| panic!("row {row}: a record's {field} has a value to follow it: {e}"))
+            });
+            if k == 0 {
+                // The record itself becomes its first field's event.
+                conn.execute(
+                    "UPDATE adjudication_events SET field = ?2, new_value = ?3, field_set = NULL WHERE id = ?1",
+                    rusqlite::params![id, field, value],
+                )
+                .unwrap();
+                continue;
+            }
+            conn.execute(
+                "INSERT INTO adjudication_events (id, candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version)
+                 SELECT ?1 + ?2, candidate_id, ?3, NULL, ?4, source, adjudicator_id, at, guideline_version
+                 FROM adjudication_events WHERE id = ?1",
+                rusqlite::params![id, k as i64, field, value],
+            )
+            .unwrap();
+        }
+    }
+    conn.execute_batch("ALTER TABLE adjudication_events DROP COLUMN field_set;").unwrap();
+    for (name, sql) in &triggers {
+        if name != "adjudication_events_record_needs_fields" {
+            conn.execute_batch(sql).unwrap();
+        }
+    }
+}
+
 /// An annotation history as text, with each event's id (which an upgrade or a rewind to an
 /// earlier schema renumbers) replaced by its place in the list, and an undo naming the place of
 /// the event it undoes (of its field): two histories read alike when they hold the same changes in the same
@@ -374,13 +473,16 @@ pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
     format!("{renumbered:?}")
 }
 
-/// Rewrites a project of the latest schema as schema `to` (16 to 19) stored it, taking out
+/// Rewrites a project of the latest schema as schema `to` (16 to 20) stored it, taking out
 /// what each later migration changed, newest first, and says `to`, so that opening it runs those
 /// migrations on it again; then compacts it, as a file of that schema would be.
 pub fn rewind(path: &std::path::Path, to: i64) {
-    assert!((16..=19).contains(&to), "rewinds to schema 16 to 19");
+    assert!((16..=20).contains(&to), "rewinds to schema 16 to 20");
     let conn = rusqlite::Connection::open(path).unwrap();
-    undo_schema20(&conn);
+    undo_schema21(&conn);
+    if to < 20 {
+        undo_schema20(&conn);
+    }
     if to < 19 {
         undo_schema19(&conn);
     }

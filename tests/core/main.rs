@@ -1,6 +1,7 @@
 //! Integration tests for the core, one binary whose modules mirror `src/`.
 
 mod adjudicate;
+mod adjudication_records;
 mod agreement;
 mod agreement_intervals;
 mod agreement_paired;

@@ -3,4 +3,9 @@
 /**
  * One change in a row's adjudication history.
  */
-export type HistoryEvent = { id: number, field: string, old_value: string | null, new_value: string | null, source: string, adjudicator: string, at: string, };
+export type HistoryEvent = { 
+/**
+ * The stored event's id: the changes one record stands for (an adjudication's first values,
+ * set at once from one source) share it, each with its own field.
+ */
+id: number, field: string, old_value: string | null, new_value: string | null, source: string, adjudicator: string, at: string, };

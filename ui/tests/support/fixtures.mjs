@@ -558,9 +558,15 @@ export function savedRow(rationale = null) {
     checklist: { span_decisive: true, calibrated_supported: true, raised_underwarranted: true, one_local_axis: false, no_unrelated_addition: null },
     fields: row.fields.filter((f) => f.final).map((f) => f.final),
   };
+  // As the core stores a first adjudication: fields set one after another from one source are one
+  // record, whose events share its id (decision and span from A here).
+  let id = 0;
   row.history = row.fields
     .filter((f) => f.final)
-    .map((f, i) => ({ id: i + 1, field: f.field, old_value: null, new_value: f.final.value, source: f.final.source, adjudicator: "Eve", at }));
+    .map((f, i, all) => {
+      if (i === 0 || all[i - 1].final.source !== f.final.source) id += 1;
+      return { id, field: f.field, old_value: null, new_value: f.final.value, source: f.final.source, adjudicator: "Eve", at };
+    });
   row.qc = [
     { check: "span_present", severity: "error", passed: true, detail: null },
     { check: "span_verbatim", severity: "error", passed: true, detail: null },
