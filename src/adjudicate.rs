@@ -376,19 +376,20 @@ fn write(
     };
     let boundary = finals.iter().find(|f| f.0 == Field::BoundaryType).and_then(|f| f.1.clone());
     let c = &res.checklist;
-    tx.prepare_cached(
-        "INSERT INTO adjudications (candidate_id, decision, boundary_type, rationale, adjudicator_id, decided_at,
+    // A first adjudication inserts; a later one overwrites the row's label (an upsert looks for
+    // the row it may replace first, a cost a bulk step paid on every row for nothing).
+    const INSERT: &str = "INSERT INTO adjudications (candidate_id, decision, boundary_type, rationale, adjudicator_id, decided_at,
              bulk_confirmed, span_decisive, calibrated_supported, raised_underwarranted, one_local_axis, no_unrelated_addition,
              guideline_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-         ON CONFLICT (candidate_id) DO UPDATE SET decision = excluded.decision, boundary_type = excluded.boundary_type,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    const OVERWRITE: &str = " ON CONFLICT (candidate_id) DO UPDATE SET decision = excluded.decision, boundary_type = excluded.boundary_type,
              rationale = excluded.rationale, adjudicator_id = excluded.adjudicator_id, decided_at = excluded.decided_at,
              bulk_confirmed = excluded.bulk_confirmed, span_decisive = excluded.span_decisive,
              calibrated_supported = excluded.calibrated_supported, raised_underwarranted = excluded.raised_underwarranted,
              one_local_axis = excluded.one_local_axis, no_unrelated_addition = excluded.no_unrelated_addition,
-             guideline_version = excluded.guideline_version",
-    )?
-    .execute(params![
+             guideline_version = excluded.guideline_version";
+    let sql = if earlier.is_none() { INSERT.to_string() } else { format!("{INSERT}{OVERWRITE}") };
+    tx.prepare_cached(&sql)?.execute(params![
         id,
         decision,
         boundary,
@@ -406,7 +407,7 @@ fn write(
     // The row's history events and final fields are each written by one statement (a statement
     // per value took a statement journal and a B-tree descent each), in the order they happen.
     let mut events: Vec<Event> = Vec::with_capacity(finals.len() + 2);
-    let mut changed: Vec<(&str, &Option<String>, &str)> = Vec::with_capacity(finals.len());
+    let mut changed: Vec<(&'static str, &Option<String>, &'static str)> = Vec::with_capacity(finals.len());
     for (field, value, source) in finals {
         let before = earlier.and_then(|e| e.fields.iter().find(|f| f.field == *field));
         if before.is_some_and(|b| b.value == *value && b.source == *source) {
@@ -437,7 +438,7 @@ fn write(
         events.push(("checklist", old, Some(json), if bulk { "bulk" } else { "edited" }));
     }
     w.events(tx, id, &events, &at)?;
-    writer::upsert_fields(tx, id, &changed, who, &at)?;
+    writer::upsert_fields(tx, id, &changed, who, &at, earlier.is_some())?;
     for field in dropped {
         tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, field])?;
     }
@@ -461,7 +462,8 @@ fn write(
             })
             .collect(),
     };
-    qc::run_row_with(tx, id, &pair.candidate.passage, &label)?;
+    // A row with no label before has no QC results to take away (reopening takes them with it).
+    qc::run_row_with(tx, id, &pair.candidate.passage, &label, earlier.is_some())?;
     Ok(())
 }
 

@@ -301,17 +301,21 @@ pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
     };
     let passage: String =
         conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
-    run_row_with(conn, id, &passage, &adjudication)
+    run_row_with(conn, id, &passage, &adjudication, true)
 }
 
-/// [`run_row`] for a label the caller has just written and still holds, with its passage.
+/// [`run_row`] for a label the caller has just written and still holds, with its passage;
+/// `replace`: the row may have results already (it had a label before this one).
 pub(crate) fn run_row_with(
     conn: &Connection,
     id: &str,
     passage: &str,
     adjudication: &crate::label::Adjudication,
+    replace: bool,
 ) -> Result<Vec<QcResult>> {
-    forget(conn, id)?;
+    if replace {
+        forget(conn, id)?;
+    }
     let results = checks(passage, adjudication);
     if results.is_empty() {
         return Ok(results);

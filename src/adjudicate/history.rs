@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub(super) type Event = (&'static str, Option<String>, Option<String>, &'static str);
 
 /// One stored event: field, old value, new value, source, and a record's field bits.
-pub(super) type Stored<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a str, Option<i64>);
+pub(super) type Stored<'a> = (&'static str, Option<&'a str>, Option<&'a str>, &'static str, Option<i64>);
 
 /// The stored form of a row's events, in order: each run of two or more events that set a field
 /// with no old value, from one source, fields in [`FIELDS`] order, is one record.
@@ -38,7 +38,7 @@ pub(super) fn stored(events: &[Event]) -> Vec<Stored<'_>> {
             }
         }
         let (field, old, new, source) = &events[i];
-        out.push((field, old.as_deref(), new.as_deref(), source, None));
+        out.push((*field, old.as_deref(), new.as_deref(), *source, None));
         i += 1;
     }
     out

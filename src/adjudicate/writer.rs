@@ -75,23 +75,28 @@ impl Writer {
     }
 }
 
-/// Writes (or overwrites) a row's changed final fields, `(field, value, source)`, with one
-/// statement.
+/// Writes a row's changed final fields, `(field, value, source)`, with one statement;
+/// `overwrite`: the row has final fields already, which these may replace.
 pub(super) fn upsert_fields(
     tx: &Transaction,
     id: &str,
     fields: &[(&str, &Option<String>, &str)],
     who: i64,
     at: &str,
+    overwrite: bool,
 ) -> Result<()> {
     if fields.is_empty() {
         return Ok(());
     }
     let sql = format!(
-        "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES {}
-         ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
-             adjudicator_id = excluded.adjudicator_id, at = excluded.at",
-        vec!["(?, ?, ?, ?, ?, ?)"; fields.len()].join(", ")
+        "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES {}{}",
+        vec!["(?, ?, ?, ?, ?, ?)"; fields.len()].join(", "),
+        if overwrite {
+            " ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
+             adjudicator_id = excluded.adjudicator_id, at = excluded.at"
+        } else {
+            ""
+        }
     );
     let mut values: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() * 6);
     for (field, value, source) in fields {
