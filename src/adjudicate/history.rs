@@ -100,3 +100,14 @@ pub(super) fn history(conn: &Connection, id: &str) -> Result<Vec<HistoryEvent>> 
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The stored bits follow the order adjudication writes its fields in: a new field of the
+    /// final label goes at the end of both lists, never between.
+    #[test]
+    fn record_bits_follow_the_order_fields_are_written_in() {
+        let written: Vec<&str> = crate::label::FIELDS.iter().map(|f| f.as_str()).collect();
+        assert_eq!(written, super::FIELDS);
+    }
+}
