@@ -5,7 +5,7 @@
 //! reads the same after the upgrade, which leaves the file smaller.
 
 use crate::adjudicate::{fixture, YES};
-use crate::suggestions_once::{export_files, fb, fb_bare, worked_project};
+use crate::suggestions_once::{fb, upgrade_by_opening, worked_project, written_at, ExportBefore};
 use forcebench::adjudicate::{self, Choice, Resolution};
 use forcebench::annotate::Field;
 use forcebench::Project;
@@ -242,8 +242,7 @@ fn a_schema_20_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     }
     let before = histories(&p);
     let status_before = fb(&p, &["status", "--json"]);
-    let export_before = export_files(&p, &dir.path().join("export-before"));
-    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+    let export = ExportBefore::take(&p, dir.path());
 
     crate::common::rewind(&p, 20);
     // An event an earlier version wrote whose value is not the one that follows it (here: a bulk
@@ -306,16 +305,7 @@ fn a_schema_20_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     }
     let events_20: i64 =
         Connection::open(&p).unwrap().query_row("SELECT count(*) FROM adjudication_events", [], |r| r.get(0)).unwrap();
-    let size_20 = std::fs::metadata(&p).unwrap().len();
-
-    let out = assert_cmd::Command::cargo_bin("forcebench")
-        .unwrap()
-        .args(["--project", p.to_str().unwrap(), "status"])
-        .assert()
-        .success();
-    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(said.contains(&format!("from schema 20 to {}", forcebench::db::latest_version())), "{said}");
-    let size_21 = std::fs::metadata(&p).unwrap().len();
+    let (size_20, size_21) = upgrade_by_opening(&p, 20);
     assert!(size_21 < size_20, "the upgrade leaves the file smaller: {size_20} -> {size_21} bytes");
     let (events_21, records, stood_for): (i64, i64, i64) = Connection::open(&p)
         .unwrap()
@@ -356,12 +346,5 @@ fn a_schema_20_project_reads_the_same_after_the_upgrade_and_is_smaller() {
         raw[&odd]
     );
     assert_eq!(fb(&p, &["status", "--json"]), status_before);
-    let export_after = export_files(&p, &dir.path().join("export-after"));
-    assert_eq!(export_after.keys().collect::<Vec<_>>(), export_before.keys().collect::<Vec<_>>());
-    for (name, bytes) in &export_before {
-        if name != "manifest.json" && !name.ends_with("/manifest.json") && name != "DATASHEET.md" {
-            assert_eq!(&export_after[name], bytes, "{name} is the same after the upgrade");
-        }
-    }
-    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+    export.assert_same(&p, dir.path(), written_at);
 }

@@ -192,6 +192,26 @@ pub fn undo_schema18(conn: &rusqlite::Connection) {
     .unwrap();
 }
 
+/// Drops every trigger on `tables` (for a rewind that rewrites rows the guards protect) and gives
+/// back each one's name and SQL, to be made again after.
+fn lift_triggers(conn: &rusqlite::Connection, tables: &[&str]) -> Vec<(String, String)> {
+    let mut triggers = Vec::new();
+    for table in tables {
+        let found: Vec<(String, String)> = conn
+            .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1")
+            .unwrap()
+            .query_map([table], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        triggers.extend(found);
+    }
+    for (name, _) in &triggers {
+        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
+    }
+    triggers
+}
+
 /// Takes out what migration 19 changed (for tests that take a project back to an earlier
 /// schema): each record is the `prefill` or `confirm` events it stands for again, one per field in the
 /// order they were written (the fields spelled out here, not read from the code under test),
@@ -209,16 +229,7 @@ pub fn undo_schema19(conn: &rusqlite::Connection) {
 /// Only those of `prefill` events may be taken.
 pub fn undo_schema19_with_uids(conn: &rusqlite::Connection, was: Option<&rusqlite::Connection>) {
     const ORDER: [&str; 6] = ["evidence_span", "calibrated_claim", "raised_claim", "axis", "severity", "repair"];
-    let triggers: Vec<(String, String)> = conn
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('annotation_events', 'annotations')")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    for (name, _) in &triggers {
-        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
-    }
+    let triggers = lift_triggers(conn, &["annotation_events", "annotations"]);
     let starts = |conn: &rusqlite::Connection| -> Vec<(i64, i64)> {
         conn.prepare("SELECT id, field_set FROM annotation_events WHERE field_set IS NOT NULL")
             .unwrap()
@@ -375,16 +386,7 @@ pub fn undo_schema21(conn: &rusqlite::Connection) {
         "repair",
         "boundary_type",
     ];
-    let triggers: Vec<(String, String)> = conn
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'adjudication_events'")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    for (name, _) in &triggers {
-        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
-    }
+    let triggers = lift_triggers(conn, &["adjudication_events"]);
     let records = |conn: &rusqlite::Connection| -> Vec<(i64, i64)> {
         conn.prepare("SELECT id, field_set FROM adjudication_events WHERE field_set IS NOT NULL ORDER BY id DESC")
             .unwrap()

@@ -5,7 +5,7 @@
 
 use crate::common::*;
 use crate::packets::{annotate_and_return, forge_with_key, issue, packet_for};
-use crate::suggestions_once::{answers, export_files, fb, fb_bare, worked_project};
+use crate::suggestions_once::{answers, fb, upgrade_by_opening, worked_project, ExportBefore};
 use forcebench::packets::{self, Blinding};
 use forcebench::Project;
 use rusqlite::Connection;
@@ -135,8 +135,7 @@ fn a_schema_17_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     let qc_before = qc_answers(&p);
     let uids_before = uids(&Connection::open(&p).unwrap());
     let audit_before = fb(&p, &["locality", "list", "--json"]);
-    let export_before = export_files(&p, &dir.path().join("export-before"));
-    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+    let export = ExportBefore::take(&p, dir.path());
 
     as_schema17(&p);
     {
@@ -158,16 +157,7 @@ fn a_schema_17_project_reads_the_same_after_the_upgrade_and_is_smaller() {
             raw.query_row("SELECT count(*) FROM qc_results WHERE run_at IS NULL", [], |r| r.get(0)).unwrap();
         assert_eq!(undated, 0);
     }
-    let size_17 = std::fs::metadata(&p).unwrap().len();
-
-    let out = assert_cmd::Command::cargo_bin("forcebench")
-        .unwrap()
-        .args(["--project", p.to_str().unwrap(), "status"])
-        .assert()
-        .success();
-    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(said.contains(&format!("from schema 17 to {}", forcebench::db::latest_version())), "{said}");
-    let size_18 = std::fs::metadata(&p).unwrap().len();
+    let (size_17, size_18) = upgrade_by_opening(&p, 17);
     assert!(size_18 < size_17, "the upgrade leaves the file smaller: {size_17} -> {size_18} bytes");
     let conn = Connection::open(&p).unwrap();
     let blobs: i64 =
@@ -187,12 +177,7 @@ fn a_schema_17_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     }
     assert_eq!(qc_answers(&p), qc_before, "QC results changed in the upgrade");
     assert_eq!(fb(&p, &["locality", "list", "--json"]), audit_before);
-    let export_after = export_files(&p, &dir.path().join("export-after"));
-    assert_eq!(export_before.keys().collect::<Vec<_>>(), export_after.keys().collect::<Vec<_>>());
-    for (file, bytes) in &export_before {
-        assert!(export_after[file] == *bytes, "{file} differs after the upgrade");
-    }
-    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+    export.assert_same(&p, dir.path(), |_| false);
     // Locked rows keep their QC record: their run time cannot change either.
     let project = Project::open(&p).unwrap();
     let locked: String = project

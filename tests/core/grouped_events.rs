@@ -8,7 +8,7 @@
 use crate::common::*;
 use crate::compact_record::uids;
 use crate::packets::{accept, forge_with_key, issue, packet_for, return_to, rows_of, workspace_at};
-use crate::suggestions_once::{answers, export_files, fb, fb_bare, worked_project};
+use crate::suggestions_once::{answers, fb, upgrade_by_opening, worked_project, written_at, ExportBefore};
 use forcebench::annotate::{self, Field};
 use forcebench::packets::{self, Blinding};
 use forcebench::settings::SuggestionMode;
@@ -104,8 +104,7 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     let before = answers(&p);
     let uids_before = uids(&Connection::open(&p).unwrap());
     let audit_before = fb(&p, &["locality", "list", "--json"]);
-    let export_before = export_files(&p, &dir.path().join("export-before"));
-    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+    let export = ExportBefore::take(&p, dir.path());
 
     as_schema18(&p);
     let named = "SELECT count(*) FROM annotation_events WHERE packet_id IS NOT NULL";
@@ -118,16 +117,7 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
         )
         .unwrap();
     assert!(named_18 > 100, "schema 18 named the packet on every merged event: {named_18}");
-    let size_18 = std::fs::metadata(&p).unwrap().len();
-
-    let out = assert_cmd::Command::cargo_bin("forcebench")
-        .unwrap()
-        .args(["--project", p.to_str().unwrap(), "status"])
-        .assert()
-        .success();
-    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(said.contains(&format!("from schema 18 to {}", forcebench::db::latest_version())), "{said}");
-    let size_19 = std::fs::metadata(&p).unwrap().len();
+    let (size_18, size_19) = upgrade_by_opening(&p, 18);
     assert!(
         size_19 * 10 < size_18 * 9,
         "the upgrade leaves the file smaller by a tenth at least: {size_18} -> {size_19}"
@@ -176,14 +166,7 @@ fn a_schema_18_project_reads_the_same_after_the_upgrade_and_is_smaller() {
 
     assert_eq!(answers(&p), before, "histories, labels, agreement and uptake read the same");
     assert_eq!(fb(&p, &["locality", "list", "--json"]), audit_before);
-    let export_after = export_files(&p, &dir.path().join("export-after"));
-    assert_eq!(export_after.keys().collect::<Vec<_>>(), export_before.keys().collect::<Vec<_>>());
-    for (name, bytes) in &export_before {
-        if name != "manifest.json" && !name.ends_with("/manifest.json") && name != "DATASHEET.md" {
-            assert_eq!(&export_after[name], bytes, "{name} is the same after the upgrade");
-        }
-    }
-    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+    export.assert_same(&p, dir.path(), written_at);
 }
 
 #[test]

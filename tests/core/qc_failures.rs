@@ -5,7 +5,7 @@
 //! file smaller.
 
 use crate::common::*;
-use crate::suggestions_once::{export_files, fb, fb_bare, worked_project};
+use crate::suggestions_once::{fb, upgrade_by_opening, worked_project, written_at, ExportBefore};
 use forcebench::adjudicate::{self, Category, Checklist, Choice, QueueFilter, Resolution};
 use forcebench::Project;
 use rusqlite::Connection;
@@ -186,8 +186,7 @@ fn a_schema_19_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     let before = qc_answers(&p);
     let audit_before = fb(&p, &["locality", "list", "--json"]);
     let status_before = fb(&p, &["status", "--json"]);
-    let export_before = export_files(&p, &dir.path().join("export-before"));
-    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+    let export = ExportBefore::take(&p, dir.path());
 
     rewind(&p, 19);
     let (results_19, passed_19): (i64, i64) = Connection::open(&p)
@@ -198,16 +197,7 @@ fn a_schema_19_project_reads_the_same_after_the_upgrade_and_is_smaller() {
         passed_19 * 10 > results_19 * 9,
         "schema 19 kept a row per check, mostly passed: {passed_19} of {results_19}"
     );
-    let size_19 = std::fs::metadata(&p).unwrap().len();
-
-    let out = assert_cmd::Command::cargo_bin("forcebench")
-        .unwrap()
-        .args(["--project", p.to_str().unwrap(), "status"])
-        .assert()
-        .success();
-    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(said.contains(&format!("from schema 19 to {}", forcebench::db::latest_version())), "{said}");
-    let size_20 = std::fs::metadata(&p).unwrap().len();
+    let (size_19, size_20) = upgrade_by_opening(&p, 19);
     assert!(size_20 < size_19, "the upgrade leaves the file smaller: {size_19} -> {size_20} bytes");
     let failures: i64 =
         Connection::open(&p).unwrap().query_row("SELECT count(*) FROM qc_failures", [], |r| r.get(0)).unwrap();
@@ -216,12 +206,5 @@ fn a_schema_19_project_reads_the_same_after_the_upgrade_and_is_smaller() {
     assert_eq!(qc_answers(&p), before, "QC results and row states read the same");
     assert_eq!(fb(&p, &["locality", "list", "--json"]), audit_before);
     assert_eq!(fb(&p, &["status", "--json"]), status_before);
-    let export_after = export_files(&p, &dir.path().join("export-after"));
-    assert_eq!(export_after.keys().collect::<Vec<_>>(), export_before.keys().collect::<Vec<_>>());
-    for (name, bytes) in &export_before {
-        if name != "manifest.json" && !name.ends_with("/manifest.json") && name != "DATASHEET.md" {
-            assert_eq!(&export_after[name], bytes, "{name} is the same after the upgrade");
-        }
-    }
-    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+    export.assert_same(&p, dir.path(), written_at);
 }

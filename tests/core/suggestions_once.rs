@@ -137,6 +137,57 @@ pub(crate) fn worked_project(dir: &Path) -> std::path::PathBuf {
     p
 }
 
+/// What an upgrade must leave as it was: the project's export, file by file, and what `verify`
+/// answers on it.
+pub(crate) struct ExportBefore {
+    files: BTreeMap<String, Vec<u8>>,
+    verify: String,
+}
+
+impl ExportBefore {
+    /// Exports the project into `dir/export-before` and verifies it.
+    pub(crate) fn take(path: &Path, dir: &Path) -> ExportBefore {
+        let out = dir.join("export-before");
+        let files = export_files(path, &out);
+        ExportBefore { files, verify: fb_bare(&["verify", out.to_str().unwrap()]) }
+    }
+
+    /// Exports the project again (into `dir/export-after`): the same files, each with the same
+    /// bytes but those `varies` names (a file that records when it was written), and the same
+    /// answer from `verify`.
+    pub(crate) fn assert_same(&self, path: &Path, dir: &Path, varies: impl Fn(&str) -> bool) {
+        let out = dir.join("export-after");
+        let after = export_files(path, &out);
+        assert_eq!(after.keys().collect::<Vec<_>>(), self.files.keys().collect::<Vec<_>>());
+        for (name, bytes) in &self.files {
+            if !varies(name) {
+                assert!(after[name] == *bytes, "{name} is not the same after the upgrade");
+            }
+        }
+        assert_eq!(fb_bare(&["verify", out.to_str().unwrap()]), self.verify);
+    }
+}
+
+/// The export's files that record when they were written (schema 18 on), compared by what they
+/// say elsewhere.
+pub(crate) fn written_at(name: &str) -> bool {
+    name == "manifest.json" || name.ends_with("/manifest.json") || name == "DATASHEET.md"
+}
+
+/// Opens the project as a user would (`status`), which upgrades it from schema `from`, checks the
+/// upgrade says so, and gives the file's size before and after.
+pub(crate) fn upgrade_by_opening(path: &Path, from: i64) -> (u64, u64) {
+    let before = std::fs::metadata(path).unwrap().len();
+    let out = Command::cargo_bin("forcebench")
+        .unwrap()
+        .args(["--project", path.to_str().unwrap(), "status"])
+        .assert()
+        .success();
+    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(said.contains(&format!("from schema {from} to {}", forcebench::db::latest_version())), "{said}");
+    (before, std::fs::metadata(path).unwrap().len())
+}
+
 pub(crate) fn export_files(path: &Path, out: &Path) -> BTreeMap<String, Vec<u8>> {
     fb(path, &["export", out.to_str().unwrap()]);
     let mut files = BTreeMap::new();
@@ -181,8 +232,7 @@ fn a_schema_16_project_reads_the_same_after_the_upgrade_compacts_it() {
     let dir = tempfile::tempdir().unwrap();
     let p = worked_project(dir.path());
     let before = answers(&p);
-    let export_before = export_files(&p, &dir.path().join("export-before"));
-    let verify_before = fb_bare(&["verify", dir.path().join("export-before").to_str().unwrap()]);
+    let export = ExportBefore::take(&p, dir.path());
 
     // The same project as schema 16 stored it: every history is the table's own values, as
     // schema 16 read them, and they are what this build read from the marks.
@@ -235,12 +285,7 @@ fn a_schema_16_project_reads_the_same_after_the_upgrade_compacts_it() {
     for (key, was) in &before {
         assert_eq!(after.get(key), Some(was), "{key} changed in the upgrade");
     }
-    let export_after = export_files(&p, &dir.path().join("export-after"));
-    assert_eq!(export_before.keys().collect::<Vec<_>>(), export_after.keys().collect::<Vec<_>>());
-    for (file, bytes) in &export_before {
-        assert!(export_after[file] == *bytes, "{file} differs after the upgrade");
-    }
-    assert_eq!(fb_bare(&["verify", dir.path().join("export-after").to_str().unwrap()]), verify_before);
+    export.assert_same(&p, dir.path(), |_| false);
 }
 
 #[test]
