@@ -123,7 +123,7 @@ def bare_floor(before, after, work, step):
               for name, _ in tables}
     ordered = []
     while tables:
-        ready = next(t for t in tables if refers[t[0]] <= {o[0] for o in ordered} | (refers[t[0]] - {x[0] for x in tables}))
+        ready = next(t for t in tables if not refers[t[0]] & {x[0] for x in tables})
         ordered.append(ready)
         tables.remove(ready)
     tables = ordered

@@ -388,7 +388,8 @@ fn write(
              calibrated_supported = excluded.calibrated_supported, raised_underwarranted = excluded.raised_underwarranted,
              one_local_axis = excluded.one_local_axis, no_unrelated_addition = excluded.no_unrelated_addition,
              guideline_version = excluded.guideline_version";
-    let sql = if earlier.is_none() { INSERT.to_string() } else { format!("{INSERT}{OVERWRITE}") };
+    let sql: std::borrow::Cow<str> =
+        if earlier.is_none() { INSERT.into() } else { format!("{INSERT}{OVERWRITE}").into() };
     tx.prepare_cached(&sql)?.execute(params![
         id,
         decision,

@@ -5,25 +5,12 @@
 
 use crate::common::*;
 use crate::packets::{annotate_and_return, forge_with_key, issue, packet_for};
+use crate::qc_failures::qc_answers;
 use crate::suggestions_once::{answers, fb, upgrade_by_opening, worked_project, ExportBefore};
 use forcebench::packets::{self, Blinding};
 use forcebench::Project;
 use rusqlite::Connection;
-use std::collections::BTreeMap;
 use std::path::Path;
-
-/// Every row's QC results as `qc::results` reads them, and each row's run time.
-fn qc_answers(path: &Path) -> BTreeMap<String, String> {
-    let conn = Connection::open(path).unwrap();
-    let ids: Vec<String> = conn
-        .prepare("SELECT candidate_id FROM qc_runs ORDER BY 1")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    ids.into_iter().map(|id| (id.clone(), format!("{:?}", forcebench::qc::results(&conn, &id).unwrap()))).collect()
-}
 
 /// Each event's uid as text, in event order.
 pub(crate) fn uids(conn: &Connection) -> Vec<String> {

@@ -40,7 +40,7 @@ fn checked_project(dir: &Path) -> (PathBuf, Vec<String>) {
 }
 
 /// Every row's QC results as `qc::results` reads them, and every row's workflow state.
-fn qc_answers(path: &Path) -> BTreeMap<String, String> {
+pub(crate) fn qc_answers(path: &Path) -> BTreeMap<String, String> {
     let conn = Connection::open(path).unwrap();
     let ids: Vec<String> = conn
         .prepare("SELECT id FROM candidates ORDER BY id")
