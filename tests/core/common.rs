@@ -357,12 +357,10 @@ pub fn undo_schema20(conn: &rusqlite::Connection) {
          ALTER TABLE qc_runs_19 RENAME TO qc_runs;",
     )
     .unwrap();
-    for (table, when, row) in
-        [("qc_results", "insert", "NEW"), ("qc_results", "update", "OLD"), ("qc_results", "delete", "OLD")]
-            .into_iter()
-            .chain([("qc_runs", "insert", "NEW"), ("qc_runs", "update", "OLD"), ("qc_runs", "delete", "OLD")])
-    {
-        conn.execute_batch(&lock(table, when, row)).unwrap();
+    for table in ["qc_results", "qc_runs"] {
+        for (when, row) in [("insert", "NEW"), ("update", "OLD"), ("delete", "OLD")] {
+            conn.execute_batch(&lock(table, when, row)).unwrap();
+        }
     }
 }
 
