@@ -144,7 +144,10 @@ def bare_floor(before, after, work, step):
             inserts.append(f'INSERT INTO main."{name}" ({cols}) SELECT {cols} FROM d."{name}";')
     con.commit()
     con.close()
+    # temp_store MEMORY keeps the floor's statement journals in memory, as the tool's own SQLite
+    # does (built to spill them only past 16 MiB: .cargo/config.toml); this sqlite3 spills at 64 KiB.
     script = "\n".join(["PRAGMA foreign_keys = ON;", "PRAGMA synchronous = FULL;", "PRAGMA cache_size = -1048576;",
+                        "PRAGMA temp_store = MEMORY;",
                         f"ATTACH '{delta}' AS d;", "BEGIN;", *inserts, "COMMIT;"])
     t = timed(["sqlite3", floor_db, script])
     for f in (floor_db, delta):
@@ -259,9 +262,10 @@ def annotation_floor(before, after, work):
             shutil.copy(before + ext, floor + ext)
     conn = sqlite3.connect(floor, isolation_level=None)
     # The pragmas of a bulk write (src/db.rs): without the same page cache, the floor's index
-    # inserts would thrash a 2 MiB cache that the step never uses.
+    # inserts would thrash a 2 MiB cache that the step never uses; statement journals in memory, as
+    # the tool's SQLite keeps them (see bare_floor).
     for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON", "cache_size = -1048576",
-                   "mmap_size = 1073741824"):
+                   "mmap_size = 1073741824", "temp_store = MEMORY"):
         conn.execute(f"PRAGMA {pragma}")
     start = time.perf_counter()
     conn.execute("BEGIN IMMEDIATE")

@@ -116,6 +116,47 @@ fn connection_pragmas_are_set() {
     assert_eq!(get("application_id"), db::APPLICATION_ID.to_string());
 }
 
+/// SQLite's temporary files are unlinked as soon as they are opened: they show in the process's
+/// open files as `/var/tmp/etilqs_...` (or under `SQLITE_TMPDIR`) marked deleted.
+fn open_sqlite_temp_files() -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter(|target| target.to_string_lossy().contains("etilqs_"))
+        .count()
+}
+
+/// A long bulk write runs thousands of statements in one transaction. SQLite built with its
+/// default moved a statement's undo record to a temporary file once it passed 16 pages, and the
+/// rest of the transaction then wrote every statement's record there, two system calls a page.
+/// This build keeps up to 16 MiB in memory (.cargo/config.toml).
+#[test]
+fn a_statement_that_rewrites_many_pages_keeps_its_journal_in_memory() {
+    let (_dir, _path, mut project) = temp_project();
+    let options: Vec<String> = {
+        let mut stmt = project.conn().prepare("PRAGMA compile_options").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap()
+    };
+    assert!(options.iter().any(|o| o == "STMTJRNL_SPILL=16777216"), "{options:?}");
+
+    let conn = project.conn_mut();
+    conn.execute_batch(
+        "CREATE TABLE wide (id INTEGER PRIMARY KEY, body TEXT NOT NULL CHECK (length(body) < 1000));
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+         INSERT INTO wide SELECT i, printf('%.200c', 'x') FROM n;",
+    )
+    .unwrap();
+    let pages: i64 = conn.query_row("SELECT count(*) FROM dbstat WHERE name = 'wide'", [], |r| r.get(0)).unwrap();
+    assert!(pages > 64, "the table spans {pages} pages, more than the default's 16");
+    let before = open_sqlite_temp_files();
+    let tx = conn.transaction().unwrap();
+    tx.execute("INSERT INTO wide VALUES (0, 'first')", []).unwrap();
+    // Rewrites every page of the table; a statement that may fail half-way needs its journal.
+    tx.execute("UPDATE wide SET body = body || 'y'", []).unwrap();
+    assert_eq!(open_sqlite_temp_files(), before, "the statement journal went to a temporary file");
+    tx.commit().unwrap();
+}
+
 fn assert_refused_unchanged(path: &std::path::Path, code: &str, needle: &str) {
     let before = std::fs::read(path).unwrap();
     let err = Project::open(path).err().expect("open should fail");
