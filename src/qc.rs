@@ -22,6 +22,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use ts_rs::TS;
 
@@ -75,9 +76,23 @@ fn result(check: &str, severity: Severity, failure: Option<String>) -> QcResult 
     QcResult { check: check.to_string(), severity, passed: failure.is_none(), detail: failure }
 }
 
-/// Lower-cased words (letters and digits).
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+/// Lower-cased words (letters and digits). A word with no capital in plain ASCII is borrowed:
+/// a bulk step checks every accepted row, and most words need no copy.
+fn words(s: &str) -> Vec<Cow<'_, str>> {
+    words_as_written(s)
+        .map(|w| {
+            if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                Cow::Borrowed(w)
+            } else {
+                Cow::Owned(w.to_lowercase())
+            }
+        })
+        .collect()
+}
+
+/// The words of `s` as written (letters and digits).
+fn words_as_written(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
 /// Capitalised words not at the start of a sentence, and all-caps words: a rough stand-in for
@@ -86,12 +101,12 @@ pub fn entities(s: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut sentence_start = true;
     for token in s.split_whitespace() {
-        let word: String = token.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric());
         let first = word.chars().next();
         let acronym =
             word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && word.chars().all(|c| !c.is_lowercase());
         if first.is_some_and(char::is_uppercase) && (!sentence_start || acronym) {
-            out.insert(word.clone());
+            out.insert(word.to_string());
         }
         if !word.is_empty() {
             sentence_start = token.ends_with(['.', '!', '?']);
@@ -103,18 +118,20 @@ pub fn entities(s: &str) -> BTreeSet<String> {
 /// Numbers written with digits (a decimal point or thousands comma kept), e.g. `12.5`, `1,000`.
 pub fn numbers(s: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let chars: Vec<char> = s.chars().collect();
+    // Digits, points and commas are ASCII, and an ASCII byte is never part of a longer UTF-8
+    // character: walking the bytes finds what walking the characters would, without a copy.
+    let bytes = s.as_bytes();
     let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_digit() {
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
             let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || ((chars[i] == '.' || chars[i] == ',') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+            while i < bytes.len()
+                && (bytes[i].is_ascii_digit()
+                    || ((bytes[i] == b'.' || bytes[i] == b',') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
             {
                 i += 1;
             }
-            out.insert(chars[start..i].iter().collect::<String>().replace(',', ""));
+            out.insert(s[start..i].replace(',', ""));
         } else {
             i += 1;
         }
@@ -140,14 +157,16 @@ const MONTHS: [&str; 12] = [
 /// Years (1000-2099) and month names. "may" counts only when capitalised.
 pub fn dates(s: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for token in s.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()) {
-        let lower = token.to_lowercase();
+    for token in words_as_written(s) {
         let year = token.len() == 4
             && token.chars().all(|c| c.is_ascii_digit())
             && (token.starts_with('1') || token.starts_with("20"));
-        let month = MONTHS.contains(&lower.as_str()) && (lower != "may" || token.starts_with('M'));
+        // Month names are ASCII, and no other character lower-cases to one of their letters.
+        let month = token.is_ascii()
+            && MONTHS.iter().any(|m| m.eq_ignore_ascii_case(token))
+            && (!token.eq_ignore_ascii_case("may") || token.starts_with('M'));
         if year || month {
-            out.insert(lower);
+            out.insert(token.to_ascii_lowercase());
         }
     }
     out
@@ -155,18 +174,23 @@ pub fn dates(s: &str) -> BTreeSet<String> {
 
 /// Word-level edit distance divided by the longer claim's length in words.
 pub fn rewrite_share(a: &str, b: &str) -> f64 {
-    let (a, b) = (words(a), words(b));
+    share_changed(&words(a), &words(b))
+}
+
+/// [`rewrite_share`] of two claims' words.
+fn share_changed(a: &[Cow<str>], b: &[Cow<str>]) -> f64 {
     let longest = a.len().max(b.len());
     if longest == 0 {
         return 0.0;
     }
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, x) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+        cur[0] = i + 1;
         for (j, y) in b.iter().enumerate() {
             cur[j + 1] = (prev[j] + usize::from(x != y)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()] as f64 / longest as f64
 }
@@ -194,12 +218,17 @@ fn changed_dates(calibrated: &BTreeSet<String>, raised: &BTreeSet<String>) -> St
 
 /// The locality warnings for a raised claim against its calibrated claim.
 pub fn locality(calibrated: &str, raised: &str) -> Vec<QcResult> {
-    let cal_words: BTreeSet<String> = words(calibrated).into_iter().collect();
+    locality_of((calibrated, &words(calibrated)), (raised, &words(raised)))
+}
+
+/// [`locality`] of two claims, each with its words.
+fn locality_of((calibrated, cal): (&str, &[Cow<str>]), (raised, rai): (&str, &[Cow<str>])) -> Vec<QcResult> {
+    let cal_words: BTreeSet<&str> = cal.iter().map(|w| w.as_ref()).collect();
     let new_entities: BTreeSet<String> =
-        entities(raised).into_iter().filter(|e| words(e).iter().any(|w| !cal_words.contains(w))).collect();
+        entities(raised).into_iter().filter(|e| words(e).iter().any(|w| !cal_words.contains(w.as_ref()))).collect();
     let new_numbers: BTreeSet<String> = numbers(raised).difference(&numbers(calibrated)).cloned().collect();
     let (dc, dr) = (dates(calibrated), dates(raised));
-    let share = rewrite_share(calibrated, raised);
+    let share = share_changed(cal, rai);
     vec![
         result(
             "locality_new_entities",
@@ -246,13 +275,15 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
         ),
     ];
     let (cal, raised) = (value(Field::CalibratedClaim), value(Field::RaisedClaim));
-    let norm = |s: &str| words(s).join(" ");
+    // Each claim split into words once, for this check and the locality checks.
+    let claims = cal.zip(raised).map(|(c, r)| ((c, words(c)), (r, words(r))));
     out.push(result(
         "claims_differ",
         Severity::Error,
-        match (cal, raised) {
-            (Some(c), Some(r)) if norm(c) == norm(r) => Some("the calibrated and raised claims are the same".into()),
-            (Some(_), Some(_)) => None,
+        match (cal, raised, &claims) {
+            // Words hold no spaces: the same words are the same claim up to case and spacing.
+            (_, _, Some(((_, c), (_, r)))) if c == r => Some("the calibrated and raised claims are the same".into()),
+            (_, _, Some(_)) => None,
             _ => Some("a claim is missing".into()),
         },
     ));
@@ -287,8 +318,8 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
             None => result(&check, Severity::Warning, Some(format!("not answered: {question}"))),
         });
     }
-    if let (Some(c), Some(r)) = (cal, raised) {
-        out.extend(locality(c, r));
+    if let Some(((c, cw), (r, rw))) = &claims {
+        out.extend(locality_of((c, cw), (r, rw)));
     }
     out
 }
@@ -488,3 +519,4 @@ fn run_in(project: &mut Project) -> Result<QcReport> {
     tx.commit()?;
     Ok(report)
 }
+

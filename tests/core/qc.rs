@@ -63,6 +63,25 @@ fn qc_heuristics_by_hand() {
     assert_eq!(qc::numbers("between 1,200 and 1,500 adults, 12.5% of them"), set(&["1200", "1500", "12.5"]));
     assert_eq!(qc::dates("As of May 2021 it may change"), set(&["2021", "may"]));
     assert!(qc::dates("it may change").is_empty());
+    // Text beyond plain ASCII, and the edges of each pattern.
+    assert_eq!(
+        qc::entities("The NASA probe met Ärzte in U.S. labs. Then Paris"),
+        set(&["NASA", "Ärzte", "U.S", "Paris"]),
+        "a capital after a non-ASCII letter, a dotted acronym ending a sentence, a sentence's first word left out"
+    );
+    assert_eq!(
+        qc::numbers("1,000.5 then 12. or 3,4 and ,5 but not \u{663}\u{664}"),
+        set(&["1000.5", "12", "34", "5"]),
+        "a trailing point is not part of a number, and only ASCII digits count"
+    );
+    assert_eq!(
+        qc::dates("In MAY 2024 a may-be trial of MARCH 1999 ran to 2101 and june, not \u{212A}elvin"),
+        set(&["may", "2024", "march", "1999", "june"]),
+        "capitals are lowered, lower-case may is not a month, 2101 is not a year"
+    );
+    // Lower-cased words: "Straße" and "STRASSE" differ, "ÄRZTE" and "ärzte" do not.
+    assert!((qc::rewrite_share("ÄRZTE may help in Straße 5", "ärzte will help in STRASSE 5") - 2.0 / 6.0).abs() < 1e-12);
+    assert_eq!(qc::rewrite_share("", ""), 0.0);
     // "tea may lower risk" -> "tea lowers risk": delete "may", substitute "lower": 2 of 4 words.
     assert!((qc::rewrite_share("Tea may lower risk", "Tea lowers risk") - 0.5).abs() < 1e-12);
     let warnings = qc::locality("The drug may reduce pain in adults.", "The drug reduces pain in all adults.");
