@@ -117,10 +117,11 @@ struct Pair {
 /// Both finished annotations of a row, A first; an error naming the row if it has fewer.
 fn pair_in(conn: &rusqlite::Connection, id: &str) -> Result<Pair> {
     let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
+    // In the assignment index's order, as `stored::stored_pair_in` reads it.
     let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.name, coalesce(n.finished, 0) FROM assignments s JOIN annotators a ON a.id = s.annotator_id
          LEFT JOIN annotations n ON n.candidate_id = s.candidate_id AND n.annotator_id = s.annotator_id
-         WHERE s.candidate_id = ?1 ORDER BY a.id",
+         WHERE s.candidate_id = ?1 ORDER BY s.annotator_id",
     )?;
     let people: Vec<(i64, String, bool)> =
         stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;

@@ -17,12 +17,14 @@ use crate::error::{Error, Result};
 /// suggestion; the same refusals as [`super::pair_in`].
 pub(super) fn stored_pair_in(conn: &Connection, id: &str) -> Result<Pair> {
     let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
+    // A first (the lower annotator id) in the assignment index's own order: ordered by the
+    // annotator's row instead, SQLite sorted the two rows in a temporary tree for every row.
     let mut stmt = conn.prepare_cached(
         "SELECT a.name, n.decision, n.evidence_span, n.span_start, n.span_end, n.calibrated_claim, n.raised_claim,
                 n.axis, n.severity, n.boundary_type, n.repair, n.notes, n.seconds_spent
          FROM assignments s JOIN annotators a ON a.id = s.annotator_id
          JOIN annotations n ON n.candidate_id = s.candidate_id AND n.annotator_id = s.annotator_id
-         WHERE s.candidate_id = ?1 AND n.finished = 1 ORDER BY a.id",
+         WHERE s.candidate_id = ?1 AND n.finished = 1 ORDER BY s.annotator_id",
     )?;
     let mut rows = stmt.query([id])?;
     let mut found: Vec<(String, Annotation)> = Vec::with_capacity(2);
