@@ -146,6 +146,8 @@ pub struct CandidateDetail {
 const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id, c.context, \
      c.passage, c.evidence_span, c.calibrated_claim, c.raised_claim, c.repair, c.rationale, \
      c.axis, c.severity, c.construction_family";
+/// How many columns [`CANDIDATE_COLUMNS`] names: a query's own columns follow them.
+const CANDIDATE_COLUMN_COUNT: usize = 14;
 
 fn parse_enum<T: std::str::FromStr<Err = String>>(idx: usize, s: String) -> rusqlite::Result<T> {
     s.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into()))
@@ -369,10 +371,10 @@ pub fn get(project: &Project, id: &str) -> Result<CandidateDetail> {
             Ok(CandidateDetail {
                 candidate: candidate_from_row(r)?,
                 state,
-                content_sha256: r.get(14)?,
-                seq: r.get(15)?,
-                imported_from: r.get(16)?,
-                imported_at: r.get(17)?,
+                content_sha256: r.get(CANDIDATE_COLUMN_COUNT)?,
+                seq: r.get(CANDIDATE_COLUMN_COUNT + 1)?,
+                imported_from: r.get(CANDIDATE_COLUMN_COUNT + 2)?,
+                imported_at: r.get(CANDIDATE_COLUMN_COUNT + 3)?,
             })
         })
         .optional()?
@@ -388,6 +390,13 @@ pub(crate) fn find(project: &Project, id: &str) -> Result<Option<Candidate>> {
 pub(crate) fn find_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Candidate>> {
     let sql = format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1");
     Ok(conn.prepare_cached(&sql)?.query_row([id], candidate_from_row).optional()?)
+}
+
+/// [`find_in`] with the row's stored content hash, read in the same look-up.
+pub(crate) fn find_with_hash_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<(Candidate, String)>> {
+    let sql = format!("SELECT {CANDIDATE_COLUMNS}, c.content_sha256 FROM candidates c WHERE c.id = ?1");
+    let row = |r: &Row| Ok((candidate_from_row(r)?, r.get(CANDIDATE_COLUMN_COUNT)?));
+    Ok(conn.prepare_cached(&sql)?.query_row([id], row).optional()?)
 }
 
 /// Feeds serialised bytes into a hasher.
@@ -426,5 +435,13 @@ impl serde::Serialize for Canonical<'_> {
             seq.serialize_element(family)?;
         }
         seq.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_column_count_is_the_columns_named() {
+        assert_eq!(super::CANDIDATE_COLUMNS.split(',').count(), super::CANDIDATE_COLUMN_COUNT);
     }
 }

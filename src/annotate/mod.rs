@@ -258,12 +258,34 @@ fn insert_event_with(
     Ok(tx.last_insert_rowid())
 }
 
-/// Rewrites the cache row from an annotation.
+/// Rewrites the cache row from an annotation; a row stored before keeps its time spent, which
+/// only its own statement adds to.
 pub(crate) fn store(
     tx: &rusqlite::Connection,
     a: &Annotation,
     annotator_id: i64,
     last_event: Option<i64>,
+) -> Result<()> {
+    store_row(tx, a, annotator_id, last_event, false)
+}
+
+/// [`store`], also setting the time spent to the annotation's (a merged return states the
+/// whole time spent on the row).
+pub(crate) fn store_with_time(
+    tx: &rusqlite::Connection,
+    a: &Annotation,
+    annotator_id: i64,
+    last_event: Option<i64>,
+) -> Result<()> {
+    store_row(tx, a, annotator_id, last_event, true)
+}
+
+fn store_row(
+    tx: &rusqlite::Connection,
+    a: &Annotation,
+    annotator_id: i64,
+    last_event: Option<i64>,
+    with_time: bool,
 ) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO annotations (candidate_id, annotator_id, decision, evidence_span, span_start, span_end,
@@ -276,6 +298,7 @@ pub(crate) fn store(
              calibrated_claim = excluded.calibrated_claim, raised_claim = excluded.raised_claim,
              axis = excluded.axis, severity = excluded.severity, boundary_type = excluded.boundary_type,
              repair = excluded.repair, notes = excluded.notes, finished = excluded.finished,
+             seconds_spent = iif(?18, excluded.seconds_spent, annotations.seconds_spent),
              last_event_id = coalesce(excluded.last_event_id, annotations.last_event_id),
              updated_at = excluded.updated_at",
     )?
@@ -297,6 +320,7 @@ pub(crate) fn store(
         a.seconds_spent,
         last_event,
         now(),
+        with_time,
     ])?;
     Ok(())
 }

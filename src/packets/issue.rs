@@ -199,11 +199,7 @@ fn issue_into(
 }
 
 pub(super) fn candidate_with_hash(conn: &rusqlite::Connection, id: &str) -> Result<(Candidate, String)> {
-    // Reuse the candidate reader through a lightweight query of the hash.
-    let hash: String =
-        conn.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
-    let c = candidate::find_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))?;
-    Ok((c, hash))
+    candidate::find_with_hash_in(conn, id)?.ok_or_else(|| Error::CandidateNotFound(id.into()))
 }
 
 fn safe_name(name: &str) -> String {
