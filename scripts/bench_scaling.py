@@ -144,8 +144,9 @@ def bare_floor(before, after, work, step):
             inserts.append(f'INSERT INTO main."{name}" ({cols}) SELECT {cols} FROM d."{name}";')
     con.commit()
     con.close()
-    # temp_store MEMORY keeps the floor's statement journals in memory, as the tool's own SQLite
-    # does (built to spill them only past 16 MiB: .cargo/config.toml); this sqlite3 spills at 64 KiB.
+    # temp_store MEMORY keeps the floor's statement journals in memory: its one statement per table
+    # would move them to a temporary file past 64 KiB, which the tool's own statements, one per row
+    # and kept in memory up to 256 KiB (.cargo/config.toml), no longer do.
     script = "\n".join(["PRAGMA foreign_keys = ON;", "PRAGMA synchronous = FULL;", "PRAGMA cache_size = -1048576;",
                         "PRAGMA temp_store = MEMORY;",
                         f"ATTACH '{delta}' AS d;", "BEGIN;", *inserts, "COMMIT;"])
