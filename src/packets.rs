@@ -728,6 +728,7 @@ fn merge_one(
     project_edits(tx, p, annotator_id, &issued_at, file, &workspace_id, &checked)?;
 
     let mut return_id = None;
+    let (mode, shows) = (crate::settings::suggestion_mode(tx)?, annotate::shows_axis_severity(tx)?);
     for (row, c, events, _, fresh) in &checked {
         // A row with new events is merged whatever its time; only another row's time is looked up.
         let seconds_changed = match row.seconds_spent {
@@ -886,7 +887,7 @@ fn merge_one(
             report.new_events += 1;
         }
         report.changed_rows += u64::from(changed);
-        let mut current: Annotation = annotate::fold(tx, c, annotator_id, &p.annotator)?;
+        let mut current: Annotation = annotate::fold_to_store(tx, c, annotator_id, &p.annotator, mode, shows)?;
         if let Some(seconds) = row.seconds_spent {
             current.seconds_spent = seconds;
         }

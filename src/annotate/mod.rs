@@ -38,7 +38,7 @@ use crate::settings::SuggestionMode;
 use crate::vocab::{Axis, BoundaryType, Decision};
 /// Whether suggested axis and severity are shown (and so pre-filled) to annotators in this
 /// project: false in a workspace opened from a strictly blinded packet.
-fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
+pub(crate) fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
     Ok(tx
         .query_row("SELECT blinding FROM workspace WHERE singleton = 1", [], |r| r.get::<_, String>(0))
         .optional()?
@@ -55,6 +55,21 @@ pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, 
     fold_with(tx, c, annotator_id, annotator, crate::settings::suggestion_mode(tx)?, None)
 }
 
+/// [`fold`] for a step that stores the annotation of many rows (a merge), with the project's
+/// suggestion mode and whether axis and severity are shown read once for all of them. Whether
+/// the annotator can undo is not worked out (`can_undo` stays false): only a view shows it, and
+/// finding the event an undo would take back is a second walk of the row's events.
+pub(crate) fn fold_to_store(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    annotator: &str,
+    mode: SuggestionMode,
+    shows: bool,
+) -> Result<Annotation> {
+    fold_events(tx, c, annotator_id, annotator, mode, Some(shows), false)
+}
+
 /// [`fold`] with the project's suggestion mode (and whether axis and severity are shown, when
 /// known) already read.
 fn fold_with(
@@ -64,6 +79,19 @@ fn fold_with(
     annotator: &str,
     mode: SuggestionMode,
     shows: Option<bool>,
+) -> Result<Annotation> {
+    fold_events(tx, c, annotator_id, annotator, mode, shows, true)
+}
+
+/// [`fold_with`]; `undo`: also work out whether the annotator can undo.
+fn fold_events(
+    tx: &rusqlite::Connection,
+    c: &Candidate,
+    annotator_id: i64,
+    annotator: &str,
+    mode: SuggestionMode,
+    shows: Option<bool>,
+    undo: bool,
 ) -> Result<Annotation> {
     let mut a = Annotation::empty(c, annotator);
     a.suggestion_mode = mode;
@@ -124,7 +152,7 @@ fn fold_with(
         shown.seconds_spent = a.seconds_spent;
         return Ok(shown);
     }
-    a.can_undo = undo_target(tx, c, annotator_id)?.is_some();
+    a.can_undo = undo && undo_target(tx, c, annotator_id)?.is_some();
     a.refresh(&c.passage);
     Ok(a)
 }
