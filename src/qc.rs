@@ -519,4 +519,3 @@ fn run_in(project: &mut Project) -> Result<QcReport> {
     tx.commit()?;
     Ok(report)
 }
-

@@ -80,7 +80,9 @@ fn qc_heuristics_by_hand() {
         "capitals are lowered, lower-case may is not a month, 2101 is not a year"
     );
     // Lower-cased words: "Straße" and "STRASSE" differ, "ÄRZTE" and "ärzte" do not.
-    assert!((qc::rewrite_share("ÄRZTE may help in Straße 5", "ärzte will help in STRASSE 5") - 2.0 / 6.0).abs() < 1e-12);
+    assert!(
+        (qc::rewrite_share("ÄRZTE may help in Straße 5", "ärzte will help in STRASSE 5") - 2.0 / 6.0).abs() < 1e-12
+    );
     assert_eq!(qc::rewrite_share("", ""), 0.0);
     // "tea may lower risk" -> "tea lowers risk": delete "may", substitute "lower": 2 of 4 words.
     assert!((qc::rewrite_share("Tea may lower risk", "Tea lowers risk") - 0.5).abs() < 1e-12);
