@@ -887,11 +887,11 @@ fn merge_one(
             report.new_events += 1;
         }
         report.changed_rows += u64::from(changed);
-        let mut current: Annotation = annotate::fold_to_store(tx, c, annotator_id, &p.annotator, mode, shows)?;
+        let mut current: Annotation = annotate::fold_with(tx, c, annotator_id, &p.annotator, mode, Some(shows), false)?;
         if let Some(seconds) = row.seconds_spent {
             current.seconds_spent = seconds;
         }
-        annotate::store_with_time(tx, &current, annotator_id, last)?;
+        annotate::store_row(tx, &current, annotator_id, last, true)?;
     }
     report.merged = return_id.is_some();
     report.finished_rows = count_finished(tx, p, annotator_id)?;

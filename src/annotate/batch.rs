@@ -51,7 +51,7 @@ pub(crate) fn import_row(
     if first.is_some() {
         crate::rowstate::guard_labels(tx, &c.id).map_err(|e| (first, e))?;
     }
-    let mut current = fold_with(tx, c, annotator_id, annotator, batch.mode, Some(batch.shows_axis_severity))
+    let mut current = fold_with(tx, c, annotator_id, annotator, batch.mode, Some(batch.shows_axis_severity), true)
         .map_err(|e| (first, e))?;
     let mut last = None;
     let mut changed = 0u64;

@@ -52,39 +52,14 @@ pub(crate) fn shows_axis_severity(tx: &rusqlite::Connection) -> Result<bool> {
 /// had before the event it undoes. Pre-fills recorded before suggestion modes existed (mode
 /// NULL) were accepted unconfirmed then and stay so.
 pub(crate) fn fold(tx: &rusqlite::Connection, c: &Candidate, annotator_id: i64, annotator: &str) -> Result<Annotation> {
-    fold_with(tx, c, annotator_id, annotator, crate::settings::suggestion_mode(tx)?, None)
-}
-
-/// [`fold`] for a step that stores the annotation of many rows (a merge), with the project's
-/// suggestion mode and whether axis and severity are shown read once for all of them. Whether
-/// the annotator can undo is not worked out (`can_undo` stays false): only a view shows it, and
-/// finding the event an undo would take back is a second walk of the row's events.
-pub(crate) fn fold_to_store(
-    tx: &rusqlite::Connection,
-    c: &Candidate,
-    annotator_id: i64,
-    annotator: &str,
-    mode: SuggestionMode,
-    shows: bool,
-) -> Result<Annotation> {
-    fold_events(tx, c, annotator_id, annotator, mode, Some(shows), false)
+    fold_with(tx, c, annotator_id, annotator, crate::settings::suggestion_mode(tx)?, None, true)
 }
 
 /// [`fold`] with the project's suggestion mode (and whether axis and severity are shown, when
-/// known) already read.
-fn fold_with(
-    tx: &rusqlite::Connection,
-    c: &Candidate,
-    annotator_id: i64,
-    annotator: &str,
-    mode: SuggestionMode,
-    shows: Option<bool>,
-) -> Result<Annotation> {
-    fold_events(tx, c, annotator_id, annotator, mode, shows, true)
-}
-
-/// [`fold_with`]; `undo`: also work out whether the annotator can undo.
-fn fold_events(
+/// known) already read, as a step over many rows reads them once for all. `undo`: also work out
+/// whether the annotator can undo (`can_undo`); a step that only stores the annotation (a merge)
+/// leaves it out, since only a view shows it and it is a second walk of the row's events.
+pub(crate) fn fold_with(
     tx: &rusqlite::Connection,
     c: &Candidate,
     annotator_id: i64,
@@ -297,18 +272,9 @@ pub(crate) fn store(
     store_row(tx, a, annotator_id, last_event, false)
 }
 
-/// [`store`], also setting the time spent to the annotation's (a merged return states the
-/// whole time spent on the row).
-pub(crate) fn store_with_time(
-    tx: &rusqlite::Connection,
-    a: &Annotation,
-    annotator_id: i64,
-    last_event: Option<i64>,
-) -> Result<()> {
-    store_row(tx, a, annotator_id, last_event, true)
-}
-
-fn store_row(
+/// [`store`]; `with_time`: also set the time spent to the annotation's (a merged return states
+/// the whole time spent on the row).
+pub(crate) fn store_row(
     tx: &rusqlite::Connection,
     a: &Annotation,
     annotator_id: i64,
