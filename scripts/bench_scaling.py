@@ -144,9 +144,8 @@ def bare_floor(before, after, work, step):
             inserts.append(f'INSERT INTO main."{name}" ({cols}) SELECT {cols} FROM d."{name}";')
     con.commit()
     con.close()
-    # temp_store MEMORY keeps the floor's statement journals in memory: its one statement per table
-    # would move them to a temporary file past 64 KiB, which the tool's own statements, one per row
-    # and kept in memory up to 256 KiB (.cargo/config.toml), no longer do.
+    # temp_store MEMORY keeps the floor's statement journals in memory, as a bulk step of the tool
+    # keeps its own (Project::bulk): past 64 KiB SQLite would move them to a temporary file.
     script = "\n".join(["PRAGMA foreign_keys = ON;", "PRAGMA synchronous = FULL;", "PRAGMA cache_size = -1048576;",
                         "PRAGMA temp_store = MEMORY;",
                         f"ATTACH '{delta}' AS d;", "BEGIN;", *inserts, "COMMIT;"])
@@ -264,7 +263,7 @@ def annotation_floor(before, after, work):
     conn = sqlite3.connect(floor, isolation_level=None)
     # The pragmas of a bulk write (src/db.rs): without the same page cache, the floor's index
     # inserts would thrash a 2 MiB cache that the step never uses; statement journals in memory, as
-    # the tool's SQLite keeps them (see bare_floor).
+    # the step keeps them (see bare_floor).
     for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON", "cache_size = -1048576",
                    "mmap_size = 1073741824", "temp_store = MEMORY"):
         conn.execute(f"PRAGMA {pragma}")
