@@ -730,21 +730,22 @@ fn merge_one(
     let mut return_id = None;
     let (mode, shows) = (crate::settings::suggestion_mode(tx)?, annotate::shows_axis_severity(tx)?);
     for (row, c, events, _, fresh) in &checked {
-        // A row with new events is merged whatever its time; only another row's time is looked up.
-        let seconds_changed = match row.seconds_spent {
-            Some(_) if *fresh => true,
-            Some(seconds) => {
-                tx.prepare_cached(
-                    "SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2",
-                )?
-                .query_row(params![row.id, annotator_id], |r| r.get::<_, f64>(0))
-                .optional()?
-                    != Some(seconds)
+        // A row with new events is merged whatever its time; another row only when its time changed.
+        if !*fresh {
+            let seconds_changed = match row.seconds_spent {
+                Some(seconds) => {
+                    tx.prepare_cached(
+                        "SELECT seconds_spent FROM annotations WHERE candidate_id = ?1 AND annotator_id = ?2",
+                    )?
+                    .query_row(params![row.id, annotator_id], |r| r.get::<_, f64>(0))
+                    .optional()?
+                        != Some(seconds)
+                }
+                None => false,
+            };
+            if !seconds_changed {
+                continue;
             }
-            None => false,
-        };
-        if !*fresh && !seconds_changed {
-            continue;
         }
         // A row a locked split froze takes no new label: its changes are left out, whole, and
         // listed with the reason (the rest of the return is merged: a packet issued before the
