@@ -19,7 +19,7 @@ use ts_rs::TS;
 
 use crate::candidate::{self, Candidate, IMPORT_FIELDS as FIELDS, REQUIRED};
 use crate::error::{Error, Result};
-use crate::input::{check_identifier, field_text, field_too_long, nfc, parse_object, ValueKind, MAX_LINE_BYTES};
+use crate::input::{check_identifier, field_text, field_too_long, into_nfc, parse_object, ValueKind, MAX_LINE_BYTES};
 use crate::project::{now, Project};
 use crate::vocab::{Axis, SEVERITIES};
 
@@ -313,7 +313,7 @@ impl<'a> FileLines<'a> {
         if start < self.at {
             (self.at, self.line) = (0, 1);
         }
-        self.line += self.bytes[self.at..start].iter().filter(|b| **b == b'\n').count() as u64;
+        self.line += memchr::memchr_iter(b'\n', &self.bytes[self.at..start]).count() as u64;
         self.at = start;
         self.line
     }
@@ -506,10 +506,11 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let before = problems.list.len();
     let mut take = |name: &'static str, trim: bool| -> Option<String> {
         let value = row.values[field_index(name).expect("known field")].take()?;
-        if value.trim().is_empty() {
+        let trimmed = value.trim();
+        if trimmed.is_empty() {
             None
-        } else if trim {
-            Some(value.trim().to_string())
+        } else if trim && trimmed.len() != value.len() {
+            Some(trimmed.to_string())
         } else {
             Some(value)
         }
@@ -543,8 +544,8 @@ fn validate(mut row: RawRow, problems: &mut Problems) -> Option<Candidate> {
     let calibrated_claim = required("calibrated_claim", calibrated_claim);
     let raised_claim = required("raised_claim", raised_claim);
     // Identifiers in one Unicode form: `café` composed or decomposed is one id.
-    let (id, group_id, source_dataset) = (nfc(&id), nfc(&group_id), nfc(&source_dataset));
-    let source_id = source_id.map(|s| nfc(&s));
+    let (id, group_id, source_dataset) = (into_nfc(id), into_nfc(group_id), into_nfc(source_dataset));
+    let source_id = source_id.map(into_nfc);
     for (name, value) in [("id", &id), ("group_id", &group_id), ("source_dataset", &source_dataset)]
         .into_iter()
         .chain(source_id.as_ref().map(|v| ("source_id", v)))

@@ -179,6 +179,18 @@ pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
 /// Checks that `bytes` are UTF-8 text with no NUL byte and no line longer than
 /// [`MAX_LINE_BYTES`], and returns the text without a UTF-8 byte-order mark. `file` names the
 /// input in messages.
+/// The first line longer than [`MAX_LINE_BYTES`]: its index (from 0) and length without its `\n`.
+fn long_line(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for (index, end) in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]).enumerate() {
+        if end - start > MAX_LINE_BYTES {
+            return Some((index, end - start));
+        }
+        start = end + 1;
+    }
+    None
+}
+
 pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
     if let Some(encoding) = wide_encoding(bytes) {
         return Err(unreadable(file, format!("is {encoding}; save it as UTF-8 and import again")));
@@ -199,7 +211,7 @@ pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
             ));
         }
     };
-    if let Some(at) = bytes.iter().position(|b| *b == 0) {
+    if let Some(at) = memchr::memchr(0, bytes) {
         let (line, byte) = locate(bytes, at);
         return Err(invalid_line(
             file,
@@ -207,13 +219,13 @@ pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
             format!("byte {byte} of this line is a NUL byte; this is not a text file"),
         ));
     }
-    if let Some((index, long)) = text.split('\n').enumerate().find(|(_, l)| l.len() > MAX_LINE_BYTES) {
+    if let Some((index, long)) = long_line(bytes) {
         return Err(invalid_line(
             file,
             index as u64 + 1,
             format!(
                 "this line is {}, more than {} (the limit for one line)",
-                mib(long.len() as u64),
+                mib(long as u64),
                 mib(MAX_LINE_BYTES as u64)
             ),
         ));
@@ -509,6 +521,15 @@ pub fn nfc(value: &str) -> String {
     icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value).into_owned()
 }
 
+/// [`nfc`] of a string already owned: given back as it is when it is in NFC already (nearly
+/// always), so a bulk import does not copy every identifier it reads.
+pub fn into_nfc(value: String) -> String {
+    match icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(&value) {
+        std::borrow::Cow::Borrowed(_) => value,
+        std::borrow::Cow::Owned(composed) => composed,
+    }
+}
+
 /// A row id as it arrives from outside a file (a command-line argument, the app, an `annotate
 /// session` line), in the form ids are stored: NFC, so `cafe\u{301}` finds the row imported as
 /// `café`; an id holding a character no imported id can hold (a control, invisible or space-like
@@ -550,6 +571,10 @@ pub fn escaped(value: &str) -> String {
 /// that holds a control, invisible or direction-changing character: two such ids look the same
 /// and are not. `what` names the identifier in the message ("id", "annotator name"...).
 pub fn check_identifier(what: &str, value: &str) -> std::result::Result<(), String> {
+    // Printable ASCII holds none of the forbidden characters; most identifiers are that.
+    if value.bytes().all(|b| (0x20..0x7F).contains(&b)) {
+        return Ok(());
+    }
     let Some((c, (name, kind))) = value.chars().find_map(|c| forbidden(c).map(|f| (c, f))) else {
         return Ok(());
     };

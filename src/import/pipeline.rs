@@ -14,8 +14,8 @@
 //! another thread saves nothing there, and on a busy machine waking that thread cost more.
 
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
-use std::sync::mpsc::{channel, sync_channel, Receiver};
+use std::collections::hash_map::{Entry, HashMap};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 
 use super::{
     each_row, insert_candidates, invalid, record_import, validate, ImportReport, InputFormat, Problems, Progress,
@@ -35,10 +35,13 @@ const BATCH: usize = 256;
 /// Batches read ahead of the writer at most.
 const IN_FLIGHT: usize = 8;
 
+/// Checked rows, each with its content hash.
+type Rows = Vec<(Candidate, String)>;
+
 /// A batch of checked rows: each row's line, the row and its content hash.
 struct Batch {
     lines: Vec<u64>,
-    rows: Vec<(Candidate, String)>,
+    rows: Rows,
 }
 
 impl Batch {
@@ -64,21 +67,34 @@ pub(super) fn import(
 ) -> Result<ImportReport> {
     if bytes.len() < SMALL_FILE {
         let (send, receive) = channel();
-        let report = read(file, format, bytes, progress, &|m| send.send(m).is_ok())?;
+        let mut report = read(file, format, bytes, progress, &|m| send.send(m).is_ok(), None)?;
+        report.file_sha256 = file_digest(bytes);
         let _ = send.send(Message::Keep(report));
         drop(send);
-        return write(project, file, receive)?.ok_or_else(|| Error::Internal("the import wrote nothing".into()));
+        return write(project, file, receive, None)?.ok_or_else(|| Error::Internal("the import wrote nothing".into()));
     }
     let (send, receive) = sync_channel(IN_FLIGHT);
+    // Written rows go back to the reader to be freed: their memory was allocated there, and
+    // freeing it there is cheaper than on the writer, which is the slower of the two threads.
+    let (give_back, given_back) = channel();
     std::thread::scope(|scope| {
         let writer = std::thread::Builder::new()
             .name("import-writer".into())
-            .spawn_scoped(scope, || write(project, file, receive))
+            .spawn_scoped(scope, || write(project, file, receive, Some(give_back)))
             .map_err(|e| Error::Internal(format!("cannot start the import's writer thread: {e}")))?;
-        let read = read(file, format, bytes, progress, &|m| send.send(m).is_ok());
+        // The whole file's digest is the import record's; taken on a third thread, it fills time
+        // the writer spends waiting for rows instead of holding up the end of the reading.
+        let digest = std::thread::Builder::new()
+            .name("import-digest".into())
+            .spawn_scoped(scope, || file_digest(bytes))
+            .map_err(|e| Error::Internal(format!("cannot start the import's digest thread: {e}")))?;
+        let read = read(file, format, bytes, progress, &|m| send.send(m).is_ok(), Some(&given_back));
+        let digest = digest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         if let Ok(report) = &read {
+            let mut report = report.clone();
+            report.file_sha256 = digest;
             // A writer that stopped on an error no longer listens; its error is returned below.
-            let _ = send.send(Message::Keep(report.clone()));
+            let _ = send.send(Message::Keep(report));
         }
         // Without `Keep`, the writer finds the channel closed and rolls back.
         drop(send);
@@ -90,15 +106,21 @@ pub(super) fn import(
     })
 }
 
+/// sha256 (hex) of the whole file as read, recorded with the import.
+fn file_digest(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
 /// The reader's side: every row parsed, checked, its id checked against the earlier rows and its
-/// content hashed, and sent while the file has shown no problem. Returns the report to record, or
-/// every problem found.
+/// content hashed, and sent while the file has shown no problem. Returns the report to record
+/// (its file digest left for the caller to fill), or every problem found.
 fn read(
     file: &str,
     format: InputFormat,
     bytes: &[u8],
     progress: Progress,
     send: &dyn Fn(Message) -> bool,
+    written: Option<&Receiver<Rows>>,
 ) -> Result<ImportReport> {
     let mut problems = Problems { file: file.to_string(), list: Vec::new() };
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -114,15 +136,19 @@ fn read(
         seen += 1;
         let line = row.line;
         let Some(candidate) = validate(row, problems) else { return };
-        if let Some(first) = first_line_of.get(&candidate.id) {
-            problems.add(
-                Some(line),
-                Some("id"),
-                format!("duplicate id `{}` (first used on line {first})", candidate.id),
-            );
-            return;
+        match first_line_of.entry(candidate.id.clone()) {
+            Entry::Occupied(first) => {
+                problems.add(
+                    Some(line),
+                    Some("id"),
+                    format!("duplicate id `{}` (first used on line {})", candidate.id, first.get()),
+                );
+                return;
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(line);
+            }
         }
-        first_line_of.insert(candidate.id.clone(), line);
         valid += 1;
         if !problems.list.is_empty() || !writer_listens {
             return;
@@ -132,6 +158,9 @@ fn read(
         batch.rows.push((candidate, hash));
         if batch.rows.len() == BATCH {
             writer_listens = send(Message::Rows(std::mem::replace(&mut batch, Batch::new())));
+            for rows in written.into_iter().flat_map(Receiver::try_iter) {
+                drop(rows);
+            }
         }
     });
     if seen == 0 && problems.list.is_empty() {
@@ -146,7 +175,7 @@ fn read(
     Ok(ImportReport {
         file: file.to_string(),
         format,
-        file_sha256: hex::encode(Sha256::digest(bytes)),
+        file_sha256: String::new(),
         rows_read: valid,
         inserted: 0,
         unchanged: 0,
@@ -156,7 +185,12 @@ fn read(
 /// The writer's side: one transaction from the first batch on, committed only on `Keep` when
 /// no row conflicts; `None` when the reader stopped without it (a problem in the file), the
 /// transaction rolled back.
-fn write(project: &mut Project, file: &str, receive: Receiver<Message>) -> Result<Option<ImportReport>> {
+fn write(
+    project: &mut Project,
+    file: &str,
+    receive: Receiver<Message>,
+    give_back: Option<Sender<Rows>>,
+) -> Result<Option<ImportReport>> {
     // Nothing is locked until there is something to write: a file refused before its first
     // valid row never takes the project's write lock.
     let Ok(mut message) = receive.recv() else { return Ok(None) };
@@ -185,6 +219,10 @@ fn write(project: &mut Project, file: &str, receive: Receiver<Message>) -> Resul
                     insert_candidates(&tx, import_id, first_seq + inserted as i64, &rows)?;
                     inserted += rows.len() as u64;
                     crate::crashpoint::hit("import-rows-written");
+                }
+                if let Some(give_back) = &give_back {
+                    // A reader that has finished no longer takes them; they are freed here then.
+                    let _ = give_back.send(rows);
                 }
             }
             Message::Keep(mut report) => {
@@ -227,7 +265,7 @@ fn sort_out(
     batch: Batch,
     unchanged: &mut u64,
     conflicts: &mut Vec<ImportConflict>,
-) -> Result<Vec<(Candidate, String)>> {
+) -> Result<Rows> {
     let mut stored_hash = tx.prepare_cached("SELECT content_sha256 FROM candidates WHERE id = ?1")?;
     let mut new = Vec::with_capacity(batch.rows.len());
     for (line, (row, hash)) in batch.lines.into_iter().zip(batch.rows) {

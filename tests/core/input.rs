@@ -130,6 +130,12 @@ fn a_line_one_byte_over_the_per_line_cap_is_refused_with_its_number_and_one_at_t
     );
     let at_cap = format!("a\n{}\nb", "y".repeat(MAX_LINE_BYTES));
     assert_eq!(input::decode("t.jsonl", at_cap.as_bytes()).unwrap(), at_cap);
+    // The first line, and a last line with no line end after it, are lines too.
+    let line_of = |text: String| input::decode("t.jsonl", text.as_bytes()).unwrap_err().to_string();
+    assert!(line_of(format!("{}\nb\n", "x".repeat(MAX_LINE_BYTES + 1))).contains("t.jsonl:1: this line is"));
+    assert!(line_of(format!("a\n\n{}", "x".repeat(MAX_LINE_BYTES + 1))).contains("t.jsonl:3: this line is"));
+    // A CR before the line end counts in the line's length.
+    assert!(line_of(format!("a\r\n{}\r\nb", "x".repeat(MAX_LINE_BYTES))).contains("t.jsonl:2: this line is"));
 }
 
 #[test]
