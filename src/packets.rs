@@ -47,8 +47,8 @@ mod workspaces;
 use issue::candidate_with_hash;
 pub(crate) use issue::decode_secret;
 pub use issue::{issue, IssuedPacket};
-use read::read_canonical;
 pub use read::{checksum_of, checksum_of_bytes, mac_of, mac_of_bytes, read};
+use read::{read_canonical_then, Returned};
 use workspaces::{apply, other_workspaces, project_edits, Fields};
 
 pub const FORMAT: &str = "forcebench-packet";
@@ -364,15 +364,24 @@ fn merge_in(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>
     // Authenticate before taking the write lock: a packet's secret never changes once issued.
     // Each file's bytes are dropped once its HMAC is checked: only the parsed packets are kept.
     let mut packets = Vec::with_capacity(files.len());
-    for f in files {
-        let (packet, canonical) = read_canonical(f)?;
+    let key_of = |packet_id: &str| -> Result<Option<Vec<u8>>> {
         let secret: Option<Option<String>> = project
             .conn()
-            .query_row("SELECT secret FROM packets WHERE id = ?1", [&packet.packet_id], |r| r.get(0))
+            .query_row("SELECT secret FROM packets WHERE id = ?1", [packet_id], |r| r.get(0))
             .optional()?;
-        let authentic = match secret.flatten().as_deref().and_then(decode_secret) {
-            Some(key) => canonical.mac_matches(&key, packet.mac.as_deref().unwrap_or_default())?,
-            None => false,
+        Ok(secret.flatten().as_deref().and_then(decode_secret))
+    };
+    for f in files {
+        // The HMAC is checked while the return is still being parsed, when its header allows.
+        let (packet, canonical, early) = read_canonical_then(f, |r: &Returned| {
+            Ok(key_of(r.packet_id)?.map(|key| r.mac_matches(&key)).transpose()?)
+        })?;
+        let authentic = match early.flatten() {
+            Some(authentic) => authentic,
+            None => match key_of(&packet.packet_id)? {
+                Some(key) => canonical.mac_matches(&key, packet.mac.as_deref().unwrap_or_default())?,
+                None => false,
+            },
         };
         drop(canonical);
         packets.push((f.display().to_string(), packet, authentic));

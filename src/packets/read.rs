@@ -128,8 +128,35 @@ impl Canonical {
 /// checksum streams the canonical form from the bytes; the packet is parsed from the bytes. A
 /// file whose packet does not parse is read through the tree, which words its errors its own way.
 pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
+    read_canonical_then(path, |_: &Returned| Ok(())).map(|(packet, canonical, _)| (packet, canonical))
+}
+
+/// What [`read_canonical_then`] hands on of a returned packet whose header passed the checks:
+/// its id and stated HMAC as the file gives them (the parsed packet's, when it parses), and the
+/// bytes its canonical form is read from.
+pub(super) struct Returned<'a> {
+    pub(super) packet_id: &'a str,
+    pub(super) mac: &'a str,
+    bytes: &'a [u8],
+}
+
+impl Returned<'_> {
+    /// Whether the stated HMAC is the canonical form's under `secret`, as [`Canonical::mac_matches`].
+    pub(super) fn mac_matches(&self, secret: &[u8]) -> Result<bool> {
+        let Ok(stated) = hex::decode(self.mac) else { return Ok(false) };
+        Ok(digest_canonical_bytes(self.bytes, keyed(secret))?.verify_slice(&stated).is_ok())
+    }
+}
+
+/// [`read_canonical`], running `then` on a returned packet once its header has passed the checks,
+/// on this thread while the packet is still being parsed on the other (the HMAC, a pass over the
+/// bytes as long as the scan, then costs no time of its own). Its result is `None` when the file
+/// is read through the tree, or is an issued packet.
+pub(super) fn read_canonical_then<T>(
+    path: &Path,
+    then: impl FnOnce(&Returned) -> Result<T>,
+) -> Result<(Packet, Canonical, Option<T>)> {
     let file = path.display().to_string();
-    let fail = |message: String| file_problem(&file, message);
     if let Ok(meta) = std::fs::metadata(path) {
         if meta.is_file() && meta.len() > crate::input::MAX_FILE_BYTES {
             return Err(Error::NotAPacket {
@@ -154,22 +181,42 @@ pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
-    // The packet is parsed on a second thread while this one scans the file (each is a pass over
-    // the bytes, about 0.8 s for a 100,000-row return); the parse is used only if the scan and
-    // the checks after it pass.
-    let (scanned, parsed) = std::thread::scope(|s| {
+    // The packet is parsed on a second thread while this one scans the file and checks its header
+    // (each is a pass over the bytes, about 0.8 s for a 100,000-row return); the parse is used
+    // only if the scan and the checks pass.
+    let (checked, parsed) = std::thread::scope(|s| {
         let parse = s.spawn(|| serde_json::from_slice::<Packet>(&bytes));
-        let scanned = scan(&bytes);
-        (scanned, parse.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let checked = check_header(&file, &bytes).and_then(|header| match header.str("kind") {
+            Some("returned") => {
+                let (Some(packet_id), Some(mac)) = (header.str("packet_id"), header.str("mac")) else {
+                    return Ok(None);
+                };
+                then(&Returned { packet_id, mac, bytes: &bytes }).map(Some)
+            }
+            _ => Ok(None),
+        });
+        (checked, parse.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
-    let header = match scanned {
+    let then = checked?;
+    match parsed {
+        Ok(packet) => Ok((packet, Canonical::Bytes(bytes), then)),
+        Err(_) => read_tree(&file, bytes).map(|(packet, canonical)| (packet, canonical, None)),
+    }
+}
+
+/// The checks of a packet file's header, from one scan of its bytes: JSON with no key twice, the
+/// format and its version, and the kind with what it requires (an issued packet's checksum and
+/// key, a return's HMAC and workspace). Returns the header.
+fn check_header(file: &str, bytes: &[u8]) -> Result<Header> {
+    let fail = |message: String| file_problem(file, message);
+    let header = match scan(bytes) {
         Ok(header) => header,
-        Err(ScanError::Json(e)) => return Err(unparsable(&file, &bytes, e)),
+        Err(ScanError::Json(e)) => return Err(unparsable(file, bytes, e)),
         Err(ScanError::Repeated { key, line }) => {
             return Err(Error::InvalidInput {
-                file: file.clone(),
+                file: file.to_string(),
                 problems: vec![crate::import::InputProblem {
-                    file: file.clone(),
+                    file: file.to_string(),
                     line: Some(line as u64),
                     field: Some(key),
                     message: "this key appears twice in one object; give each key once".into(),
@@ -177,7 +224,7 @@ pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
             })
         }
     };
-    let not_a_packet = |why: String| Error::NotAPacket { file: file.clone(), why };
+    let not_a_packet = |why: String| Error::NotAPacket { file: file.to_string(), why };
     if header.str("format") != Some(FORMAT) {
         return Err(not_a_packet(format!("it has no \"format\": \"{FORMAT}\"")));
     }
@@ -186,7 +233,7 @@ pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
     match header.str("kind") {
         Some("issued") => {
             let stated = header.str("checksum").unwrap_or_default();
-            let sum = hex::encode(digest_canonical_bytes(&bytes, Sha256::new())?.finalize());
+            let sum = hex::encode(digest_canonical_bytes(bytes, Sha256::new())?.finalize());
             check_issued(stated != sum || header.has("mac"), header.str("secret")).map_err(fail)?;
         }
         Some("returned") => check_returned(
@@ -196,10 +243,7 @@ pub(super) fn read_canonical(path: &Path) -> Result<(Packet, Canonical)> {
         .map_err(fail)?,
         _ => return Err(fail(KIND_REFUSAL.into())),
     }
-    match parsed {
-        Ok(packet) => Ok((packet, Canonical::Bytes(bytes))),
-        Err(_) => read_tree(&file, bytes),
-    }
+    Ok(header)
 }
 
 /// The refusal of a file that is not JSON (or not JSON that parses).
@@ -292,7 +336,8 @@ struct Header {
     fields: Vec<(&'static str, Scalar)>,
 }
 
-const HEADER_KEYS: [&str; 7] = ["format", "format_version", "kind", "checksum", "mac", "secret", "workspace_id"];
+const HEADER_KEYS: [&str; 8] =
+    ["format", "format_version", "kind", "checksum", "mac", "secret", "workspace_id", "packet_id"];
 
 impl Header {
     fn get(&self, key: &str) -> Option<&Scalar> {
