@@ -571,13 +571,6 @@ fn merge_one(
             merged.insert(uid, (id, candidate));
         }
     }
-    // Rows the annotator had work on in the project that this return does not hold (a packet
-    // issued before packets carried that work, or work done after the issue): the suggestions
-    // the workspace recorded when the row was started there (origin `prefill`) are not the
-    // annotator's changes, so they never replace that work.
-    let return_uids: HashSet<&str> = p.rows.iter().flat_map(|r| r.events.iter().map(|e| e.uid.as_str())).collect();
-    let kept_work: HashSet<&str> =
-        merged.iter().filter(|(uid, _)| !return_uids.contains(uid.as_str())).map(|(_, (_, c))| c.as_str()).collect();
 
     // Rows: exactly the issued ones, each unchanged since issue, none twice; every event valid.
     let issued_rows: HashMap<String, String> = {
@@ -585,8 +578,9 @@ fn merge_one(
         let rows = stmt.query_map([&p.packet_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    let mut seen = HashSet::new();
-    let mut uids: HashSet<&str> = HashSet::new();
+    let mut seen = HashSet::with_capacity(p.rows.len());
+    // Every event uid of the return, sized once: a large return names a million.
+    let mut uids: HashSet<&str> = HashSet::with_capacity(p.rows.iter().map(|r| r.events.len()).sum());
     // Per row: the candidate, each event's normalised value and standing, and the row's fold.
     let mut checked = Vec::with_capacity(p.rows.len());
     for row in &p.rows {
@@ -680,6 +674,13 @@ fn merge_one(
     if let Some(missing) = issued_rows.keys().find(|id| !seen.contains(id.as_str())) {
         return Err(refuse("rows", Some(missing), "an issued row is missing from the returned packet".into()));
     }
+    // Rows the annotator had work on in the project that this return does not hold (a packet
+    // issued before packets carried that work, or work done after the issue): the suggestions
+    // the workspace recorded when the row was started there (origin `prefill`) are not the
+    // annotator's changes, so they never replace that work. `uids` holds every event the return
+    // names, now that every row was checked.
+    let kept_work: HashSet<&str> =
+        merged.iter().filter(|(uid, _)| !uids.contains(uid.as_str())).map(|(_, (_, c))| c.as_str()).collect();
 
     // Other workspaces of this packet: where they and this return both changed a row, the two
     // resulting annotations must be the same, or merging would make a label neither had.
