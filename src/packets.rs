@@ -373,9 +373,8 @@ fn merge_in(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>
     };
     for f in files {
         // The HMAC is checked while the return is still being parsed, when its header allows.
-        let (packet, canonical, early) = read_canonical_then(f, |r: &Returned| {
-            Ok(key_of(r.packet_id)?.map(|key| r.mac_matches(&key)).transpose()?)
-        })?;
+        let (packet, canonical, early) =
+            read_canonical_then(f, |r: &Returned| key_of(r.packet_id)?.map(|key| r.mac_matches(&key)).transpose())?;
         let authentic = match early.flatten() {
             Some(authentic) => authentic,
             None => match key_of(&packet.packet_id)? {
