@@ -16,6 +16,7 @@ use ts_rs::TS;
 use crate::error::{Error, Result};
 
 pub(crate) mod adjudication_records;
+pub(crate) mod check_lists;
 pub(crate) mod grouped_events;
 
 /// "FBNC" in ASCII: the `application_id` of every ForceBench project file.
@@ -48,6 +49,7 @@ const MIGRATION_SQL: &[&str] = &[
     include_str!("../schema/0019_grouped_events.sql"),
     include_str!("../schema/0020_qc_failures.sql"),
     include_str!("../schema/0021_adjudication_records.sql"),
+    include_str!("../schema/0022_checks_without_lists.sql"),
 ];
 
 pub fn migrations() -> Migrations<'static> {
@@ -71,6 +73,10 @@ pub fn migrations() -> Migrations<'static> {
                     M::up_with_hook(sql, |tx: &rusqlite::Transaction| {
                         adjudication_records::collapse(tx).map_err(Into::into)
                     })
+                }
+                // The CHECKs that listed values are spelled out as comparisons, in the schema's text.
+                _ if *sql == include_str!("../schema/0022_checks_without_lists.sql") => {
+                    M::up_with_hook(sql, |tx: &rusqlite::Transaction| check_lists::rewrite(tx))
                 }
                 _ => M::up(sql),
             })
@@ -292,6 +298,8 @@ pub fn open_existing(path: &Path) -> Result<(Connection, Option<Upgrade>)> {
                     Error::Sqlite(err)
                 }
             }
+            // A step that reads the schema's own text found a definition ForceBench did not write.
+            rusqlite_migration::Error::Hook(why) => Error::damaged(path, &why),
             other => Error::Migration(other),
         })?;
         // Migrations 18 and 19 store the same record in fewer bytes, but SQLite keeps the pages it

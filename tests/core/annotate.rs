@@ -510,6 +510,7 @@ fn a_project_saved_before_the_rule_opens_with_its_noteless_discussions_unfinishe
     // Back to schema 13, the one before the rule (0014): what the later migrations added
     // (contexts; the reopen and keep records; the events' suggestion marks) is taken out first,
     // so that opening runs 14 and every migration after it again, as it would for a file saved then.
+    undo_schema22(conn);
     undo_schema21(conn);
     undo_schema20(conn);
     undo_schema19(conn);

@@ -364,6 +364,35 @@ pub fn undo_schema20(conn: &rusqlite::Connection) {
     }
 }
 
+/// Takes out schema 22: the CHECKs that list their values are written as lists again (what
+/// migrations up to 21 wrote), in the schema's text, as the migration rewrote them.
+pub fn undo_schema22(conn: &rusqlite::Connection) {
+    const LISTED: [(&str, &str, &[&str]); 7] = [
+        ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
+        ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
+        ("annotators", "role", &["annotator", "adjudicator", "lead"]),
+        ("drafts", "origin", &["hand", "model", "template_edit"]),
+        ("judge_runs", "control", &["none", "swapped_evidence", "order"]),
+        ("project", "suggestions", &["prefilled", "beside", "hidden"]),
+        ("split_rows", "role", &["retained", "eval", "capped", "locality_removed"]),
+    ];
+    let cookie: i64 = conn.query_row("PRAGMA schema_version", [], |r| r.get(0)).unwrap();
+    conn.pragma_update(None, "writable_schema", true).unwrap();
+    for (table, column, values) in LISTED {
+        let compared = values.iter().map(|v| format!("{column} = '{v}'")).collect::<Vec<_>>().join(" OR ");
+        let listed = values.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(", ");
+        let changed = conn
+            .execute(
+                "UPDATE sqlite_schema SET sql = replace(sql, ?1, ?2) WHERE type = 'table' AND name = ?3 AND instr(sql, ?1) > 0",
+                rusqlite::params![format!("({compared})"), format!("{column} IN ({listed})"), table],
+            )
+            .unwrap();
+        assert_eq!(changed, 1, "{table}: no rewritten check to take out");
+    }
+    conn.pragma_update(None, "schema_version", cookie + 1).unwrap();
+    conn.pragma_update(None, "writable_schema", "RESET").unwrap();
+}
+
 /// Takes out what migration 21 changed (for tests that take a project back to an earlier
 /// schema): each record of an adjudication's first values is the events it stands for again, one
 /// per field in the order they were written (the fields spelled out here, not read from the code
@@ -479,6 +508,7 @@ pub fn trail(events: &[forcebench::annotate::AnnotationEvent]) -> String {
 pub fn rewind(path: &std::path::Path, to: i64) {
     assert!((16..=20).contains(&to), "rewinds to schema 16 to 20");
     let conn = rusqlite::Connection::open(path).unwrap();
+    undo_schema22(&conn);
     undo_schema21(&conn);
     if to < 20 {
         undo_schema20(&conn);

@@ -89,6 +89,138 @@ fn version_5_keeps_split_rows_and_final_fields() {
     );
 }
 
+/// The CHECKs that listed three or more values up to schema 21, as they were written there.
+const LISTED: [(&str, &str, &[&str]); 7] = [
+    ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
+    ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
+    ("annotators", "role", &["annotator", "adjudicator", "lead"]),
+    ("drafts", "origin", &["hand", "model", "template_edit"]),
+    ("judge_runs", "control", &["none", "swapped_evidence", "order"]),
+    ("project", "suggestions", &["prefilled", "beside", "hidden"]),
+    ("split_rows", "role", &["retained", "eval", "capped", "locality_removed"]),
+];
+
+/// How many temporary B-trees inserting one row into each table opens (SQLite's `OpenEphemeral`
+/// in the compiled statement, its triggers' programs included), by table.
+fn temporary_trees_per_insert(conn: &rusqlite::Connection) -> Vec<(String, usize)> {
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tables
+        .into_iter()
+        .map(|table| {
+            let columns: Vec<String> = conn
+                .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let sql = format!(
+                "EXPLAIN INSERT INTO \"{table}\" ({}) VALUES ({})",
+                columns.join(", "),
+                vec!["?"; columns.len()].join(", ")
+            );
+            let mut stmt = conn.prepare(&sql).unwrap();
+            let nulls = rusqlite::params_from_iter(vec![rusqlite::types::Null; columns.len()]);
+            let opcodes: Vec<String> = stmt.query_map(nulls, |r| r.get(1)).unwrap().map(Result::unwrap).collect();
+            (table, opcodes.iter().filter(|op| *op == "OpenEphemeral").count())
+        })
+        .collect()
+}
+
+#[test]
+fn no_insert_builds_a_temporary_tree_for_a_check_and_each_check_allows_what_its_list_did() {
+    // Up to schema 21 these CHECKs listed their values, and SQLite built a temporary B-tree of the
+    // list for every row inserted (the test can fail: it finds them there).
+    let mut old = rusqlite::Connection::open_in_memory().unwrap();
+    db::migrations().to_version(&mut old, 21).unwrap();
+    let with_trees: Vec<String> =
+        temporary_trees_per_insert(&old).into_iter().filter(|(_, n)| *n > 0).map(|(t, _)| t).collect();
+    let listed: Vec<String> = LISTED.iter().map(|(t, ..)| t.to_string()).collect();
+    assert_eq!(with_trees, listed);
+    // Now no insert into any table builds one.
+    let conn = db::in_memory().unwrap();
+    let with_trees: Vec<(String, usize)> =
+        temporary_trees_per_insert(&conn).into_iter().filter(|(_, n)| *n > 0).collect();
+    assert!(with_trees.is_empty(), "{with_trees:?}");
+    // Each rewritten CHECK gives what its list gave, for the listed values, others, NULL,
+    // another case, a value with a space, a number and a blob, evaluated by SQLite itself.
+    for (table, column, values) in LISTED {
+        let sql: String = conn
+            .query_row("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1", [table], |r| r.get(0))
+            .unwrap();
+        let list = format!("{column} IN ({})", values.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(", "));
+        assert!(!sql.contains(&list), "{table} still lists its values");
+        let start = sql.find(&format!("CHECK (({column} = ")).unwrap_or_else(|| panic!("{table}: no rewritten check"));
+        let end = start + sql[start..].find("))").unwrap() + 1;
+        let rewritten = &sql[start + "CHECK (".len()..end];
+        let mut probes: Vec<rusqlite::types::Value> =
+            values.iter().map(|v| rusqlite::types::Value::Text(v.to_string())).collect();
+        for v in values {
+            probes.push(rusqlite::types::Value::Text(v.to_uppercase()));
+            probes.push(rusqlite::types::Value::Text(format!("{v} ")));
+        }
+        probes.extend([
+            rusqlite::types::Value::Text("other".into()),
+            rusqlite::types::Value::Text(String::new()),
+            rusqlite::types::Value::Null,
+            rusqlite::types::Value::Integer(1),
+            rusqlite::types::Value::Blob(values[0].as_bytes().to_vec()),
+        ]);
+        for probe in probes {
+            let (before, after): (Option<i64>, Option<i64>) = conn
+                .query_row(&format!("SELECT {}, {} FROM (SELECT ?1 AS {column})", list, rewritten), [&probe], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .unwrap();
+            assert_eq!(before, after, "{table}.{column} = {probe:?}");
+        }
+    }
+}
+
+#[test]
+fn the_checks_are_not_rewritten_in_a_table_defined_otherwise() {
+    // A definition edited outside ForceBench (here the list's values in another order) is not
+    // guessed at: the upgrade stops, and the file stays at schema 21.
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    db::migrations().to_version(&mut conn, 21).unwrap();
+    let cookie: i64 = conn.query_row("PRAGMA schema_version", [], |r| r.get(0)).unwrap();
+    conn.execute_batch(&format!(
+        "PRAGMA writable_schema = ON;
+         UPDATE sqlite_schema SET sql = replace(sql, \"role IN ('annotator', 'adjudicator', 'lead')\",
+                                                     \"role IN ('lead', 'annotator', 'adjudicator')\")
+         WHERE name = 'annotators';
+         PRAGMA schema_version = {};
+         PRAGMA writable_schema = RESET;",
+        cookie + 1
+    ))
+    .unwrap();
+    let before = schema_dump(&conn);
+    let err = db::migrations().to_latest(&mut conn).unwrap_err().to_string();
+    assert!(err.contains("the table `annotators` is not defined as ForceBench made it"), "{err}");
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 21);
+    assert_eq!(schema_dump(&conn), before, "a refused rewrite changed a definition");
+    // Opened as a project, such a file is refused as damaged, naming the table, and stays as it
+    // was, with the copy the upgrade keeps beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.forcebench");
+    conn.pragma_update(None, "application_id", db::APPLICATION_ID).unwrap();
+    conn.execute("VACUUM INTO ?1", [path.to_str().unwrap()]).unwrap();
+    let Err(err) = Project::open(&path) else { panic!("an edited definition was upgraded") };
+    assert_eq!(err.code(), "damaged_project");
+    assert!(err.to_string().contains("the table `annotators` is not defined as ForceBench made it"), "{err}");
+    let reopened = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!(reopened.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)).unwrap(), 21);
+    assert_eq!(schema_dump(&reopened), before);
+    assert!(dir.path().join("edited.forcebench.schema21.bak").exists());
+}
+
 #[test]
 fn migrations_are_valid() {
     db::migrations().validate().unwrap();

