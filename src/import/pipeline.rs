@@ -1,6 +1,7 @@
-//! The candidate import's two threads: the calling thread reads the file, checks every row and
+//! The candidate import's threads: the calling thread reads the file, checks every row and
 //! hashes it, while a second thread inserts the rows already checked into the project, so that
-//! parsing and SQLite's work overlap instead of following one another.
+//! parsing and SQLite's work overlap instead of following one another; a third takes the whole
+//! file's digest meanwhile, and the written rows go back to the reader to be freed.
 //!
 //! Import stays all-or-nothing. The writer holds one transaction from its first row to the end
 //! and commits only when the reader has gone through the whole file without a single problem and

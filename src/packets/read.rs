@@ -104,13 +104,21 @@ impl Canonical {
     /// Whether `stated` (hex) is the HMAC of the packet's canonical form under `secret`, compared
     /// in constant time.
     pub(super) fn mac_matches(&self, secret: &[u8], stated: &str) -> Result<bool> {
-        let Ok(stated) = hex::decode(stated) else { return Ok(false) };
-        let digest = match self {
-            Canonical::Bytes(bytes) => digest_canonical_bytes(bytes, keyed(secret))?,
-            Canonical::Tree(value) => digest_canonical(value, keyed(secret)),
-        };
-        Ok(digest.verify_slice(&stated).is_ok())
+        match self {
+            Canonical::Bytes(bytes) => bytes_mac_matches(bytes, secret, stated),
+            Canonical::Tree(value) => {
+                let Ok(stated) = hex::decode(stated) else { return Ok(false) };
+                Ok(digest_canonical(value, keyed(secret)).verify_slice(&stated).is_ok())
+            }
+        }
     }
+}
+
+/// Whether `stated` (hex) is the HMAC under `secret` of the canonical form streamed from `bytes`
+/// (a packet already scanned), compared in constant time.
+fn bytes_mac_matches(bytes: &[u8], secret: &[u8], stated: &str) -> Result<bool> {
+    let Ok(stated) = hex::decode(stated) else { return Ok(false) };
+    Ok(digest_canonical_bytes(bytes, keyed(secret))?.verify_slice(&stated).is_ok())
 }
 
 /// [`read`], also returning what the HMAC is checked against (it covers the file's canonical
@@ -143,8 +151,7 @@ pub(super) struct Returned<'a> {
 impl Returned<'_> {
     /// Whether the stated HMAC is the canonical form's under `secret`, as [`Canonical::mac_matches`].
     pub(super) fn mac_matches(&self, secret: &[u8]) -> Result<bool> {
-        let Ok(stated) = hex::decode(self.mac) else { return Ok(false) };
-        Ok(digest_canonical_bytes(self.bytes, keyed(secret))?.verify_slice(&stated).is_ok())
+        bytes_mac_matches(self.bytes, secret, self.mac)
     }
 }
 
