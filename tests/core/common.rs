@@ -364,18 +364,21 @@ pub fn undo_schema20(conn: &rusqlite::Connection) {
     }
 }
 
+/// The CHECKs that listed three or more values up to schema 21, as migrations wrote them (spelled
+/// out here, not read from the code under test): table, column, values.
+pub const LISTED: [(&str, &str, &[&str]); 7] = [
+    ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
+    ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
+    ("annotators", "role", &["annotator", "adjudicator", "lead"]),
+    ("drafts", "origin", &["hand", "model", "template_edit"]),
+    ("judge_runs", "control", &["none", "swapped_evidence", "order"]),
+    ("project", "suggestions", &["prefilled", "beside", "hidden"]),
+    ("split_rows", "role", &["retained", "eval", "capped", "locality_removed"]),
+];
+
 /// Takes out schema 22: the CHECKs that list their values are written as lists again (what
 /// migrations up to 21 wrote), in the schema's text, as the migration rewrote them.
 pub fn undo_schema22(conn: &rusqlite::Connection) {
-    const LISTED: [(&str, &str, &[&str]); 7] = [
-        ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
-        ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
-        ("annotators", "role", &["annotator", "adjudicator", "lead"]),
-        ("drafts", "origin", &["hand", "model", "template_edit"]),
-        ("judge_runs", "control", &["none", "swapped_evidence", "order"]),
-        ("project", "suggestions", &["prefilled", "beside", "hidden"]),
-        ("split_rows", "role", &["retained", "eval", "capped", "locality_removed"]),
-    ];
     let cookie: i64 = conn.query_row("PRAGMA schema_version", [], |r| r.get(0)).unwrap();
     conn.pragma_update(None, "writable_schema", true).unwrap();
     for (table, column, values) in LISTED {

@@ -89,17 +89,6 @@ fn version_5_keeps_split_rows_and_final_fields() {
     );
 }
 
-/// The CHECKs that listed three or more values up to schema 21, as they were written there.
-const LISTED: [(&str, &str, &[&str]); 7] = [
-    ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
-    ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
-    ("annotators", "role", &["annotator", "adjudicator", "lead"]),
-    ("drafts", "origin", &["hand", "model", "template_edit"]),
-    ("judge_runs", "control", &["none", "swapped_evidence", "order"]),
-    ("project", "suggestions", &["prefilled", "beside", "hidden"]),
-    ("split_rows", "role", &["retained", "eval", "capped", "locality_removed"]),
-];
-
 /// How many temporary B-trees inserting one row into each table opens (SQLite's `OpenEphemeral`
 /// in the compiled statement, its triggers' programs included), by table.
 fn temporary_trees_per_insert(conn: &rusqlite::Connection) -> Vec<(String, usize)> {
