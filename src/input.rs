@@ -176,9 +176,6 @@ pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
     None
 }
 
-/// Checks that `bytes` are UTF-8 text with no NUL byte and no line longer than
-/// [`MAX_LINE_BYTES`], and returns the text without a UTF-8 byte-order mark. `file` names the
-/// input in messages.
 /// The first line longer than [`MAX_LINE_BYTES`]: its index (from 0) and length without its `\n`.
 fn long_line(bytes: &[u8]) -> Option<(usize, usize)> {
     let mut start = 0;
@@ -191,6 +188,9 @@ fn long_line(bytes: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
+/// Checks that `bytes` are UTF-8 text with no NUL byte and no line longer than
+/// [`MAX_LINE_BYTES`], and returns the text without a UTF-8 byte-order mark. `file` names the
+/// input in messages.
 pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
     if let Some(encoding) = wide_encoding(bytes) {
         return Err(unreadable(file, format!("is {encoding}; save it as UTF-8 and import again")));

@@ -375,8 +375,9 @@ fn merge_in(project: &mut Project, files: &[PathBuf]) -> Result<Vec<MergeReport>
         // The HMAC is checked while the return is still being parsed, when its header allows.
         let (packet, canonical, early) =
             read_canonical_then(f, |r: &Returned| key_of(r.packet_id)?.map(|key| r.mac_matches(&key)).transpose())?;
-        let authentic = match early.flatten() {
-            Some(authentic) => authentic,
+        let authentic = match early {
+            // Checked early; a packet with no key cannot be authentic.
+            Some(checked) => checked.unwrap_or(false),
             None => match key_of(&packet.packet_id)? {
                 Some(key) => canonical.mac_matches(&key, packet.mac.as_deref().unwrap_or_default())?,
                 None => false,

@@ -19,7 +19,7 @@ use rusqlite::{params, Connection};
 
 /// Each CHECK rewritten: its table, its column and the values it allows, as migrations up to 21
 /// wrote them.
-pub(crate) const LISTS: [(&str, &str, &[&str]); 7] = [
+const LISTS: [(&str, &str, &[&str]); 7] = [
     ("adjudication_fields", "source", &["a", "b", "both", "edited", "suggestion"]),
     ("annotation_events", "suggestion_mode", &["prefilled", "beside", "hidden"]),
     ("annotators", "role", &["annotator", "adjudicator", "lead"]),

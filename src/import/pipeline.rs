@@ -68,9 +68,8 @@ pub(super) fn import(
 ) -> Result<ImportReport> {
     if bytes.len() < SMALL_FILE {
         let (send, receive) = channel();
-        let mut report = read(file, format, bytes, progress, &|m| send.send(m).is_ok(), None)?;
-        report.file_sha256 = file_digest(bytes);
-        let _ = send.send(Message::Keep(report));
+        let report = read(file, format, bytes, progress, &|m| send.send(m).is_ok(), None)?;
+        let _ = send.send(Message::Keep(ImportReport { file_sha256: file_digest(bytes), ..report }));
         drop(send);
         return write(project, file, receive, None)?.ok_or_else(|| Error::Internal("the import wrote nothing".into()));
     }
@@ -91,11 +90,10 @@ pub(super) fn import(
             .map_err(|e| Error::Internal(format!("cannot start the import's digest thread: {e}")))?;
         let read = read(file, format, bytes, progress, &|m| send.send(m).is_ok(), Some(&given_back));
         let digest = digest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let read = read.map(|report| ImportReport { file_sha256: digest, ..report });
         if let Ok(report) = &read {
-            let mut report = report.clone();
-            report.file_sha256 = digest;
             // A writer that stopped on an error no longer listens; its error is returned below.
-            let _ = send.send(Message::Keep(report));
+            let _ = send.send(Message::Keep(report.clone()));
         }
         // Without `Keep`, the writer finds the channel closed and rolls back.
         drop(send);
