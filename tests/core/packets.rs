@@ -121,26 +121,28 @@ fn returned_packet_merges_and_a_second_merge_is_a_no_op() {
 #[test]
 fn a_return_that_changes_only_a_rows_time_spent_updates_that_time_alone() {
     // The merge looks a row's stored time up only for a row without new events: such a row is
-    // written when its time changed, and left alone when it did not.
+    // written when its time changed, and not written at all when it did not.
     let (dir, _, mut project) = annotated_project(&["ana", "ben"]);
     let list = issue(&mut project, dir.path(), Blinding::Standard);
     let first = annotate_and_return(dir.path(), &packet_for(&list, "ana"), 2, "t");
     packets::merge(&mut project, &[first]).unwrap();
-    let seconds = |p: &Project, id: &str| -> f64 {
+    // A stored label's time spent and when it was last written.
+    let stored = |p: &Project, id: &str| -> (f64, String) {
         p.conn()
             .query_row(
-                "SELECT seconds_spent FROM annotations a JOIN annotators n ON n.id = a.annotator_id
+                "SELECT seconds_spent, updated_at FROM annotations a JOIN annotators n ON n.id = a.annotator_id
                  WHERE a.candidate_id = ?1 AND n.name = 'ana'",
                 [id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap()
     };
+    let seconds = |p: &Project, id: &str| stored(p, id).0;
     let labelled: Vec<String> =
         annotate::queue(&project, "ana").unwrap().into_iter().filter(|q| q.finished).map(|q| q.id).collect();
     assert_eq!(labelled.len(), 2);
     let (looked_at, other) = (&labelled[0], &labelled[1]);
-    let (before, other_before) = (seconds(&project, looked_at), seconds(&project, other));
+    let (before, other_before) = (stored(&project, looked_at), stored(&project, other));
     let events = |p: &Project| -> i64 {
         p.conn().query_row("SELECT count(*) FROM annotation_events", [], |r| r.get(0)).unwrap()
     };
@@ -151,7 +153,7 @@ fn a_return_that_changes_only_a_rows_time_spent_updates_that_time_alone() {
     let mut ws = Project::open(&ws_path).unwrap();
     annotate::add_time(&mut ws, looked_at, "ana", 42.0).unwrap();
     let in_ws = seconds(&ws, looked_at);
-    assert_eq!(in_ws, before + 42.0);
+    assert_eq!(in_ws, before.0 + 42.0);
     let second = dir.path().join("returned-time.json");
     workspace::return_packet(&ws, &second).unwrap();
     drop(ws);
@@ -159,8 +161,10 @@ fn a_return_that_changes_only_a_rows_time_spent_updates_that_time_alone() {
     let report = packets::merge(&mut project, std::slice::from_ref(&second)).unwrap();
     assert!(report[0].merged);
     assert_eq!(report[0].new_events, 0);
-    assert_eq!(seconds(&project, looked_at), in_ws, "the time the return holds is stored");
-    assert_eq!(seconds(&project, other), other_before, "a row whose time did not change is left alone");
+    let after_merge = stored(&project, looked_at);
+    assert_eq!(after_merge.0, in_ws, "the time the return holds is stored");
+    assert_ne!(after_merge.1, before.1, "the row whose time changed is written");
+    assert_eq!(stored(&project, other), other_before, "a row whose time did not change is not written");
     assert_eq!(events(&project), events_before, "time spent is no event");
     // The same return again changes nothing.
     let after = dump(&project);
