@@ -504,16 +504,11 @@ pub fn confirm_agreements(project: &mut Project, adjudicator: &str) -> Result<u6
 }
 
 fn confirm_agreements_in(project: &mut Project, adjudicator: &str) -> Result<u64> {
-    let ids: Vec<String> = queue(project, &QueueFilter::default())?
-        .items
-        .into_iter()
-        .filter(|q| q.category == Category::FullAgreement && !q.adjudicated)
-        .map(|q| q.id)
-        .collect();
+    let open = page::open_agreements(project)?;
     let tx = project.conn_mut().transaction()?;
     let w = Writer::new(&tx, adjudicator_id(&tx, adjudicator)?, true)?;
     let res = Resolution::default();
-    for id in &ids {
+    for (id, _) in open.iter() {
         let pair = stored::stored_pair_in(&tx, id)?;
         let finals = settle(&pair, None, &res).map_err(|p| {
             Error::IncompleteAdjudication(format!(
@@ -524,7 +519,7 @@ fn confirm_agreements_in(project: &mut Project, adjudicator: &str) -> Result<u64
         write(&tx, &w, &pair, None, &finals, &res, true)?;
     }
     tx.commit()?;
-    Ok(ids.len() as u64)
+    Ok(open.len() as u64)
 }
 
 /// One row of the adjudication queue.

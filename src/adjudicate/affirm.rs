@@ -4,10 +4,8 @@
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::{
-    adjudicator_id, load_in, pair_in, queue, settle, write, Category, Checklist, Problems, QueueFilter, Resolution,
-    Writer,
-};
+use super::page::{open_agreements, OpenAgreements};
+use super::{adjudicator_id, load_in, pair_in, settle, write, Checklist, Problems, Resolution, Writer};
 use crate::error::{Error, Result};
 use crate::project::Project;
 use crate::vocab::Decision;
@@ -36,16 +34,11 @@ pub struct AffirmReport {
 /// The rows a bulk affirmation covers: open full agreements, and accepted rows bulk-confirmed
 /// earlier whose checklist is not affirmed (in import order).
 /// Open full agreements (with their shared decision), and rows bulk-confirmed earlier.
-type Targets = (Vec<(String, Decision)>, Vec<String>);
+type Targets = (OpenAgreements, Vec<String>);
 
 /// Open full agreements come with their shared decision.
 fn affirm_targets(project: &Project) -> Result<Targets> {
-    let open: Vec<(String, Decision)> = queue(project, &QueueFilter::default())?
-        .items
-        .into_iter()
-        .filter(|q| q.category == Category::FullAgreement && !q.adjudicated)
-        .map(|q| (q.id, q.decision_a))
-        .collect();
+    let open = open_agreements(project)?;
     let earlier: Vec<String> = project
         .conn()
         .prepare(
@@ -73,8 +66,8 @@ pub fn affirm_preview(project: &Project, adjudicator: &str) -> Result<AffirmRepo
     let (open, earlier) = affirm_targets(project)?;
     let frozen = crate::rowstate::Frozen::load(project.conn())?;
     let mut accepts = 0;
-    for (_, decision) in &open {
-        accepts += u64::from(*decision == Decision::AcceptForceGap);
+    for (_, decision) in open.iter() {
+        accepts += u64::from(decision == Decision::AcceptForceGap);
     }
     let locked = earlier.iter().filter(|id| frozen.contains(id)).count() as u64;
     Ok(AffirmReport {
@@ -108,7 +101,7 @@ fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<Aff
             p.into_iter().map(|x| x.1).collect::<Vec<_>>().join("; ")
         ))
     };
-    for (id, _) in &open {
+    for (id, _) in open.iter() {
         let pair = super::stored::stored_pair_in(&tx, id)?;
         let finals = settle(&pair, None, &Resolution::default()).map_err(|p| incomplete(id, p))?;
         let accept = finals[0].1.as_deref() == Some(Decision::AcceptForceGap.as_str());

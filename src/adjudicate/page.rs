@@ -887,6 +887,47 @@ fn page_of(q: &Classified, query: &AdjudicationQuery) -> AdjudicationPage {
     }
 }
 
+/// The open full agreements in queue order, each with the decision both annotators gave: what a
+/// bulk confirmation writes.
+///
+/// The ids are copied into one buffer rather than a string each. At a million rows, a queue item
+/// per row (four strings, three freed at once) left millions of small holes scattered between
+/// the ids kept, and every allocation of the row-by-row writes that followed was served from them:
+/// a quarter of the step's time went to the allocator walking cold memory.
+pub(super) fn open_agreements(project: &Project) -> Result<OpenAgreements> {
+    with_classified(project, |q| {
+        let mut open = OpenAgreements::default();
+        for (i, e) in q.entries.iter().enumerate() {
+            if e.category == Category::FullAgreement && e.final_decision.is_none() {
+                open.ids.push_str(q.id(i));
+                open.ends.push(open.ids.len());
+                open.decisions.push(e.decisions[0]);
+            }
+        }
+        Ok(open)
+    })
+}
+
+/// See [`open_agreements`].
+#[derive(Debug, Default)]
+pub(super) struct OpenAgreements {
+    ids: String,
+    ends: Vec<usize>,
+    decisions: Vec<Decision>,
+}
+
+impl OpenAgreements {
+    pub(super) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Each row's id and shared decision, in queue order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, Decision)> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).zip(&self.decisions).map(|((start, &end), &d)| (&self.ids[start..end], d))
+    }
+}
+
 /// Every item of the queue matching `filter`, with the counts (see [`super::queue`]).
 pub(super) fn whole(
     project: &Project,

@@ -88,8 +88,14 @@ fn confirming_in_bulk_writes_what_confirming_each_row_alone_writes() {
         .collect();
     assert!(open.len() >= 8 && open.iter().any(|o| o.1) && open.iter().any(|o| !o.1), "accepts and rejects: {open:?}");
 
+    // The preview counts from the queue's own classification: every open agreement, and the
+    // shared decision of each (only accepts are affirmed).
+    let accepts = open.iter().filter(|o| o.1).count() as u64;
+    let preview = adjudicate::affirm_preview(&bulk, "eve").unwrap();
+    assert_eq!((preview.confirmed as usize, preview.affirmed, preview.frozen), (open.len(), accepts, 0));
     let report = adjudicate::confirm_and_affirm(&mut bulk, "eve").unwrap();
     assert_eq!(report.confirmed as usize, open.len());
+    assert_eq!(report, preview);
     for (id, accept) in &open {
         let checklist = if *accept { YES } else { Checklist::default() };
         adjudicate::resolve(&mut single, id, "eve", &Resolution { checklist, ..Resolution::default() }).unwrap();
