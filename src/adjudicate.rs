@@ -440,7 +440,7 @@ fn write(
         events.push(("checklist", old, Some(json), if bulk { "bulk" } else { "edited" }));
     }
     w.events(tx, id, &events, &at)?;
-    writer::upsert_fields(tx, id, &changed, who, &at, earlier.is_some())?;
+    w.fields(tx, id, &changed, &at, earlier.is_some())?;
     for field in dropped {
         tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, field])?;
     }

@@ -1,6 +1,9 @@
 //! What the writes of one adjudication transaction share, and the history event each change
 //! appends.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use rusqlite::types::ToSql;
 use rusqlite::{params, Transaction};
 
@@ -16,13 +19,40 @@ pub(crate) struct Writer {
     pub(super) name: String,
     pub(super) guideline: String,
     pub(super) frozen: Option<crate::rowstate::Frozen>,
+    /// The multi-row INSERT texts made so far, by table, row count and whether they overwrite:
+    /// made once per transaction rather than formatted again for every row written.
+    texts: RefCell<Vec<(Text, Rc<str>)>>,
+}
+
+/// Which statement, for how many rows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    Events(usize),
+    Fields { rows: usize, overwrite: bool },
 }
 
 impl Writer {
     /// `many`: the transaction writes many rows, so the frozen rows are read once up front.
     pub(super) fn new(tx: &Transaction, who: (i64, String), many: bool) -> Result<Writer> {
         let frozen = if many { Some(crate::rowstate::Frozen::load(tx)?) } else { None };
-        Ok(Writer { who: who.0, name: who.1, guideline: crate::guideline::current_label(tx)?, frozen })
+        Ok(Writer {
+            who: who.0,
+            name: who.1,
+            guideline: crate::guideline::current_label(tx)?,
+            frozen,
+            texts: RefCell::default(),
+        })
+    }
+
+    /// The statement text of `kind`, made by `make` the first time.
+    fn text(&self, kind: Text, make: impl FnOnce() -> String) -> Rc<str> {
+        let mut texts = self.texts.borrow_mut();
+        if let Some((_, t)) = texts.iter().find(|(k, _)| *k == kind) {
+            return t.clone();
+        }
+        let t: Rc<str> = make().into();
+        texts.push((kind, t.clone()));
+        t
     }
 
     pub(super) fn guard(&self, tx: &Transaction, id: &str) -> Result<()> {
@@ -61,11 +91,13 @@ impl Writer {
             return Ok(());
         }
         let rows = history::stored(events);
-        let sql = format!(
-            "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version, field_set)
-             VALUES {}",
-            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; rows.len()].join(", ")
-        );
+        let sql = self.text(Text::Events(rows.len()), || {
+            format!(
+                "INSERT INTO adjudication_events (candidate_id, field, old_value, new_value, source, adjudicator_id, at, guideline_version, field_set)
+                 VALUES {}",
+                vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; rows.len()].join(", ")
+            )
+        });
         let mut values: Vec<&dyn ToSql> = Vec::with_capacity(rows.len() * 9);
         for (field, old, new, source, bits) in &rows {
             values.extend([&id as &dyn ToSql, field, old, new, source, &self.who, &at, &self.guideline, bits]);
@@ -73,35 +105,37 @@ impl Writer {
         tx.prepare_cached(&sql)?.execute(values.as_slice())?;
         Ok(())
     }
-}
 
-/// Writes a row's changed final fields, `(field, value, source)`, with one statement;
-/// `overwrite`: the row has final fields already, which these may replace.
-pub(super) fn upsert_fields(
-    tx: &Transaction,
-    id: &str,
-    fields: &[(&str, &Option<String>, &str)],
-    who: i64,
-    at: &str,
-    overwrite: bool,
-) -> Result<()> {
-    if fields.is_empty() {
-        return Ok(());
-    }
-    let sql = format!(
-        "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES {}{}",
-        vec!["(?, ?, ?, ?, ?, ?)"; fields.len()].join(", "),
-        if overwrite {
-            " ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
-             adjudicator_id = excluded.adjudicator_id, at = excluded.at"
-        } else {
-            ""
+    /// Writes a row's changed final fields, `(field, value, source)`, with one statement;
+    /// `overwrite`: the row has final fields already, which these may replace.
+    pub(super) fn fields(
+        &self,
+        tx: &Transaction,
+        id: &str,
+        fields: &[(&str, &Option<String>, &str)],
+        at: &str,
+        overwrite: bool,
+    ) -> Result<()> {
+        if fields.is_empty() {
+            return Ok(());
         }
-    );
-    let mut values: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() * 6);
-    for (field, value, source) in fields {
-        values.extend([&id as &dyn ToSql, field, *value, source, &who, &at]);
+        let sql = self.text(Text::Fields { rows: fields.len(), overwrite }, || {
+            format!(
+                "INSERT INTO adjudication_fields (candidate_id, field, value, source, adjudicator_id, at) VALUES {}{}",
+                vec!["(?, ?, ?, ?, ?, ?)"; fields.len()].join(", "),
+                if overwrite {
+                    " ON CONFLICT (candidate_id, field) DO UPDATE SET value = excluded.value, source = excluded.source,
+                     adjudicator_id = excluded.adjudicator_id, at = excluded.at"
+                } else {
+                    ""
+                }
+            )
+        });
+        let mut values: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() * 6);
+        for (field, value, source) in fields {
+            values.extend([&id as &dyn ToSql, field, *value, source, &self.who, &at]);
+        }
+        tx.prepare_cached(&sql)?.execute(values.as_slice())?;
+        Ok(())
     }
-    tx.prepare_cached(&sql)?.execute(values.as_slice())?;
-    Ok(())
 }
