@@ -31,12 +31,12 @@ pub struct AffirmReport {
     pub checks: Vec<String>,
 }
 
-/// The rows a bulk affirmation covers: open full agreements, and accepted rows bulk-confirmed
-/// earlier whose checklist is not affirmed (in import order).
-/// Open full agreements (with their shared decision), and rows bulk-confirmed earlier.
+/// Open full agreements (in queue order, each with its shared decision), and rows bulk-confirmed
+/// earlier (in import order).
 type Targets = (OpenAgreements, Vec<String>);
 
-/// Open full agreements come with their shared decision.
+/// The rows a bulk affirmation covers: open full agreements, and accepted rows bulk-confirmed
+/// earlier whose checklist is not affirmed.
 fn affirm_targets(project: &Project) -> Result<Targets> {
     let open = open_agreements(project)?;
     let earlier: Vec<String> = project
