@@ -110,6 +110,35 @@ struct Stamp {
     last_reassignment: Option<i64>,
 }
 
+/// Many ids in one buffer: id `i` is `text[ends[i - 1]..ends[i]]`. A string per id is an
+/// allocation each; at a million rows, such strings freed among others kept left the heap in
+/// millions of small holes, which every later allocation of a bulk step was served from.
+#[derive(Debug, Default)]
+struct Ids {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl Ids {
+    fn with_capacity(n: usize) -> Ids {
+        Ids { text: String::new(), ends: Vec::with_capacity(n) }
+    }
+
+    fn push(&mut self, id: &str) {
+        self.text.push_str(id);
+        self.ends.push(self.text.len() as u32);
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+}
+
 /// The classified queue of one project.
 struct Classified {
     of: Stamp,
@@ -117,9 +146,8 @@ struct Classified {
     last_annotation_event: Option<i64>,
     /// The last adjudication event folded into the final decisions.
     last_adjudication_event: Option<i64>,
-    /// Entry `i`'s id is `ids[ends[i - 1]..ends[i]]`.
-    ids: String,
-    ends: Vec<u32>,
+    /// Entry `i`'s id.
+    ids: Ids,
     /// In queue order: category, then import order.
     entries: Vec<Entry>,
     /// Entry indices in id order, to find a row by its id.
@@ -138,8 +166,7 @@ const KEPT_MAX: usize = 2;
 
 impl Classified {
     fn id(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.ids[start..self.ends[i] as usize]
+        self.ids.get(i)
     }
 
     fn find(&self, id: &str) -> Option<usize> {
@@ -467,12 +494,10 @@ fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
     }
     drop(rows);
     keyed.sort_unstable_by_key(|(seq, _, e)| (e.category, *seq));
-    let mut ids = String::new();
-    let mut ends = Vec::with_capacity(keyed.len());
+    let mut ids = Ids::with_capacity(keyed.len());
     let mut entries = Vec::with_capacity(keyed.len());
     for (_, id, e) in keyed {
-        ids.push_str(&id);
-        ends.push(ids.len() as u32);
+        ids.push(&id);
         entries.push(e);
     }
     let pair_keys = pairs
@@ -488,7 +513,6 @@ fn classify_all(conn: &Connection, of: Stamp) -> Result<Classified> {
         last_annotation_event,
         last_adjudication_event,
         ids,
-        ends,
         entries,
         by_id: Vec::new(),
         sources,
@@ -627,7 +651,7 @@ impl Classified {
         }
         added.sort_by_key(|(_, e)| (e.category, e.seq));
         let n = self.entries.len() - removed.iter().filter(|r| **r).count() + added.len();
-        let (mut ids, mut ends, mut entries) = (String::new(), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut ids, mut entries) = (Ids::with_capacity(n), Vec::with_capacity(n));
         // Where each kept old entry went, and where each added one went.
         let mut moved = vec![u32::MAX; self.entries.len()];
         let mut placed = vec![0u32; added.len()];
@@ -646,17 +670,16 @@ impl Classified {
                 }
             };
             if take_old {
-                ids.push_str(self.id(i));
+                ids.push(self.id(i));
                 moved[i] = entries.len() as u32;
                 entries.push(self.entries[i]);
                 i += 1;
             } else {
-                ids.push_str(&added[k].0);
+                ids.push(&added[k].0);
                 placed[k] = entries.len() as u32;
                 entries.push(added[k].1);
                 k += 1;
             }
-            ends.push(ids.len() as u32);
         }
         // The id index: the kept ids in their order, merged with the added ones sorted by id.
         let mut by_added: Vec<usize> = (0..added.len()).collect();
@@ -676,7 +699,7 @@ impl Classified {
                 b += 1;
             }
         }
-        (self.ids, self.ends, self.entries, self.by_id) = (ids, ends, entries, by_id);
+        (self.ids, self.entries, self.by_id) = (ids, entries, by_id);
     }
 }
 
@@ -888,19 +911,14 @@ fn page_of(q: &Classified, query: &AdjudicationQuery) -> AdjudicationPage {
 }
 
 /// The open full agreements in queue order, each with the decision both annotators gave: what a
-/// bulk confirmation writes.
-///
-/// The ids are copied into one buffer rather than a string each. At a million rows, a queue item
-/// per row (four strings, three freed at once) left millions of small holes scattered between
-/// the ids kept, and every allocation of the row-by-row writes that followed was served from them:
-/// a quarter of the step's time went to the allocator walking cold memory.
+/// bulk confirmation writes. Their ids are copied into one buffer ([`Ids`]) rather than built as
+/// queue items whose other strings would be freed around them.
 pub(super) fn open_agreements(project: &Project) -> Result<OpenAgreements> {
     with_classified(project, |q| {
         let mut open = OpenAgreements::default();
         for (i, e) in q.entries.iter().enumerate() {
             if e.category == Category::FullAgreement && e.final_decision.is_none() {
-                open.ids.push_str(q.id(i));
-                open.ends.push(open.ids.len());
+                open.ids.push(q.id(i));
                 open.decisions.push(e.decisions[0]);
             }
         }
@@ -911,20 +929,18 @@ pub(super) fn open_agreements(project: &Project) -> Result<OpenAgreements> {
 /// See [`open_agreements`].
 #[derive(Debug, Default)]
 pub(super) struct OpenAgreements {
-    ids: String,
-    ends: Vec<usize>,
+    ids: Ids,
     decisions: Vec<Decision>,
 }
 
 impl OpenAgreements {
     pub(super) fn len(&self) -> usize {
-        self.ends.len()
+        self.ids.len()
     }
 
     /// Each row's id and shared decision, in queue order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, Decision)> + '_ {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(&self.ends).zip(&self.decisions).map(|((start, &end), &d)| (&self.ids[start..end], d))
+        self.decisions.iter().enumerate().map(|(i, &d)| (self.ids.get(i), d))
     }
 }
 
