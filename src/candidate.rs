@@ -164,18 +164,18 @@ pub struct CandidateDetail {
     pub imported_at: String,
 }
 
-const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id, c.context, \
+pub(crate) const CANDIDATE_COLUMNS: &str = "c.id, c.group_id, c.source_dataset, c.source_id, c.context, \
      c.passage, c.evidence_span, c.calibrated_claim, c.raised_claim, c.repair, c.rationale, \
      c.axis, c.severity, c.construction_family";
 /// How many columns [`CANDIDATE_COLUMNS`] names: a query's own columns follow them.
-const CANDIDATE_COLUMN_COUNT: usize = 14;
+pub(crate) const CANDIDATE_COLUMN_COUNT: usize = 14;
 
 fn parse_enum<T: std::str::FromStr<Err = String>>(idx: usize, s: String) -> rusqlite::Result<T> {
     s.parse().map_err(|e: String| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into()))
 }
 
 /// Reads a [`Candidate`] from a row selected with `CANDIDATE_COLUMNS` first.
-fn candidate_from_row(r: &Row) -> rusqlite::Result<Candidate> {
+pub(crate) fn candidate_from_row(r: &Row) -> rusqlite::Result<Candidate> {
     Ok(Candidate {
         id: r.get(0)?,
         group_id: r.get(1)?,
@@ -409,8 +409,10 @@ pub(crate) fn find(project: &Project, id: &str) -> Result<Option<Candidate>> {
 
 /// [`find`] on any connection or open transaction.
 pub(crate) fn find_in(conn: &rusqlite::Connection, id: &str) -> Result<Option<Candidate>> {
-    let sql = format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1");
-    Ok(conn.prepare_cached(&sql)?.query_row([id], candidate_from_row).optional()?)
+    // Made once: a bulk step looks up a row at a time.
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("SELECT {CANDIDATE_COLUMNS} FROM candidates c WHERE c.id = ?1"));
+    Ok(conn.prepare_cached(&SQL)?.query_row([id], candidate_from_row).optional()?)
 }
 
 /// [`find_in`] with the row's stored content hash, read in the same look-up.
