@@ -274,37 +274,24 @@ mod tests {
         ] {
             assert_eq!(normalise(s), word_by_word(s), "{s:?}");
         }
-        // Generated strings over a pool of characters whose case and class rules differ.
-        let pool: Vec<char> = "aZ09 .,-_'\t\nΣσςΟİıßẞÉé\u{301}²٣Ⅻ中Ａｂ🙂\u{0}".chars().collect();
+        // Generated strings (a fixed xorshift sequence, up to 23 characters each): over a pool of
+        // characters whose case and class rules differ, then over ASCII alone, where the byte
+        // path runs.
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..20_000 {
-            let mut s = String::new();
+        let mut next = move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let len = (state % 24) as usize;
-            for _ in 0..len {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                s.push(pool[(state % pool.len() as u64) as usize]);
-            }
-            assert_eq!(normalise(&s), word_by_word(&s), "{s:?}");
-        }
-        // ASCII alone, where the byte path runs.
+            state
+        };
+        let mixed: Vec<char> = "aZ09 .,-_'\t\nΣσςΟİıßẞÉé\u{301}²٣Ⅻ中Ａｂ🙂\u{0}".chars().collect();
         let ascii: Vec<char> = (0u8..128).map(char::from).collect();
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            for _ in 0..(state % 24) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                s.push(ascii[(state % 128) as usize]);
+        for pool in [&mixed, &ascii] {
+            for _ in 0..20_000 {
+                let len = next() % 24;
+                let s: String = (0..len).map(|_| pool[(next() % pool.len() as u64) as usize]).collect();
+                assert_eq!(normalise(&s), word_by_word(&s), "{s:?}");
             }
-            assert_eq!(normalise(&s), word_by_word(&s), "{s:?}");
         }
     }
 }

@@ -158,9 +158,8 @@ mod tests {
         // finished annotation that no longer counts.
         let conn = project.conn();
         let both = ids.iter().find(|id| pair_in(conn, id).is_ok()).unwrap().clone();
-        let (from, _) = crate::assign::annotators_of(&project, &both).unwrap().unwrap();
-        let assigned = crate::assign::annotators_of(&project, &both).unwrap().unwrap();
-        let third = ["zoe", "ana", "ben"].into_iter().find(|n| *n != assigned.0 && *n != assigned.1).unwrap();
+        let (from, other) = crate::assign::annotators_of(&project, &both).unwrap().unwrap();
+        let third = ["zoe", "ana", "ben"].into_iter().find(|n| *n != from && *n != other).unwrap();
         crate::assign::reassign(&mut project, &both, &from, third, "lee", "left the project").unwrap();
 
         let conn = project.conn();
