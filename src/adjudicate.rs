@@ -465,7 +465,7 @@ fn write(
             .collect(),
     };
     // A row with no label before has no QC results to take away (reopening takes them with it).
-    qc::run_row_with(tx, id, &pair.candidate.passage, &label, earlier.is_some())?;
+    qc::run_row_with(tx, &w.check_lists, id, &pair.candidate.passage, &label, earlier.is_some())?;
     Ok(())
 }
 

@@ -23,6 +23,7 @@
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use ts_rs::TS;
 
@@ -325,20 +326,21 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
 }
 
 /// Re-runs QC for one row inside a transaction (results replace the row's earlier ones).
-pub(crate) fn run_row(conn: &Connection, id: &str) -> Result<Vec<QcResult>> {
+fn run_row(conn: &Connection, lists: &CheckLists, id: &str) -> Result<Vec<QcResult>> {
     let Some(adjudication) = crate::label::load_in(conn, id)? else {
         forget(conn, id)?;
         return Ok(Vec::new());
     };
     let passage: String =
         conn.prepare_cached("SELECT passage FROM candidates WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
-    run_row_with(conn, id, &passage, &adjudication, true)
+    run_row_with(conn, lists, id, &passage, &adjudication, true)
 }
 
 /// [`run_row`] for a label the caller has just written and still holds, with its passage;
 /// `replace`: the row may have results already (it had a label before this one).
 pub(crate) fn run_row_with(
     conn: &Connection,
+    lists: &CheckLists,
     id: &str,
     passage: &str,
     adjudication: &crate::label::Adjudication,
@@ -353,7 +355,7 @@ pub(crate) fn run_row_with(
     }
     // The run names its list of checks, kept once for every run that made the same ones (a
     // project has a handful), and only the failed checks are rows of their own (schema 20).
-    let list = check_list_id(conn, &results)?;
+    let list = lists.id_of(conn, &results)?;
     let failed = results.iter().filter(|r| !r.passed).count() as i64;
     conn.prepare_cached(
         "INSERT INTO qc_runs (candidate_id, run_at, checks, failed, blocked) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -374,6 +376,31 @@ pub(crate) fn run_row_with(
     }
     conn.prepare_cached(&sql)?.execute(values.as_slice())?;
     Ok(results)
+}
+
+/// The stored lists of checks a transaction has used, with their ids. A project has a handful of
+/// lists, and a step over many rows would otherwise serialise and look up its row's list once per
+/// row. Kept for one transaction only: a list it added is gone if the transaction rolls back.
+#[derive(Default)]
+pub(crate) struct CheckLists(RefCell<Vec<(CheckList, i64)>>);
+
+/// A run's checks by name and severity, in order.
+type CheckList = Vec<(String, Severity)>;
+
+impl CheckLists {
+    /// The id of the stored list of these results' checks (name and severity, in order), added
+    /// the first time a run makes them.
+    fn id_of(&self, conn: &Connection, results: &[QcResult]) -> Result<i64> {
+        let same = |list: &CheckList| {
+            list.len() == results.len() && list.iter().zip(results).all(|((c, s), r)| *c == r.check && *s == r.severity)
+        };
+        if let Some((_, id)) = self.0.borrow().iter().find(|(list, _)| same(list)) {
+            return Ok(*id);
+        }
+        let id = check_list_id(conn, results)?;
+        self.0.borrow_mut().push((results.iter().map(|r| (r.check.clone(), r.severity)).collect(), id));
+        Ok(id)
+    }
 }
 
 /// The id of the stored list of these results' checks (name and severity, in order), added
@@ -496,8 +523,9 @@ fn run_in(project: &mut Project) -> Result<QcReport> {
     let mut report = QcReport { rows_checked: 0, passed: 0, blocked: 0, warned: 0, rows: Vec::new() };
     // Rows a locked split freezes keep the results they were locked with.
     let frozen = crate::rowstate::Frozen::load(&tx)?;
+    let lists = CheckLists::default();
     for id in ids {
-        let results = if frozen.contains(&id) { results(&tx, &id)? } else { run_row(&tx, &id)? };
+        let results = if frozen.contains(&id) { results(&tx, &id)? } else { run_row(&tx, &lists, &id)? };
         if results.is_empty() {
             continue; // a reject
         }

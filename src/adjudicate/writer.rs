@@ -22,6 +22,8 @@ pub(crate) struct Writer {
     /// The multi-row INSERT texts made so far, by table, row count and whether they overwrite:
     /// made once per transaction rather than formatted again for every row written.
     texts: RefCell<Vec<(Text, Rc<str>)>>,
+    /// The QC check lists this transaction has stored or found.
+    pub(super) check_lists: crate::qc::CheckLists,
 }
 
 /// Which statement, for how many rows.
@@ -41,6 +43,7 @@ impl Writer {
             guideline: crate::guideline::current_label(tx)?,
             frozen,
             texts: RefCell::default(),
+            check_lists: crate::qc::CheckLists::default(),
         })
     }
 

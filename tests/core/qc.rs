@@ -52,6 +52,33 @@ fn qc_lists_failures_per_row_with_the_check_that_failed() {
     assert_eq!(status::status(&f.project).unwrap().states[&S::Accepted], 2);
 }
 
+/// A run keeps the lists of checks it stored, to store each once: rows whose lists are as long
+/// but differ in a severity (a checklist question answered on one row, left unanswered on the
+/// other) must each be stored with their own.
+#[test]
+fn a_qc_run_stores_each_row_with_its_own_list_of_checks() {
+    let mut f = fixture();
+    let answered = Resolution { choices: vec![], rationale: None, checklist: YES };
+    adjudicate::resolve(&mut f.project, &f.ids[0].clone(), "eve", &answered).unwrap();
+    let unanswered = Resolution {
+        choices: vec![(Field::Decision, Choice::A), (Field::Axis, Choice::A), (Field::Severity, Choice::A)],
+        rationale: None,
+        checklist: Checklist { one_local_axis: None, ..YES },
+    };
+    adjudicate::resolve(&mut f.project, &f.ids[3].clone(), "eve", &unanswered).unwrap();
+    let report = qc::run(&mut f.project).unwrap();
+    assert_eq!(report.rows_checked, 2);
+    let stored = |id: &str| adjudicate::row_view(&f.project, id, false).unwrap().qc;
+    let (row0, row3) = (stored(&f.ids[0]), stored(&f.ids[3]));
+    assert_eq!(row0.len(), row3.len(), "the same checks, so lists of one length");
+    let question = |rows: &[qc::QcResult]| {
+        let r = rows.iter().find(|r| r.check == "checklist_one_local_axis").unwrap();
+        (r.severity, r.passed)
+    };
+    assert_eq!(question(&row0), (qc::Severity::Error, true));
+    assert_eq!(question(&row3), (qc::Severity::Warning, false));
+}
+
 #[test]
 fn qc_heuristics_by_hand() {
     use std::collections::BTreeSet;
