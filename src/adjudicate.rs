@@ -165,20 +165,24 @@ type Problems = Vec<(Option<Field>, String)>;
 /// `both` (when A and B gave the same value), then `a`, `b` and the suggestion. A value none of
 /// them gives is `edited`.
 fn sources(pair: &Pair, field: Field) -> Vec<SourceValue> {
-    let (a, b) = (pair.a.stored(field), pair.b.stored(field));
-    let mut out = Vec::with_capacity(4);
-    if a == b {
-        out.push(SourceValue { source: Source::Both, value: a.clone() });
-    }
-    out.push(SourceValue { source: Source::A, value: a });
-    out.push(SourceValue { source: Source::B, value: b });
-    out.push(SourceValue { source: Source::Suggestion, value: pair.suggestion.stored(field) });
-    out
+    places(&stored_values(pair, field)).map(|(source, value)| SourceValue { source, value: value.clone() }).collect()
 }
 
-/// The source recorded for a final value: the first of `sources` that gives it, else `edited`.
-fn source_of(value: &Option<String>, sources: &[SourceValue]) -> Source {
-    sources.iter().find(|s| &s.value == value).map_or(Source::Edited, |s| s.source)
+/// The stored values of a field in A's annotation, B's and the suggestion.
+fn stored_values(pair: &Pair, field: Field) -> [Option<String>; 3] {
+    [pair.a.stored(field), pair.b.stored(field), pair.suggestion.stored(field)]
+}
+
+/// The places a final value can come from, in the order a value is credited to them: both
+/// annotators when they agree, A, B, the suggestion.
+fn places([a, b, s]: &[Option<String>; 3]) -> impl Iterator<Item = (Source, &Option<String>)> {
+    (a == b).then_some((Source::Both, a)).into_iter().chain([(Source::A, a), (Source::B, b), (Source::Suggestion, s)])
+}
+
+/// The source recorded for a final value: the first of its field's [`places`] that gives it,
+/// else `edited`.
+fn source_of(value: &Option<String>, values: &[Option<String>; 3]) -> Source {
+    places(values).find(|(_, v)| *v == value).map_or(Source::Edited, |(source, _)| source)
 }
 
 /// One place a final value can come from, and the value it gives.
@@ -229,6 +233,13 @@ fn settle(
     res: &Resolution,
 ) -> std::result::Result<Vec<(Field, Option<String>, Source)>, Problems> {
     let passage = &pair.candidate.passage;
+    // Each field's stored values, made once: a span is serialised to make its stored form, and
+    // the values are compared both to settle the field and to credit its final value.
+    let cache: [std::cell::OnceCell<[Option<String>; 3]>; Field::ALL.len()] = Default::default();
+    let values = |field: Field| {
+        let at = Field::ALL.iter().position(|f| *f == field).expect("every field is in Field::ALL");
+        cache[at].get_or_init(|| stored_values(pair, field))
+    };
     let mut problems: Problems = Vec::new();
     let mut chosen: std::collections::HashMap<Field, Option<String>> = std::collections::HashMap::new();
     for (field, choice) in &res.choices {
@@ -237,9 +248,9 @@ fn settle(
             continue;
         }
         let value = match choice {
-            Choice::A => pair.a.stored(*field),
-            Choice::B => pair.b.stored(*field),
-            Choice::Suggestion => pair.suggestion.stored(*field),
+            Choice::A => values(*field)[0].clone(),
+            Choice::B => values(*field)[1].clone(),
+            Choice::Suggestion => values(*field)[2].clone(),
             Choice::Value(v) => match crate::annotate::normalise(*field, v.as_deref(), passage) {
                 Ok(v) => v,
                 Err(e) => {
@@ -263,9 +274,9 @@ fn settle(
                 return Ok(Some(e.decision.as_str().to_string()));
             }
         }
-        let (a, b) = (pair.a.stored(field), pair.b.stored(field));
+        let [a, b, _] = values(field);
         if a == b {
-            Ok(a)
+            Ok(a.clone())
         } else {
             Err(format!(
                 "the annotators differ (A: {}, B: {}); take A, take B or give a value",
@@ -312,7 +323,7 @@ fn settle(
     let with_source: Vec<(Field, Option<String>, Source)> = finals
         .into_iter()
         .map(|(field, value)| {
-            let source = source_of(&value, &sources(pair, field));
+            let source = source_of(&value, values(field));
             (field, value, source)
         })
         .collect();
