@@ -187,12 +187,11 @@ pub struct Annotation {
 }
 
 impl Annotation {
-    /// The drafter's suggestions as one annotation (for the adjudicator's side-by-side view).
+    /// The drafter's suggestions as one annotation, for their values (the adjudicator's
+    /// side-by-side view, and the source a final value is credited to). Its problems are not
+    /// worked out, nor its fields listed as suggested: nothing reads them.
     pub(crate) fn prefilled(c: &Candidate, annotator: &str, show_axis_severity: bool) -> Annotation {
-        let mut a = Annotation::starting(c, annotator, SuggestionMode::Prefilled, show_axis_severity);
-        a.suggested.clear();
-        a.refresh(&c.passage);
-        a
+        Annotation::unchecked(c, annotator, SuggestionMode::Prefilled, show_axis_severity, false)
     }
 
     /// What an annotator starts from in `mode`: the two claims (the row under test) always; in
@@ -204,6 +203,20 @@ impl Annotation {
         mode: SuggestionMode,
         show_axis_severity: bool,
     ) -> Annotation {
+        let mut a = Annotation::unchecked(c, annotator, mode, show_axis_severity, true);
+        a.refresh(&c.passage);
+        a
+    }
+
+    /// [`Self::starting`] before its problems are worked out; `suggested`: list the prefilled
+    /// fields as suggestions to confirm.
+    fn unchecked(
+        c: &Candidate,
+        annotator: &str,
+        mode: SuggestionMode,
+        show_axis_severity: bool,
+        suggested: bool,
+    ) -> Annotation {
         let mut a = Annotation::empty(c, annotator);
         a.suggestion_mode = mode;
         a.calibrated_claim = Some(c.calibrated_claim.clone());
@@ -213,9 +226,10 @@ impl Annotation {
             a.axis = if show_axis_severity { c.axis } else { None };
             a.severity = if show_axis_severity { c.severity } else { None };
             a.repair = c.repair.clone().filter(|r| !r.trim().is_empty());
-            a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| a.stored(*f).is_some()).collect();
+            if suggested {
+                a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| a.stored(*f).is_some()).collect();
+            }
         }
-        a.refresh(&c.passage);
         a
     }
 
