@@ -14,6 +14,7 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use ts_rs::TS;
@@ -165,24 +166,34 @@ type Problems = Vec<(Option<Field>, String)>;
 /// `both` (when A and B gave the same value), then `a`, `b` and the suggestion. A value none of
 /// them gives is `edited`.
 fn sources(pair: &Pair, field: Field) -> Vec<SourceValue> {
-    places(&stored_values(pair, field)).map(|(source, value)| SourceValue { source, value: value.clone() }).collect()
+    places(&stored_values(pair, field))
+        .map(|(source, value)| SourceValue { source, value: value.as_deref().map(str::to_string) })
+        .collect()
 }
 
-/// The stored values of a field in A's annotation, B's and the suggestion.
-fn stored_values(pair: &Pair, field: Field) -> [Option<String>; 3] {
-    [pair.a.stored(field), pair.b.stored(field), pair.suggestion.stored(field)]
+/// The stored values of a field in A's annotation, B's and the suggestion (borrowed where they
+/// are held as stored).
+fn stored_values(pair: &Pair, field: Field) -> [Option<Cow<'_, str>>; 3] {
+    [pair.a.stored_ref(field), pair.b.stored_ref(field), pair.suggestion.stored_ref(field)]
+}
+
+/// A stored value of [`stored_values`], as a final value holds it.
+fn owned(value: &Option<Cow<str>>) -> Option<String> {
+    value.as_deref().map(str::to_string)
 }
 
 /// The places a final value can come from, in the order a value is credited to them: both
 /// annotators when they agree, A, B, the suggestion.
-fn places([a, b, s]: &[Option<String>; 3]) -> impl Iterator<Item = (Source, &Option<String>)> {
+fn places<'v, 'p>(
+    [a, b, s]: &'v [Option<Cow<'p, str>>; 3],
+) -> impl Iterator<Item = (Source, &'v Option<Cow<'p, str>>)> {
     (a == b).then_some((Source::Both, a)).into_iter().chain([(Source::A, a), (Source::B, b), (Source::Suggestion, s)])
 }
 
 /// The source recorded for a final value: the first of its field's [`places`] that gives it,
 /// else `edited`.
-fn source_of(value: &Option<String>, values: &[Option<String>; 3]) -> Source {
-    places(values).find(|(_, v)| *v == value).map_or(Source::Edited, |(source, _)| source)
+fn source_of(value: &Option<String>, values: &[Option<Cow<str>>; 3]) -> Source {
+    places(values).find(|(_, v)| v.as_deref() == value.as_deref()).map_or(Source::Edited, |(source, _)| source)
 }
 
 /// One place a final value can come from, and the value it gives.
@@ -235,7 +246,7 @@ fn settle(
     let passage = &pair.candidate.passage;
     // Each field's stored values, made once: a span is serialised to make its stored form, and
     // the values are compared both to settle the field and to credit its final value.
-    let cache: [std::cell::OnceCell<[Option<String>; 3]>; Field::ALL.len()] = Default::default();
+    let cache: [std::cell::OnceCell<[Option<Cow<str>>; 3]>; Field::ALL.len()] = Default::default();
     let values = |field: Field| {
         let at = Field::ALL.iter().position(|f| *f == field).expect("every field is in Field::ALL");
         cache[at].get_or_init(|| stored_values(pair, field))
@@ -248,9 +259,9 @@ fn settle(
             continue;
         }
         let value = match choice {
-            Choice::A => values(*field)[0].clone(),
-            Choice::B => values(*field)[1].clone(),
-            Choice::Suggestion => values(*field)[2].clone(),
+            Choice::A => owned(&values(*field)[0]),
+            Choice::B => owned(&values(*field)[1]),
+            Choice::Suggestion => owned(&values(*field)[2]),
             Choice::Value(v) => match crate::annotate::normalise(*field, v.as_deref(), passage) {
                 Ok(v) => v,
                 Err(e) => {
@@ -276,7 +287,7 @@ fn settle(
         }
         let [a, b, _] = values(field);
         if a == b {
-            Ok(a.clone())
+            Ok(owned(a))
         } else {
             Err(format!(
                 "the annotators differ (A: {}, B: {}); take A, take B or give a value",
@@ -419,6 +430,11 @@ fn write(
     ])?;
     // The row's history events and final fields are each written by one statement (a statement
     // per value took a statement journal and a B-tree descent each), in the order they happen.
+    // A first adjudication starts from an unanswered checklist: an event only when it changed.
+    let checklist_change = (earlier.map_or(Checklist::default(), |e| e.checklist) != *c).then(|| {
+        let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
+        (old, serde_json::to_string(c).expect("checklist serialises"))
+    });
     let mut events: Vec<Event> = Vec::with_capacity(finals.len() + 2);
     let mut changed: Vec<(&'static str, &Option<String>, &'static str)> = Vec::with_capacity(finals.len());
     for (field, value, source) in finals {
@@ -426,7 +442,7 @@ fn write(
         if before.is_some_and(|b| b.value == *value && b.source == *source) {
             continue;
         }
-        events.push((field.as_str(), before.and_then(|b| b.value.clone()), value.clone(), source.as_str()));
+        events.push((field.as_str(), before.and_then(|b| b.value.as_deref()), value.as_deref(), source.as_str()));
         changed.push((field.as_str(), value, source.as_str()));
     }
     // Fields the new decision does not need leave the final label (their history stays).
@@ -434,7 +450,7 @@ fn write(
     if let Some(e) = earlier {
         for f in &e.fields {
             if !finals.iter().any(|x| x.0 == f.field) {
-                events.push((f.field.as_str(), f.value.clone(), None, "dropped"));
+                events.push((f.field.as_str(), f.value.as_deref(), None, "dropped"));
                 dropped.push(f.field.as_str());
             }
         }
@@ -442,42 +458,41 @@ fn write(
     if earlier.map(|e| e.rationale.as_deref()) != Some(rationale.as_deref())
         && !(earlier.is_none() && rationale.is_none())
     {
-        events.push(("rationale", earlier.and_then(|e| e.rationale.clone()), rationale.clone(), "edited"));
+        events.push(("rationale", earlier.and_then(|e| e.rationale.as_deref()), rationale.as_deref(), "edited"));
     }
-    // A first adjudication starts from an unanswered checklist: an event only when it changed.
-    if earlier.map_or(Checklist::default(), |e| e.checklist) != *c {
-        let json = serde_json::to_string(c).expect("checklist serialises");
-        let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
-        events.push(("checklist", old, Some(json), if bulk { "bulk" } else { "edited" }));
+    if let Some((old, new)) = &checklist_change {
+        events.push(("checklist", old.as_deref(), Some(new), if bulk { "bulk" } else { "edited" }));
     }
     w.events(tx, id, &events, &at)?;
     w.fields(tx, id, &changed, &at, earlier.is_some())?;
     for field in dropped {
         tx.execute("DELETE FROM adjudication_fields WHERE candidate_id = ?1 AND field = ?2", params![id, field])?;
     }
-    // The row's QC reads the label just written, taken from memory rather than read back.
-    let label = Adjudication {
-        candidate_id: id.clone(),
-        decision: decision.parse().map_err(Error::Corrupt)?,
-        rationale,
-        adjudicator: w.name.clone(),
-        decided_at: at.clone(),
-        bulk_confirmed: bulk,
-        checklist: *c,
-        fields: finals
-            .iter()
-            .map(|(field, value, source)| FinalField {
-                field: *field,
-                value: value.clone(),
-                source: *source,
-                adjudicator: w.name.clone(),
-                at: at.clone(),
-            })
-            .collect(),
-    };
+    // The row's QC reads the label just written, from the values it was settled to rather than
+    // read back.
+    let label = Settled { decision: decision.parse().map_err(Error::Corrupt)?, checklist: c, finals };
     // A row with no label before has no QC results to take away (reopening takes them with it).
     qc::run_row_with(tx, &w.check_lists, id, &pair.candidate.passage, &label, earlier.is_some())?;
     Ok(())
+}
+
+/// A label as [`write`] settled it, for its QC.
+struct Settled<'a> {
+    decision: Decision,
+    checklist: &'a Checklist,
+    finals: &'a [(Field, Option<String>, Source)],
+}
+
+impl qc::FinalLabel for Settled<'_> {
+    fn decision(&self) -> Decision {
+        self.decision
+    }
+    fn checklist(&self) -> &Checklist {
+        self.checklist
+    }
+    fn value(&self, field: Field) -> Option<&str> {
+        self.finals.iter().find(|f| f.0 == field).and_then(|f| f.1.as_deref())
+    }
 }
 
 /// Adjudicates one row (or changes its final label again): durable when this returns. To let

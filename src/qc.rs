@@ -252,9 +252,30 @@ fn locality_of((calibrated, cal): (&str, &[Cow<str>]), (raised, rai): (&str, &[C
     ]
 }
 
+/// What QC reads of a final label: its decision, its checklist and its fields' values. A label
+/// just settled is checked from the values it was settled to, without building the stored
+/// label's copy of each (with its adjudicator and time) first.
+pub trait FinalLabel {
+    fn decision(&self) -> Decision;
+    fn checklist(&self) -> &crate::label::Checklist;
+    fn value(&self, field: Field) -> Option<&str>;
+}
+
+impl FinalLabel for crate::label::Adjudication {
+    fn decision(&self) -> Decision {
+        self.decision
+    }
+    fn checklist(&self) -> &crate::label::Checklist {
+        &self.checklist
+    }
+    fn value(&self, field: Field) -> Option<&str> {
+        crate::label::Adjudication::value(self, field)
+    }
+}
+
 /// Every check on one final label (accepts only; rejects get none).
-pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<QcResult> {
-    if adjudication.decision != Decision::AcceptForceGap {
+pub fn checks(passage: &str, adjudication: &impl FinalLabel) -> Vec<QcResult> {
+    if adjudication.decision() != Decision::AcceptForceGap {
         return Vec::new();
     }
     let value = |f: Field| adjudication.value(f).filter(|v| !v.trim().is_empty());
@@ -311,7 +332,7 @@ pub fn checks(passage: &str, adjudication: &crate::label::Adjudication) -> Vec<Q
         Severity::Error,
         value(Field::Repair).is_none().then(|| "no repair".to_string()),
     ));
-    for (name, question, answer) in adjudication.checklist.items() {
+    for (name, question, answer) in adjudication.checklist().items() {
         let check = format!("checklist_{name}");
         out.push(match answer {
             Some(true) => result(&check, Severity::Error, None),
@@ -343,7 +364,7 @@ pub(crate) fn run_row_with(
     lists: &CheckLists,
     id: &str,
     passage: &str,
-    adjudication: &crate::label::Adjudication,
+    adjudication: &impl FinalLabel,
     replace: bool,
 ) -> Result<Vec<QcResult>> {
     if replace {

@@ -13,14 +13,14 @@ use crate::db::adjudication_records::{bit, FIELDS, RECORD_FIELD};
 use crate::error::{Error, Result};
 
 /// One history event of a row as a step decides it: field, old value, new value, source.
-pub(super) type Event = (&'static str, Option<String>, Option<String>, &'static str);
+pub(super) type Event<'a> = (&'static str, Option<&'a str>, Option<&'a str>, &'static str);
 
 /// One stored event: field, old value, new value, source, and a record's field bits.
 pub(super) type Stored<'a> = (&'static str, Option<&'a str>, Option<&'a str>, &'static str, Option<i64>);
 
 /// The stored form of a row's events, in order: each run of two or more events that set a field
 /// with no old value, from one source, fields in [`FIELDS`] order, is one record.
-pub(super) fn stored(events: &[Event]) -> Vec<Stored<'_>> {
+pub(super) fn stored<'a>(events: &[Event<'a>]) -> Vec<Stored<'a>> {
     let opens = |e: &Event| e.1.is_none().then(|| bit(e.0)).flatten();
     let mut out = Vec::with_capacity(events.len());
     let mut i = 0;
@@ -38,7 +38,7 @@ pub(super) fn stored(events: &[Event]) -> Vec<Stored<'_>> {
             }
         }
         let (field, old, new, source) = &events[i];
-        out.push((*field, old.as_deref(), new.as_deref(), *source, None));
+        out.push((*field, *old, *new, *source, None));
         i += 1;
     }
     out

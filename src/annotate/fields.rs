@@ -1,6 +1,8 @@
 //! The annotation itself: its fields, the evidence span, and the rules a value and a finished
 //! annotation must keep.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -278,18 +280,24 @@ impl Annotation {
 
     /// The stored (event) form of a field's current value.
     pub(crate) fn stored(&self, field: Field) -> Option<String> {
+        self.stored_ref(field).map(Cow::into_owned)
+    }
+
+    /// [`Self::stored`], borrowing a value the annotation holds as it is stored (text and
+    /// names) rather than copying it.
+    pub(crate) fn stored_ref(&self, field: Field) -> Option<Cow<'_, str>> {
         match field {
-            Field::Decision => self.decision.map(|d| d.as_str().to_string()),
+            Field::Decision => self.decision.map(|d| Cow::Borrowed(d.as_str())),
             Field::EvidenceSpan => {
-                self.evidence_span.as_ref().map(|s| serde_json::to_string(s).expect("span serialises"))
+                self.evidence_span.as_ref().map(|s| Cow::Owned(serde_json::to_string(s).expect("span serialises")))
             }
-            Field::CalibratedClaim => self.calibrated_claim.clone(),
-            Field::RaisedClaim => self.raised_claim.clone(),
-            Field::Axis => self.axis.map(|a| a.as_str().to_string()),
-            Field::Severity => self.severity.map(|s| s.to_string()),
-            Field::BoundaryType => self.boundary_type.map(|b| b.as_str().to_string()),
-            Field::Repair => self.repair.clone(),
-            Field::Notes => self.notes.clone(),
+            Field::CalibratedClaim => self.calibrated_claim.as_deref().map(Cow::Borrowed),
+            Field::RaisedClaim => self.raised_claim.as_deref().map(Cow::Borrowed),
+            Field::Axis => self.axis.map(|a| Cow::Borrowed(a.as_str())),
+            Field::Severity => self.severity.map(|s| Cow::Owned(s.to_string())),
+            Field::BoundaryType => self.boundary_type.map(|b| Cow::Borrowed(b.as_str())),
+            Field::Repair => self.repair.as_deref().map(Cow::Borrowed),
+            Field::Notes => self.notes.as_deref().map(Cow::Borrowed),
         }
     }
 
