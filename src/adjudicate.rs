@@ -428,13 +428,13 @@ fn write(
         c.no_unrelated_addition,
         w.guideline
     ])?;
-    // The row's history events and final fields are each written by one statement (a statement
-    // per value took a statement journal and a B-tree descent each), in the order they happen.
     // A first adjudication starts from an unanswered checklist: an event only when it changed.
     let checklist_change = (earlier.map_or(Checklist::default(), |e| e.checklist) != *c).then(|| {
         let old = earlier.map(|e| serde_json::to_string(&e.checklist).expect("checklist serialises"));
         (old, serde_json::to_string(c).expect("checklist serialises"))
     });
+    // The row's history events and final fields are each written by one statement (a statement
+    // per value took a statement journal and a B-tree descent each), in the order they happen.
     let mut events: Vec<Event> = Vec::with_capacity(finals.len() + 2);
     let mut changed: Vec<(&'static str, &Option<String>, &'static str)> = Vec::with_capacity(finals.len());
     for (field, value, source) in finals {
