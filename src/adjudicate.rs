@@ -76,7 +76,7 @@ impl Category {
 /// Classifies a pair of finished annotations; returns the category and the fields that differ
 /// (all fields for a decision disagreement, else the fields the shared decision needs).
 pub fn classify(a: &Annotation, b: &Annotation) -> (Category, Vec<Field>) {
-    let all: Vec<Field> = FIELDS[1..].iter().copied().filter(|f| a.stored(*f) != b.stored(*f)).collect();
+    let all: Vec<Field> = FIELDS[1..].iter().copied().filter(|f| a.stored_ref(*f) != b.stored_ref(*f)).collect();
     match (a.decision, b.decision) {
         (Some(x), Some(y)) => categorize(x, y, all),
         _ => {

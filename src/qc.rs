@@ -424,8 +424,7 @@ impl CheckLists {
     }
 }
 
-/// The id of the stored list of these results' checks (name and severity, in order), added
-/// the first time a run makes them.
+/// [`CheckLists::id_of`] read from the file: the stored list's id, the list added if it is new.
 fn check_list_id(conn: &Connection, results: &[QcResult]) -> Result<i64> {
     let checks: Vec<[&str; 2]> = results.iter().map(|r| [r.check.as_str(), r.severity.as_str()]).collect();
     // The same text SQLite's json_group_array(json_array(..)) gives, which the upgrade wrote.

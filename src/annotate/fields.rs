@@ -229,7 +229,7 @@ impl Annotation {
             a.severity = if show_axis_severity { c.severity } else { None };
             a.repair = c.repair.clone().filter(|r| !r.trim().is_empty());
             if suggested {
-                a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| a.stored(*f).is_some()).collect();
+                a.suggested = SUGGESTED_FIELDS.iter().copied().filter(|f| a.stored_ref(*f).is_some()).collect();
             }
         }
         a
