@@ -119,8 +119,10 @@ impl Display {
         let Some(xvfb) = &tools.xvfb else {
             return Ok(Display { name: std::env::var("DISPLAY").unwrap(), xvfb: None });
         };
+        // -noreset: by default Xvfb resets itself when its last client goes (the app's window
+        // closing, in a test that waits for that), and a test connecting meanwhile is refused.
         let mut child = Command::new(xvfb)
-            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
