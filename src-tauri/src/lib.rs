@@ -139,6 +139,34 @@ impl Studio {
     }
 }
 
+/// The variable WebKitGTK reads, when it starts, to draw pages without accelerated compositing.
+pub const COMPOSITING_VARIABLE: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+
+/// What [`COMPOSITING_VARIABLE`] is to be set to before WebKitGTK starts, given its value now:
+/// "1" when it is not set, nothing when it is (the user's own choice stands; WebKit takes any
+/// value but "0" as "draw without compositing", and "0" keeps compositing).
+pub fn compositing_setting(now: Option<&std::ffi::OsStr>) -> Option<&'static str> {
+    match now {
+        None => Some("1"),
+        Some(_) => None,
+    }
+}
+
+/// Has WebKitGTK draw the window without accelerated compositing unless the environment already
+/// says otherwise ([`compositing_setting`]). Compositing draws each layer of the page with OpenGL;
+/// where there is no GPU (a virtual machine, a remote desktop, Xvfb) that is Mesa's software
+/// renderer, which keeps every layer's tiles in the web process's memory and compiles its shaders
+/// with LLVM there: about 100 MiB of the window's memory on a 100,000-row project, for a page of
+/// tables and text with no animation, video or 3D that compositing would draw faster
+/// (docs/benchmarks.md). It also avoids the blank window WebKitGTK's compositing is known to
+/// give with some GPU drivers. Called first in `main`, before any thread exists: it sets the
+/// process's environment, which WebKit's own processes inherit.
+pub fn draw_without_compositing() {
+    if let Some(value) = compositing_setting(std::env::var_os(COMPOSITING_VARIABLE).as_deref()) {
+        std::env::set_var(COMPOSITING_VARIABLE, value);
+    }
+}
+
 /// Opens the default project (`FORCEBENCH_PROJECT`, else the user's data directory), creating it
 /// and filling it with the demonstration project the first time (sample candidates, roster,
 /// assignments, and simulated annotations on 80 rows), so every view has something to show.
@@ -270,4 +298,19 @@ pub fn builder<R: Runtime>(b: Builder<R>, project: Result<Project, ErrorPayload>
         setup::suggestion_mode,
         setup::set_suggestion_mode,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compositing_setting;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn compositing_is_turned_off_only_where_the_environment_says_nothing() {
+        assert_eq!(compositing_setting(None), Some("1"));
+        // "0" is how a user keeps WebKit's compositing: it must survive the start.
+        for theirs in ["0", "1", "", "yes"] {
+            assert_eq!(compositing_setting(Some(OsStr::new(theirs))), None, "{theirs:?} was overridden");
+        }
+    }
 }

@@ -6,6 +6,8 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
+    // First: it sets the environment, which only a process with one thread may do safely.
+    forcebench_studio::draw_without_compositing();
     // A save past a file size limit fails with the core's `io` error instead of ending the app.
     forcebench::output::ignore_file_size_signal();
     // Without a display GTK fails with a backtrace; one line says what is wrong instead.

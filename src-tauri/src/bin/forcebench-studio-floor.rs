@@ -13,6 +13,8 @@ const PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8
 <body><p data-testid=\"floor\">An empty window.</p></body></html>";
 
 fn main() {
+    // WebKit set up as the app sets it up: the floor is what the same WebKit costs.
+    forcebench_studio::draw_without_compositing();
     let mut context = tauri::generate_context!();
     // The app's own window (its UI) is not opened; the floor's window is made below.
     context.config_mut().app.windows.clear();

@@ -225,6 +225,37 @@ impl TauriDriver {
     }
 }
 
+/// Every process descending from `root` (not `root` itself), with its command name (cut to 15
+/// characters by the kernel), parents before children. Only the driver's descendants are an
+/// app's: another window test running on the machine at the same time has processes of the same
+/// names.
+pub fn descendants(root: u32) -> Vec<(u32, String)> {
+    let mut procs = Vec::new(); // (pid, parent, name)
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else { continue };
+        let field = |k: &str| status.lines().find_map(|l| l.strip_prefix(k)).map(|v| v.trim().to_string());
+        let (Some(name), Some(parent)) = (field("Name:"), field("PPid:").and_then(|p| p.parse::<u32>().ok())) else {
+            continue;
+        };
+        procs.push((pid, parent, name));
+    }
+    let mut family = vec![root];
+    let mut out = Vec::new();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (pid, parent, name) in &procs {
+            if family.contains(parent) && !family.contains(pid) {
+                family.push(*pid);
+                out.push((*pid, name.clone()));
+                grew = true;
+            }
+        }
+    }
+    out
+}
+
 /// The display and tauri-driver for one window test, the app told to open the project file
 /// `project` (by `FORCEBENCH_PROJECT`) and tauri-driver's log kept in `log_dir`; panics saying
 /// why when either does not start. Drop the driver before the display, so the app goes first.

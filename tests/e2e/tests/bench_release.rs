@@ -44,31 +44,23 @@ fn project_mapped_kib(pid: u32) -> u64 {
 }
 
 /// Every process descending from `root` (not `root` itself), with its command name and resident
-/// memory. Only the driver's descendants: another window test running on the machine at the same
-/// time has WebKit processes of the same names.
+/// memory.
 fn descendants_rss(root: u32) -> Vec<Rss> {
-    let mut procs = Vec::new(); // (pid, parent, name, rss)
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else { continue };
-        let field = |k: &str| status.lines().find_map(|l| l.strip_prefix(k)).map(|v| v.trim().to_string());
-        let number = |k: &str| field(k).and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok());
-        let (Some(name), Some(parent)) = (field("Name:"), number("PPid:")) else { continue };
-        let kib = number("VmRSS:").unwrap_or(0);
-        procs.push((pid, parent as u32, name, kib, number("RssAnon:").unwrap_or(0)));
-    }
-    let mut family = vec![root];
     let mut out = Vec::new();
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for (pid, parent, name, kib, anon) in &procs {
-            if family.contains(parent) && !family.contains(pid) {
-                family.push(*pid);
-                out.push(Rss { name: name.clone(), kib: *kib, anon: *anon, project: project_mapped_kib(*pid) });
-                grew = true;
-            }
-        }
+    for (pid, name) in forcebench_e2e::descendants(root) {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+        let number = |k: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(k))
+                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        };
+        out.push(Rss {
+            name,
+            kib: number("VmRSS:").unwrap_or(0),
+            anon: number("RssAnon:").unwrap_or(0),
+            project: project_mapped_kib(pid),
+        });
     }
     out
 }

@@ -157,6 +157,29 @@ async fn exercise(
     Ok(())
 }
 
+/// The app has WebKit draw without accelerated compositing unless its environment says otherwise
+/// (`forcebench_studio::draw_without_compositing`): WebKit's web process, which reads the setting,
+/// holds it as the app leaves it, "1" where this test's environment has none.
+fn web_process_draws_without_compositing(driver: u32) {
+    let variable = "WEBKIT_DISABLE_COMPOSITING_MODE";
+    let want = format!("{variable}={}", std::env::var(variable).unwrap_or_else(|_| "1".into()));
+    let web: Vec<u32> = forcebench_e2e::descendants(driver)
+        .into_iter()
+        .filter(|(_, n)| n == "WebKitWebProces")
+        .map(|(p, _)| p)
+        .collect();
+    assert!(!web.is_empty(), "no WebKit web process under tauri-driver");
+    for pid in web {
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+        let found: Vec<String> = environ
+            .split(|&b| b == 0)
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .filter(|v| v.starts_with(&format!("{variable}=")))
+            .collect();
+        assert_eq!(found, [want.as_str()], "the web process's {variable}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn candidate_list_in_the_real_window() {
     let tools = find_tools().unwrap_or_else(|message| panic!("{message}"));
@@ -167,6 +190,7 @@ async fn candidate_list_in_the_real_window() {
     let (display, driver) = start_for(&tools, &project, dir.path());
 
     let client = session(&tools, &driver).await;
+    web_process_draws_without_compositing(driver.pid());
     run(client.clone(), exercise(client, project.clone(), first, hostile, ids)).await;
     drop(driver);
     drop(display);
