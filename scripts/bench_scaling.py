@@ -47,6 +47,8 @@ STEPS = [
     "agreement",
     "adjudicate confirm-agreements",
     "floor: confirm-agreements, bare inserts",
+    "adjudicate import",
+    "floor: adjudicate import, bare inserts",
     "qc run",
     "split draft",
     "split lock",
@@ -96,6 +98,7 @@ BARE_FLOORS = {
     "import": "floor: import, bare inserts",
     "assign": "floor: assign, bare inserts",
     "adjudicate confirm-agreements": "floor: confirm-agreements, bare inserts",
+    "adjudicate import": "floor: adjudicate import, bare inserts",
 }
 
 
@@ -397,6 +400,12 @@ def run_size(n, work, packets_too=True):
     r["agreement"] = timed(fb(p, "agreement", "--json", "--bootstrap", "0"))
     with_floor(r, "adjudicate confirm-agreements", p, work,
                lambda: timed(fb(p, "adjudicate", "confirm-agreements", "--adjudicator", "Eve", "--affirm")))
+    path = os.path.join(work, "adjudications.jsonl")
+    decided = adjudications(p, path)
+    with_floor(r, "adjudicate import", p, work,
+               lambda: timed(fb(p, "adjudicate", "import", path, "--adjudicator", "Eve")))
+    print(f"  adjudicate import: {decided} rows, {r['adjudicate import'][0]:.2f} s, floor "
+          f"{r['floor: adjudicate import, bare inserts'][0]:.2f} s", flush=True)
     r["qc run"] = timed(fb(p, "qc", "run"))
     # At 1,000,000 generated rows every raised claim recurs on other passages, so the provenance
     # check holds every row back and there is no split to draft: the split's steps are left out.
@@ -415,6 +424,42 @@ def run_size(n, work, packets_too=True):
     print(f"  file {size:.1f} MiB = {size / csv_size:.1f}× the CSV: "
           + ", ".join(f"{name} {mib:.1f}" for name, mib in r["size breakdown"][:10]), flush=True)
     return r, size, csv_size
+
+
+def adjudications(project, path):
+    """Writes the adjudication file of every double-annotated row still open (after
+    confirm-agreements, the bench's decision disagreements: Ana accepted, Ben rejected), read from
+    the project before the step's clock starts: alternately Ana's accept, every field given with
+    the checklist affirmed, and Ben's reject with his boundary type. Returns the rows written."""
+    con = sqlite3.connect(f"file:{project}?mode=ro", uri=True)
+    rows = con.execute(
+        """SELECT n.candidate_id, a.name, n.decision, n.evidence_span, n.span_start, n.span_end, n.calibrated_claim,
+                  n.raised_claim, n.axis, n.severity, n.repair, n.boundary_type
+           FROM annotations n JOIN annotators a ON a.id = n.annotator_id JOIN candidates c ON c.id = n.candidate_id
+           WHERE n.finished = 1 AND n.candidate_id NOT IN (SELECT candidate_id FROM adjudications)
+           ORDER BY c.seq, a.name""").fetchall()
+    con.close()
+    by_row = {}
+    for r in rows:
+        by_row.setdefault(r[0], {})[r[1]] = r
+    checklist = {k: True for k in ["span_decisive", "calibrated_supported", "raised_underwarranted", "one_local_axis",
+                                   "no_unrelated_addition"]}
+    written = 0
+    with open(path, "w") as f:
+        for i, (id, label) in enumerate(by_row.items()):
+            ana, ben = label.get("Ana"), label.get("Ben")
+            if ana is None or ben is None:
+                continue
+            if i % 2 == 0 and ana[2] == "accept_force_gap":
+                line = {"id": id, "decision": "accept_force_gap",
+                        "evidence_span": {"text": ana[3], "start": ana[4], "end": ana[5]},
+                        "calibrated_claim": ana[6], "raised_claim": ana[7], "axis": ana[8], "severity": ana[9],
+                        "repair": ana[10], "checklist": checklist}
+            else:
+                line = {"id": id, "decision": "reject_not_force_gap", "boundary_type": ben[11] or "ambiguous"}
+            f.write(json.dumps(line) + "\n")
+            written += 1
+    return written
 
 
 def generate(n, csv, work):
