@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::page::{open_agreements, OpenAgreements};
-use super::{adjudicator_id, load_in, pair_in, settle, write, Checklist, Problems, Resolution, Writer};
+use super::{adjudicator_id, load_in, settle, write, Checklist, Problems, Resolution, Writer};
 use crate::error::{Error, Result};
 use crate::project::Project;
 use crate::vocab::Decision;
@@ -118,7 +118,8 @@ fn confirm_and_affirm_in(project: &mut Project, adjudicator: &str) -> Result<Aff
             report.frozen += 1;
             continue;
         }
-        let pair = pair_in(&tx, id)?;
+        // The stored annotations, as for the open agreements above (`stored`'s test).
+        let pair = super::stored::stored_pair_in(&tx, id)?;
         let before = load_in(&tx, id)?;
         let res = Resolution { checklist: Checklist::all_yes(), ..Resolution::default() };
         let finals = settle(&pair, before.as_ref(), &res).map_err(|p| incomplete(id, p))?;
