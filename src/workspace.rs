@@ -71,33 +71,35 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
             source_dataset: String::new(),
             source_id: String::new(),
         });
-        tx.execute(
+        // Statements prepared once for all the rows (made again per row, compiling them was a
+        // large part of opening a packet).
+        tx.prepare_cached(
             "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, evidence_span,
                  calibrated_claim, raised_claim, repair, rationale, axis, severity, content_sha256, import_id)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            params![
-                row.id,
-                seq as i64 + 1,
-                prov.group_id,
-                prov.source_dataset,
-                prov.source_id,
-                row.context,
-                row.passage,
-                s.evidence_span,
-                s.calibrated_claim,
-                s.raised_claim,
-                s.repair,
-                s.rationale,
-                s.axis.map(|a| a.as_str()),
-                s.severity,
-                row.content_sha256,
-                import_id
-            ],
-        )?;
-        tx.execute(
+        )?
+        .execute(params![
+            row.id,
+            seq as i64 + 1,
+            prov.group_id,
+            prov.source_dataset,
+            prov.source_id,
+            row.context,
+            row.passage,
+            s.evidence_span,
+            s.calibrated_claim,
+            s.raised_claim,
+            s.repair,
+            s.rationale,
+            s.axis.map(|a| a.as_str()),
+            s.severity,
+            row.content_sha256,
+            import_id
+        ])?;
+        tx.prepare_cached(
             "INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 1, ?2, 0, ?3)",
-            params![row.id, annotator_id, now()],
-        )?;
+        )?
+        .execute(params![row.id, annotator_id, now()])?;
     }
     for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
         carry_work(&tx, row, annotator_id, &packet, packet.format_version)?;

@@ -177,12 +177,13 @@ fn issue_into(
             "INSERT INTO packets (id, annotator_id, blinding, issued_at, checksum, secret) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![packet.packet_id, person.id, blinding.as_str(), packet.issued_at, packet.checksum, packet.secret],
         )?;
+        // One statement for all the rows, not one compiled per row.
+        let mut insert =
+            tx.prepare_cached("INSERT INTO packet_rows (packet_id, candidate_id, content_sha256) VALUES (?1, ?2, ?3)")?;
         for row in &packet.rows {
-            tx.execute(
-                "INSERT INTO packet_rows (packet_id, candidate_id, content_sha256) VALUES (?1, ?2, ?3)",
-                params![packet.packet_id, row.id, row.content_sha256],
-            )?;
+            insert.execute(params![packet.packet_id, row.id, row.content_sha256])?;
         }
+        drop(insert);
         issued.push(IssuedPacket {
             annotator: person.name.clone(),
             packet_id: packet.packet_id.clone(),
