@@ -140,16 +140,13 @@ impl Studio {
 }
 
 /// The variable WebKitGTK reads, when it starts, to draw pages without accelerated compositing.
-pub const COMPOSITING_VARIABLE: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+const COMPOSITING_VARIABLE: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
 
 /// What [`COMPOSITING_VARIABLE`] is to be set to before WebKitGTK starts, given its value now:
 /// "1" when it is not set, nothing when it is (the user's own choice stands; WebKit takes any
 /// value but "0" as "draw without compositing", and "0" keeps compositing).
-pub fn compositing_setting(now: Option<&std::ffi::OsStr>) -> Option<&'static str> {
-    match now {
-        None => Some("1"),
-        Some(_) => None,
-    }
+fn compositing_setting(now: Option<&std::ffi::OsStr>) -> Option<&'static str> {
+    now.is_none().then_some("1")
 }
 
 /// Has WebKitGTK draw the window without accelerated compositing unless the environment already

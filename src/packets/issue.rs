@@ -183,7 +183,6 @@ fn issue_into(
         for row in &packet.rows {
             insert.execute(params![packet.packet_id, row.id, row.content_sha256])?;
         }
-        drop(insert);
         issued.push(IssuedPacket {
             annotator: person.name.clone(),
             packet_id: packet.packet_id.clone(),
