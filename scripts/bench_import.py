@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """`forcebench import` beside `sqlite3 .import` of the same CSV, interleaved: each round imports
 the CSV once with every binary given (each into a new project) and once with the sqlite3 shell
-(into a new database, a plain table), so a machine shared with other work slows them alike.
-Prints wall and CPU time (user + system) per run, their medians, each binary's ratio to
-`.import` within the run, and the load average before and after. A benchmark: asserts nothing
+(into a new database, a plain table), so a machine shared with other work slows them alike; then
+once more into a database with a project's journal (write-ahead log, synchronous FULL), the floor
+a project's own journal sets. Prints wall and CPU time (user + system) per run, their medians,
+each binary's ratios to both, and the load average before and after. A benchmark: asserts nothing
 but that every import succeeded.
 
 Usage: scripts/bench_import.py [--rounds=N] CSV BINARY [BINARY...]
@@ -16,6 +17,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# `.import` with the project's own journal: what the same shell pays for the write-ahead log that
+# every project uses (each page written to the log, then copied into the file by the checkpoint).
+WAL = ".import, WAL + FULL"
 
 
 def timed(args, cwd):
@@ -47,7 +52,7 @@ def main():
     names = [f"{os.path.basename(os.path.dirname(b))}/{os.path.basename(b)}" for b in binaries]
     size = os.path.getsize(csv)
     print(f"{csv}: {size / 2**20:.1f} MiB; {rounds} rounds; load average {load()} at the start", flush=True)
-    results = {name: [] for name in names + ["sqlite3 .import"]}
+    results = {name: [] for name in names + ["sqlite3 .import", WAL]}
     with tempfile.TemporaryDirectory(dir=os.path.dirname(csv)) as work:
         for r in range(rounds):
             for name, binary in zip(names, binaries):
@@ -59,16 +64,22 @@ def main():
             db = os.path.join(work, f"plain{r}.db")
             results["sqlite3 .import"].append(timed(["sqlite3", db, ".mode csv", f".import {csv} t"], work))
             os.remove(db)
+            # The same into a database journalled as a project is: a write-ahead log, synced in full.
+            results[WAL].append(timed(["sqlite3", db, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
+                                       ".mode csv", f".import {csv} t"], work))
+            os.remove(db)
             print(f"round {r + 1}: " + "; ".join(f"{n} {w:.3f} s wall {c:.3f} s CPU" for n, v in results.items()
                                                  for w, c in [v[-1]]) + f" (load {load()})", flush=True)
     floor_wall = statistics.median(w for w, _ in results["sqlite3 .import"])
     floor_cpu = statistics.median(c for _, c in results["sqlite3 .import"])
+    wal_wall = statistics.median(w for w, _ in results[WAL])
     for name, runs in results.items():
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
         ratios = sorted(w / f for (w, _), (f, _) in zip(runs, results["sqlite3 .import"]))
-        print(f"{name:<28} median {wall:7.3f} s wall ({wall / floor_wall:4.2f}x .import), {cpu:7.3f} s CPU "
-              f"({cpu / floor_cpu:4.2f}x); per-round wall ratios {ratios[0]:.2f}-{ratios[-1]:.2f}")
+        print(f"{name:<28} median {wall:7.3f} s wall ({wall / floor_wall:4.2f}x .import, "
+              f"{wall / wal_wall:4.2f}x with WAL), {cpu:7.3f} s CPU ({cpu / floor_cpu:4.2f}x); "
+              f"per-round wall ratios to .import {ratios[0]:.2f}-{ratios[-1]:.2f}")
     print(f"load average {load()} at the end")
 
 

@@ -33,6 +33,7 @@ OTHER_BIN = os.environ.get("FORCEBENCH_BIN")
 FB = OTHER_BIN or os.path.join(ROOT, "target", "release", "forcebench")
 STEPS = [
     "floor: sqlite3 .import",
+    "floor: sqlite3 .import, WAL",
     "floor: read+write bytes",
     "import",
     "floor: import, bare inserts",
@@ -175,7 +176,7 @@ def floors_of(step):
     SQLite's own `.import` of the same CSV."""
     out = [BARE_FLOORS[step]] if step in BARE_FLOORS else []
     if step == "import":
-        out.insert(0, "floor: sqlite3 .import")
+        out[:0] = ["floor: sqlite3 .import", "floor: sqlite3 .import, WAL"]
     return out
 
 
@@ -327,12 +328,16 @@ def timed_with_floor(r, step, args, project, work):
             os.remove(f)
 
 
-def sqlite_import(csv, work):
-    """The sqlite3 shell's `.import` of the CSV into a plain table of a new database."""
+def sqlite_import(csv, work, wal=False):
+    """The sqlite3 shell's `.import` of the CSV into a plain table of a new database; with `wal`,
+    a database with a project's journal (write-ahead log, synchronous FULL): each page written to
+    the log and copied into the file by the checkpoint, which a rollback journal does not do."""
     db = os.path.join(work, "floor.db")
-    if os.path.exists(db):
-        os.remove(db)
-    t = timed(["sqlite3", db, ".mode csv", f".import {csv} t"])
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    journal = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL"] if wal else []
+    t = timed(["sqlite3", db, *journal, ".mode csv", f".import {csv} t"])
     os.remove(db)
     return t
 
@@ -362,8 +367,10 @@ def run_size(n, work, packets_too=True):
     # meanwhile weighs on the ratio less.
     again = sqlite_import(csv, work)
     r["floor: sqlite3 .import"] = tuple((a + b) / 2 for a, b in zip(plain, again))
+    r["floor: sqlite3 .import, WAL"] = sqlite_import(csv, work, wal=True)
     print(f"  import: {r['import'][0]:.2f} s, sqlite3 .import {plain[0]:.2f} and {again[0]:.2f} s "
-          f"({r['import'][0] / max(r['floor: sqlite3 .import'][0], 1e-9):.2f}× their mean)", flush=True)
+          f"({r['import'][0] / max(r['floor: sqlite3 .import'][0], 1e-9):.2f}× their mean), "
+          f"into a write-ahead log {r['floor: sqlite3 .import, WAL'][0]:.2f} s", flush=True)
     for who, role in [("Ana", "annotator"), ("Ben", "annotator"), ("Eve", "adjudicator")]:
         subprocess.run(fb(p, "annotators", "add", who, "--role", role), check=True, stdout=subprocess.DEVNULL)
     with_floor(r, "assign", p, work, lambda: timed(fb(p, "assign", "--seed", "1")))
@@ -607,7 +614,9 @@ def write_docs(results, files, sizes, packets_up_to, runs=None):
               "it stood before the step, exactly the rows the step added, with the project's pragmas "
               "(foreign keys on, synchronous FULL, the bulk page cache): the indexes, checks, foreign keys "
               "and triggers do their work, nothing is read or decided. Import is also set beside "
-              "`sqlite3 .import` of the same CSV into a plain table (no types, no keys, no checks). "
+              "`sqlite3 .import` of the same CSV into a plain table (no types, no keys, no checks), and the same "
+              "into a database with a project's journal (write-ahead log, synchronous FULL: every page "
+              "written twice, to the log and by the checkpoint into the file). "
               "Each cell: the step's time over the floor's.", "",
               "| step | floor | " + " | ".join(f"{n:,} rows" for n in sizes) + " |",
               "| --- | --- | " + " | ".join("---:" for _ in sizes) + " |"]
