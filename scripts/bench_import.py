@@ -65,6 +65,7 @@ def main():
             results["sqlite3 .import"].append(timed(["sqlite3", db, ".mode csv", f".import {csv} t"], work))
             os.remove(db)
             # The same into a database journalled as a project is: a write-ahead log, synced in full.
+            db = os.path.join(work, f"wal{r}.db")
             results[WAL].append(timed(["sqlite3", db, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
                                        ".mode csv", f".import {csv} t"], work))
             os.remove(db)

@@ -173,7 +173,7 @@ def with_floor(r, step, project, work, run):
 
 def floors_of(step):
     """The floors a step is measured against: its bare-transaction floor, and for import also
-    SQLite's own `.import` of the same CSV."""
+    SQLite's own `.import` of the same CSV, plain and into a project's journal."""
     out = [BARE_FLOORS[step]] if step in BARE_FLOORS else []
     if step == "import":
         out[:0] = ["floor: sqlite3 .import", "floor: sqlite3 .import, WAL"]

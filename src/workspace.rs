@@ -64,6 +64,16 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
         params![packet.annotator, now()],
     )?;
     let annotator_id = tx.last_insert_rowid();
+    // Prepared once for all the rows: compiling them again per row was a large part of opening a
+    // packet.
+    let mut candidate = tx.prepare(
+        "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, evidence_span,
+             calibrated_claim, raised_claim, repair, rationale, axis, severity, content_sha256, import_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+    )?;
+    let mut assignment = tx.prepare(
+        "INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 1, ?2, 0, ?3)",
+    )?;
     for (seq, row) in packet.rows.iter().enumerate() {
         let s = &row.suggestions;
         let prov = row.provenance.clone().unwrap_or(packets::Provenance {
@@ -71,14 +81,7 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
             source_dataset: String::new(),
             source_id: String::new(),
         });
-        // Statements prepared once for all the rows (made again per row, compiling them was a
-        // large part of opening a packet).
-        tx.prepare_cached(
-            "INSERT INTO candidates (id, seq, group_id, source_dataset, source_id, context, passage, evidence_span,
-                 calibrated_claim, raised_claim, repair, rationale, axis, severity, content_sha256, import_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-        )?
-        .execute(params![
+        candidate.execute(params![
             row.id,
             seq as i64 + 1,
             prov.group_id,
@@ -96,11 +99,9 @@ pub fn open_packet(packet_path: &Path, workspace_path: &Path) -> Result<Project>
             row.content_sha256,
             import_id
         ])?;
-        tx.prepare_cached(
-            "INSERT INTO assignments (candidate_id, slot, annotator_id, seed, assigned_at) VALUES (?1, 1, ?2, 0, ?3)",
-        )?
-        .execute(params![row.id, annotator_id, now()])?;
+        assignment.execute(params![row.id, annotator_id, now()])?;
     }
+    drop((candidate, assignment));
     for row in packet.rows.iter().filter(|r| !r.events.is_empty()) {
         carry_work(&tx, row, annotator_id, &packet, packet.format_version)?;
     }
